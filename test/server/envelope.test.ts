@@ -1,0 +1,83 @@
+/** Container envelope rules of contract section 4.2, over real HTTP. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probe } from '../../conformance/http.js';
+import { parseEnvelope } from '../../templates/runtime/server-runtime.js';
+import { basicHandlers, basicTable, closeAll, envelope, start } from './fixture.js';
+
+let url = '';
+beforeAll(async () => {
+  ({ url } = await start(basicTable, basicHandlers));
+});
+afterAll(closeAll);
+
+const unary = (body: string) => probe(url, { path: '/api/reasoning_engine', body });
+const errorOf = (body: string) => (JSON.parse(body) as { error: { code: number; message: string; status: string } }).error;
+
+describe('container envelope', () => {
+  it('dispatches {class_method, input} and wraps the result as {"output": ...}', async () => {
+    const res = await unary(envelope('echo', { text: 'hi', n: 2 }));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(res.body)).toEqual({ output: { text: 'hi', n: 2 } });
+  });
+
+  it('treats an absent input as {}', async () => {
+    const res = await unary(envelope('nothing'));
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ output: null });
+  });
+
+  it('treats a null input as {}', async () => {
+    const res = await unary(JSON.stringify({ class_method: 'nothing', input: null }));
+    expect(JSON.parse(res.body)).toEqual({ output: null });
+  });
+
+  it('decodes a body that is a JSON string once more', async () => {
+    const res = await unary(JSON.stringify(envelope('echo', { text: 'twice' })));
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ output: { text: 'twice', n: null } });
+  });
+
+  it('decodes only once more: a triple-encoded body is not an object', async () => {
+    const res = await unary(JSON.stringify(JSON.stringify(envelope('echo', { text: 'x' }))));
+    expect(res.status).toBe(400);
+    expect(errorOf(res.body)).toEqual({
+      code: 400,
+      status: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('must be a JSON object') as unknown as string,
+    });
+  });
+
+  it('accepts the public spelling classMethod too', async () => {
+    const res = await unary(JSON.stringify({ classMethod: 'echo', input: { text: 'camel' } }));
+    expect(JSON.parse(res.body)).toEqual({ output: { text: 'camel', n: null } });
+  });
+
+  it.each([
+    ['malformed JSON', '{"class_method": "echo", ', 'not valid JSON'],
+    ['a double-encoded string holding malformed JSON', JSON.stringify('{"class_method"'), 'not valid JSON'],
+    ['an empty body', '', 'not valid JSON'],
+    ['an array', '[1, 2]', 'got an array'],
+    ['a number', '42', 'got a number'],
+    ['null', 'null', 'got null'],
+    ['a missing class_method', '{"input": {}}', 'has no "class_method"'],
+    ['a non-string class_method', '{"class_method": 7}', '"class_method" must be a string, got a number'],
+    ['an input that is an array', '{"class_method": "echo", "input": [1]}', '"input" must be a JSON object'],
+    ['an input that is a string', '{"class_method": "echo", "input": "x"}', '"input" must be a JSON object'],
+  ])('refuses %s with 400 INVALID_ARGUMENT', async (_what, body, message) => {
+    const res = await unary(body);
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toBe('application/json');
+    const error = errorOf(res.body);
+    expect(error.code).toBe(400);
+    expect(error.status).toBe('INVALID_ARGUMENT');
+    expect(error.message).toContain(message);
+  });
+});
+
+describe('parseEnvelope (unit)', () => {
+  it('does not let a __proto__ key in the body change the envelope', () => {
+    const parsed = parseEnvelope('{"__proto__": {"class_method": "echo"}, "input": {}}');
+    expect(parsed).toEqual({ row: expect.anything() as unknown, error: 'the request body has no "class_method"' });
+  });
+});
