@@ -1,0 +1,186 @@
+/**
+ * `AgentApp`: the thirteen operations of the standard surface (contract 4.4) over an ADK
+ * agent, shaped as the generated server's handlers, so that
+ *
+ *     createAgentServer(new AgentApp({ agent }))
+ *
+ * is a whole container. Each method takes `(input, context)` like every generated handler
+ * and answers in the reference wire form. The sync forms behave exactly like the async
+ * ones (Node has one kind of I/O); `stream_query` is `async_stream_query` without seeding.
+ *
+ * Services are chosen on first use, not in the constructor, so that constructing an app
+ * never touches a network or credentials (see services.ts for the choice).
+ */
+import type { BasePlugin } from '@google/adk';
+import { startStreamQuery } from './conversation.js';
+import { AppCore, type RootAgent } from './core.js';
+import { startHandoff } from './handoff.js';
+import type {
+  AddSessionToMemoryInput,
+  AsyncStreamQueryInput,
+  CreateSessionInput,
+  DeleteSessionInput,
+  Event,
+  GetSessionInput,
+  HandlerContext,
+  HandoffEnvelope,
+  ListSessionsInput,
+  MemorySearchResult,
+  SearchMemoryInput,
+  Session,
+  SessionList,
+  StreamingAgentRunWithEventsInput,
+  StreamQueryInput,
+} from './handler-types.js';
+import {
+  chooseServices,
+  defaultAppName,
+  engineIdFromEnv,
+  vertexServiceFactory,
+  type Env,
+  type ServiceChoice,
+  type Services,
+  type VertexServiceFactory,
+} from './services.js';
+import * as sessions from './sessions.js';
+
+export interface AgentAppOptions extends ServiceChoice {
+  /** The ADK agent (or workflow) that answers each turn. */
+  agent: RootAgent;
+  /** Defaults to the engine id when the runtime sets one, else `default-app-name`. */
+  appName?: string;
+  /** ADK plugins for every run. */
+  plugins?: readonly BasePlugin[];
+  /** Where the engine id and Google Cloud project/location are read; defaults to `process.env`. */
+  env?: Env;
+  /** How Vertex AI services are built when the engine id is set; for tests and custom clients. */
+  vertexServiceFactory?: VertexServiceFactory;
+}
+
+/** Signature shared by the handlers: the context is optional so AgentApp can be called directly. */
+type Context = Partial<HandlerContext> | undefined;
+
+export class AgentApp {
+  readonly appName: string;
+  /** The engine this container serves, when the runtime said so. */
+  readonly engineId: string | undefined;
+  readonly #options: AgentAppOptions;
+  readonly #env: Env;
+  #core: AppCore | undefined;
+
+  constructor(options: AgentAppOptions) {
+    if (typeof options !== 'object' || options === null || typeof options.agent !== 'object' || options.agent === null) {
+      throw new TypeError('AgentApp: options.agent is required (an ADK agent such as LlmAgent).');
+    }
+    this.#options = options;
+    this.#env = options.env ?? process.env;
+    this.engineId = engineIdFromEnv(this.#env);
+    this.appName = options.appName ?? this.engineId ?? defaultAppName;
+    // Servers may call a handler detached from its object; every operation keeps its `this`.
+    for (const name of agentAppOperations) {
+      Object.defineProperty(this, name, { value: this[name].bind(this), enumerable: false });
+    }
+  }
+
+  /** The session, memory and artifact services, chosen on first use. */
+  get services(): Services {
+    return this.core.services;
+  }
+
+  private get core(): AppCore {
+    this.#core ??= new AppCore(
+      this.appName,
+      chooseServices(this.#options, this.#env, this.#options.vertexServiceFactory ?? vertexServiceFactory),
+      this.#options.agent,
+      this.#options.plugins ?? [],
+    );
+    return this.#core;
+  }
+
+  // ---- sessions (sync forms: deprecated for direct use, still served) ----
+
+  create_session(input: CreateSessionInput, _context?: Context): Promise<Session> {
+    return sessions.createSession(this.core, input, 'create_session');
+  }
+
+  get_session(input: GetSessionInput, _context?: Context): Promise<Session> {
+    return sessions.getSession(this.core, input, 'get_session');
+  }
+
+  list_sessions(input: ListSessionsInput, _context?: Context): Promise<SessionList> {
+    return sessions.listSessions(this.core, input, 'list_sessions');
+  }
+
+  delete_session(input: DeleteSessionInput, _context?: Context): Promise<null> {
+    return sessions.deleteSession(this.core, input, 'delete_session');
+  }
+
+  // ---- sessions ----
+
+  async_create_session(input: CreateSessionInput, _context?: Context): Promise<Session> {
+    return sessions.createSession(this.core, input, 'async_create_session');
+  }
+
+  async_get_session(input: GetSessionInput, _context?: Context): Promise<Session> {
+    return sessions.getSession(this.core, input, 'async_get_session');
+  }
+
+  async_list_sessions(input: ListSessionsInput, _context?: Context): Promise<SessionList> {
+    return sessions.listSessions(this.core, input, 'async_list_sessions');
+  }
+
+  async_delete_session(input: DeleteSessionInput, _context?: Context): Promise<null> {
+    return sessions.deleteSession(this.core, input, 'async_delete_session');
+  }
+
+  // ---- memory (never automatic: only these calls write it) ----
+
+  async_add_session_to_memory(input: AddSessionToMemoryInput, _context?: Context): Promise<null> {
+    return sessions.addSessionToMemory(this.core, input, 'async_add_session_to_memory');
+  }
+
+  async_search_memory(input: SearchMemoryInput, _context?: Context): Promise<MemorySearchResult> {
+    return sessions.searchMemory(this.core, input, 'async_search_memory');
+  }
+
+  // ---- conversation ----
+
+  stream_query(input: StreamQueryInput, context?: Context): Promise<AsyncIterable<Event>> {
+    return startStreamQuery(this.core, withoutSeed(input), 'stream_query', context?.signal);
+  }
+
+  async_stream_query(input: AsyncStreamQueryInput, context?: Context): Promise<AsyncIterable<Event>> {
+    return startStreamQuery(this.core, input, 'async_stream_query', context?.signal);
+  }
+
+  streaming_agent_run_with_events(
+    input: StreamingAgentRunWithEventsInput,
+    context?: Context,
+  ): Promise<AsyncIterable<HandoffEnvelope>> {
+    return startHandoff(this.core, input, context?.signal);
+  }
+}
+
+/** `stream_query` has no `session_events` argument (DESIGN.md); a stray one is ignored, not obeyed. */
+function withoutSeed(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || !('session_events' in input)) return input;
+  const { session_events: _ignored, ...rest } = input as Record<string, unknown>;
+  return rest;
+}
+
+/** The operations AgentApp serves, in the contract's order (contract 4.4). */
+export const agentAppOperations = [
+  'create_session',
+  'get_session',
+  'list_sessions',
+  'delete_session',
+  'async_create_session',
+  'async_get_session',
+  'async_list_sessions',
+  'async_delete_session',
+  'async_add_session_to_memory',
+  'async_search_memory',
+  'stream_query',
+  'async_stream_query',
+  'streaming_agent_run_with_events',
+] as const satisfies ReadonlyArray<keyof AgentApp>;

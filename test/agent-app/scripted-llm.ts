@@ -1,0 +1,76 @@
+/**
+ * A deterministic model for driving a real ADK `Runner` without a network. It answers from
+ * rules over the request, never from randomness or call order, so concurrent turns and
+ * repeated runs see the same answers:
+ *
+ * - after a tool result: one text that reports it (`Result of <tool>: <json>`);
+ * - "weather in <City>": a call of `get_weather` with fixed, nested, camelCase arguments;
+ * - "who am i": a call of `whoami` (reads the forwarded token from temporary state);
+ * - "save <text>": a call of `save_note` (writes an artifact);
+ * - "count to <n>": n texts, one every `delayMs`, stopping early when the run is aborted;
+ * - anything else: `You said: <text>`.
+ */
+import { BaseLlm } from '@google/adk';
+import type { BaseLlmConnection, LlmRequest, LlmResponse } from '@google/adk';
+
+export const weatherArgs = (city: string) => ({
+  city,
+  forecastDays: 2,
+  options: { unitSystem: 'metric', include: ['wind', 'rain'], snake_key: true },
+});
+
+export class ScriptedLlm extends BaseLlm {
+  /** Responses produced so far, across all turns (the abort test watches it stop growing). */
+  produced = 0;
+
+  constructor(private readonly delayMs = 20) {
+    super({ model: 'scripted' });
+  }
+
+  override async *generateContentAsync(
+    request: LlmRequest,
+    _stream?: boolean,
+    abortSignal?: AbortSignal,
+  ): AsyncGenerator<LlmResponse, void> {
+    const last = request.contents[request.contents.length - 1];
+    const toolResult = last?.parts?.find((part) => part.functionResponse)?.functionResponse;
+    if (toolResult) {
+      yield this.text(`Result of ${toolResult.name}: ${JSON.stringify(toolResult.response)}`);
+      return;
+    }
+    const said = (last?.parts ?? []).map((part) => part.text ?? '').join(' ');
+    const weather = /weather in (\w+)/i.exec(said);
+    const count = /count to (\d+)/i.exec(said);
+    const save = /^save (.+)$/i.exec(said);
+    if (weather) {
+      yield this.call('get_weather', weatherArgs(weather[1]!));
+    } else if (/who am i/i.test(said)) {
+      yield this.call('whoami', {});
+    } else if (save) {
+      yield this.call('save_note', { text: save[1]! });
+    } else if (count) {
+      for (let i = 1; i <= Number(count[1]); i++) {
+        if (abortSignal?.aborted) return;
+        await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+        if (abortSignal?.aborted) return;
+        yield this.text(String(i));
+      }
+    } else {
+      yield this.text(`You said: ${said}`);
+    }
+  }
+
+  override connect(_request: LlmRequest): Promise<BaseLlmConnection> {
+    return Promise.reject(new Error('ScriptedLlm has no live mode'));
+  }
+
+  private text(text: string): LlmResponse {
+    this.produced++;
+    return { content: { role: 'model', parts: [{ text }] } };
+  }
+
+  private call(name: string, args: Record<string, unknown>): LlmResponse {
+    this.produced++;
+    return { content: { role: 'model', parts: [{ functionCall: { name, args } }] } };
+  }
+}
