@@ -310,9 +310,9 @@ export function createContainer(
     listener: dispatcher.listener,
     server,
     listen() {
-      const port = options.port ?? portFromEnv();
-      const host = options.host ?? '0.0.0.0';
       return new Promise((resolve, reject) => {
+        const port = options.port ?? portFromEnv();
+        const host = options.host ?? '0.0.0.0';
         const onError = (error: Error): void => reject(error);
         server.once('error', onError);
         server.listen(port, host, () => {
@@ -404,7 +404,12 @@ class Exchange {
   /** Server shutdown: streams end now with a last error line; unary work is left to finish. */
   shutdown(): void {
     const stream = this.stream;
-    if (stream === undefined || this.stopped) return;
+    if (stream === undefined) {
+      // Unary work finishes, and the caller is told not to reuse the connection.
+      if (!this.res.headersSent) this.res.setHeader('connection', 'close');
+      return;
+    }
+    if (this.stopped) return;
     this.stopped = true;
     this.controller.abort(new Error('the server is shutting down'));
     this.closeIterator();
@@ -465,6 +470,7 @@ class Exchange {
     // `{"output": null}` for a handler that returns nothing (JSON.stringify(undefined) is undefined).
     const body = `{"output":${JSON.stringify(result) ?? 'null'}}`;
     this.send(200, body);
+    this.log('info', 'ok', 200);
   }
 
   private async runStream(op: ResolvedOperation, input: unknown, context: HandlerContext): Promise<void> {
@@ -595,7 +601,7 @@ class Exchange {
     this.log('error', message, http, error);
     const stream = this.stream;
     this.iterator = undefined;
-    if (stream !== undefined && stream.started) {
+    if (stream !== undefined && stream.hasOutput) {
       stream.finish(errorLine(status, http, message));
       return;
     }
@@ -642,6 +648,11 @@ class NdjsonStream {
 
   constructor(private readonly res: ServerResponse) {
     this.schedule();
+  }
+
+  /** True once anything was sent or queued: an error then has to be the last line. */
+  get hasOutput(): boolean {
+    return this.started || this.pending !== '';
   }
 
   /** Queues one event; returns true when a full batch was written and the producer should yield. */

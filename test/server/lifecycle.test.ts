@@ -1,0 +1,151 @@
+/** listen() defaults, close() with work in flight, and the bare listener in someone else's server. */
+import { Agent, createServer } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { openStream, probe } from '../../conformance/http.js';
+import {
+  createContainer,
+  createListener,
+  type HandlerContext,
+  type HandlerTable,
+  type OperationTable,
+} from '../../templates/runtime/server-runtime.js';
+import { basicHandlers, basicTable, closeAll, envelope, parseLines, sleep, start } from './fixture.js';
+
+afterEach(closeAll);
+
+describe('listen()', () => {
+  it('binds 0.0.0.0 and the port in $PORT by default', async () => {
+    const saved = process.env['PORT'];
+    process.env['PORT'] = '0';
+    const server = createContainer(basicTable, basicHandlers as unknown as HandlerTable);
+    try {
+      const bound = await server.listen();
+      expect(bound.host).toBe('0.0.0.0');
+      expect(bound.port).toBeGreaterThan(0);
+      const address = server.server.address();
+      expect(typeof address === 'object' && address?.address).toBe('0.0.0.0');
+      const res = await probe(`http://127.0.0.1:${bound.port}`, { path: '/api/reasoning_engine', body: envelope('nothing') });
+      expect(res.status).toBe(200);
+    } finally {
+      if (saved === undefined) delete process.env['PORT'];
+      else process.env['PORT'] = saved;
+      await server.close();
+    }
+  });
+
+  it('refuses a $PORT that is not a port', async () => {
+    const saved = process.env['PORT'];
+    process.env['PORT'] = 'eighty';
+    try {
+      const server = createContainer(basicTable, basicHandlers as unknown as HandlerTable);
+      await expect(server.listen()).rejects.toThrow('$PORT must be an integer from 0 to 65535, got "eighty"');
+    } finally {
+      if (saved === undefined) delete process.env['PORT'];
+      else process.env['PORT'] = saved;
+    }
+  });
+
+  it('rejects when the port is taken', async () => {
+    const { url } = await start(basicTable, basicHandlers);
+    const port = Number(new URL(url).port);
+    const second = createContainer(basicTable, basicHandlers as unknown as HandlerTable, { host: '127.0.0.1', port });
+    await expect(second.listen()).rejects.toThrow('EADDRINUSE');
+  });
+});
+
+describe('close()', () => {
+  it('ends an in-flight stream with a last UNAVAILABLE line, aborts its producer, and resolves', async () => {
+    let aborted = false;
+    let ended = false;
+    const table: OperationTable = new Map([['forever', { kind: 'stream', input: z.object({}) }]]);
+    const { url, server } = await start(table, {
+      forever: async function* (_input: unknown, context: HandlerContext) {
+        context.signal.addEventListener('abort', () => (aborted = true));
+        try {
+          for (let i = 0; ; i++) {
+            yield { i };
+            await sleep(5);
+          }
+        } finally {
+          ended = true;
+        }
+      },
+    });
+    const open = await openStream(url, { path: '/api/stream_reasoning_engine', body: envelope('forever') });
+    await open.nextLine();
+    await server.close();
+    const rest = parseLines(await open.rest());
+    expect(rest.at(-1)).toEqual({ error: { code: 503, status: 'UNAVAILABLE', message: 'the server is shutting down' } });
+    expect(aborted).toBe(true);
+    await sleep(20);
+    expect(ended).toBe(true);
+    await expect(probe(url, { path: '/api/reasoning_engine', body: '{}', timeoutMs: 1_000 })).rejects.toThrow('ECONNREFUSED');
+  });
+
+  it('lets an in-flight unary call finish before resolving', async () => {
+    let release = (): void => undefined;
+    const table: OperationTable = new Map([['slow', { kind: 'unary', input: z.object({}) }]]);
+    const { url, server } = await start(table, {
+      slow: () => new Promise((resolve) => (release = () => resolve('done'))),
+    });
+    const pending = probe(url, { path: '/api/reasoning_engine', body: envelope('slow') });
+    await sleep(20);
+    let closed = false;
+    const closing = server.close().then(() => (closed = true));
+    await sleep(20);
+    expect(closed).toBe(false);
+    release();
+    const res = await pending;
+    expect(res.body).toBe('{"output":"done"}');
+    expect(res.headers.connection).toBe('close');
+    await closing;
+    expect(closed).toBe(true);
+  });
+
+  it('closes idle keep-alive connections, and a second close() is harmless', async () => {
+    const { url, server } = await start(basicTable, basicHandlers);
+    const agent = new Agent({ keepAlive: true });
+    try {
+      await probe(url, { path: '/api/reasoning_engine', body: envelope('nothing'), agent });
+      const idle = Object.values(agent.freeSockets).flat();
+      expect(idle).toHaveLength(1);
+      const socketClosed = new Promise((resolve) => idle[0]?.once('close', resolve));
+      await server.close();
+      await socketClosed;
+      expect(server.server.listening).toBe(false);
+      await expect(server.close()).resolves.toBeUndefined();
+    } finally {
+      agent.destroy();
+    }
+  });
+});
+
+describe('bare request listener', () => {
+  it('serves both routes when mounted in an existing node:http server', async () => {
+    const listener = createListener(basicTable, basicHandlers as unknown as HandlerTable);
+    const outer = createServer((req, res) => {
+      if (req.url === '/healthz') {
+        res.end('ok');
+        return;
+      }
+      listener(req, res);
+    });
+    await new Promise<void>((resolve) => outer.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = outer.address();
+      const url = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+      expect((await probe(url, { path: '/healthz', method: 'GET' })).body).toBe('ok');
+      expect((await probe(url, { path: '/api/reasoning_engine', body: envelope('echo', { text: 'm' }) })).body).toBe(
+        '{"output":{"text":"m","n":null}}',
+      );
+      expect(parseLines((await probe(url, { path: '/api/stream_reasoning_engine', body: envelope('count', { n: 2 }) })).body)).toEqual([
+        { i: 0 },
+        { i: 1 },
+      ]);
+    } finally {
+      outer.closeAllConnections();
+      await new Promise((resolve) => outer.close(resolve));
+    }
+  });
+});
