@@ -81,7 +81,7 @@ export const agentAppSurface: readonly SurfaceOperation[] = [
     description: "Lists a user's sessions.",
     deprecated: deprecatedSync,
     input: sessionInputs.list,
-    output: ref('ListSessionsResult'),
+    output: ref('SessionList'),
   },
   {
     name: 'delete_session',
@@ -110,7 +110,7 @@ export const agentAppSurface: readonly SurfaceOperation[] = [
     api_mode: 'async',
     description: "Lists a user's sessions.",
     input: sessionInputs.list,
-    output: ref('ListSessionsResult'),
+    output: ref('SessionList'),
   },
   {
     name: 'async_delete_session',
@@ -135,7 +135,7 @@ export const agentAppSurface: readonly SurfaceOperation[] = [
       'user_id',
       'query',
     ]),
-    output: ref('SearchMemoryResult'),
+    output: ref('MemorySearchResult'),
   },
   {
     name: 'stream_query',

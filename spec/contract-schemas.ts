@@ -91,7 +91,7 @@ export const contractSchemas: ReadonlyArray<readonly [name: string, schema: Json
     },
   ],
   [
-    'ListSessionsResult',
+    'SessionList',
     {
       type: 'object',
       properties: { sessions: { type: 'array', items: { $ref: '#/components/schemas/Session' } } },
@@ -114,7 +114,7 @@ export const contractSchemas: ReadonlyArray<readonly [name: string, schema: Json
     },
   ],
   [
-    'SearchMemoryResult',
+    'MemorySearchResult',
     {
       type: 'object',
       properties: { memories: { type: 'array', items: { $ref: '#/components/schemas/Memory' } } },

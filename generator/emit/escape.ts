@@ -1,0 +1,116 @@
+/**
+ * The one way spec text reaches generated code. Each function escapes for one context;
+ * emitters and templates never splice spec strings in any other way.
+ */
+
+/** ECMAScript reserved words and strict-mode / TypeScript words that cannot name a binding. */
+export const reservedWords: ReadonlySet<string> = new Set(
+  (
+    'break case catch class const continue debugger default delete do else enum export extends false finally for ' +
+    'function if import in instanceof new null return super switch this throw true try typeof var void while with ' +
+    'yield let static implements interface package private protected public await arguments eval ' +
+    'any boolean never number object string symbol undefined unknown bigint type namespace declare abstract as ' +
+    'async constructor get set from of readonly keyof infer is module require global'
+  ).split(' '),
+);
+
+/** Names that live on every object: never safe as a dispatch key or an unguarded property. */
+export const objectPrototypeNames: ReadonlySet<string> = new Set([
+  '__proto__',
+  ...Object.getOwnPropertyNames(Object.prototype),
+]);
+
+const identifierPattern = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Line terminators other than \n that JavaScript treats as line breaks (in comments too). */
+const exoticLineBreaks = /\r\n?|[\u2028\u2029\u0085]/g;
+
+/**
+ * A single-quoted string literal, safe for any input: JSON's escaping (control characters,
+ * backslashes, lone surrogates) with the quotes swapped, and U+2028/U+2029 escaped too.
+ */
+export function stringLiteral(value: string): string {
+  const body = JSON.stringify(value)
+    .slice(1, -1)
+    .replace(/\\.|'|\u2028|\u2029/g, (token) =>
+      token === '\\"' ? '"' : token === "'" ? "\\'" : token === '\u2028' ? '\\u2028' : token === '\u2029' ? '\\u2029' : token,
+    );
+  return `'${body}'`;
+}
+
+/** An identifier, checked, never mangled: a bad one is a generator bug or a spec error caught earlier. */
+export function identifier(name: string): string {
+  if (!identifierPattern.test(name) || reservedWords.has(name)) {
+    throw new Error(`internal: ${stringLiteral(name)} is not a safe identifier`);
+  }
+  return name;
+}
+
+export function isPlainIdentifier(name: string): boolean {
+  return identifierPattern.test(name);
+}
+
+/** A member name in a type literal or interface: bare when it is an identifier, quoted otherwise. */
+export function typePropertyKey(name: string): string {
+  return identifierPattern.test(name) ? name : stringLiteral(name);
+}
+
+/**
+ * A key in an object literal that is evaluated at run time. `__proto__` (bare or quoted) would set
+ * the prototype instead of defining a property, so it becomes a computed key.
+ */
+export function objectLiteralKey(name: string): string {
+  if (name === '__proto__') return `[${stringLiteral(name)}]`;
+  return identifierPattern.test(name) ? name : stringLiteral(name);
+}
+
+/**
+ * Text for a JSDoc block, as lines without the comment markers (ts-morph adds them).
+ * `*\/` cannot close the comment and exotic line breaks become ordinary ones.
+ */
+export function docText(text: string): string {
+  return text.replace(exoticLineBreaks, '\n').replace(/\*\//g, '*\\/').trimEnd();
+}
+
+/** A whole `/** ... *\/` block for text that is not a ts-morph `docs` entry. */
+export function docComment(text: string, indent = ''): string {
+  const lines = docText(text).split('\n');
+  if (lines.length === 1) return `${indent}/** ${lines[0]} */`;
+  return [`${indent}/**`, ...lines.map((line) => `${indent} *${line.length > 0 ? ' ' + line : ''}`), `${indent} */`].join('\n');
+}
+
+/** Text for a `//` line comment: one line, whatever the input. */
+export function lineComment(text: string): string {
+  return text.replace(/[\n\r\u2028\u2029\u0085]/g, ' ');
+}
+
+/** A JSON value as a TypeScript expression (numbers, strings, booleans, null, arrays, objects). */
+export function jsonLiteral(value: unknown): string {
+  if (value === null || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`internal: ${value} is not a JSON number`);
+    return Object.is(value, -0) ? '0' : String(value);
+  }
+  if (typeof value === 'string') return stringLiteral(value);
+  if (Array.isArray(value)) return `[${value.map(jsonLiteral).join(', ')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    return `{ ${entries.map(([k, v]) => `${objectLiteralKey(k)}: ${jsonLiteral(v)}`).join(', ')} }`;
+  }
+  throw new Error(`internal: ${typeof value} is not JSON`);
+}
+
+/** `create_session` → `CreateSession`; the resolver checks that derived names stay unique. */
+export function pascalCase(name: string): string {
+  return name
+    .split(/_+/)
+    .filter((part) => part.length > 0)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** `CreateSession` → `createSession`. */
+export function camelCase(name: string): string {
+  const pascal = pascalCase(name);
+  return pascal.length === 0 ? pascal : pascal[0]!.toLowerCase() + pascal.slice(1);
+}

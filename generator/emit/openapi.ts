@@ -1,0 +1,188 @@
+/**
+ * `openapi.json`: OpenAPI 3.1 for the public API (`:query`, `:streamQuery` with `?alt=sse`, GET
+ * resource) and the two container routes, one component schema per operation input and result.
+ */
+import { apiModes, envelopeSchemas, refPrefix, streamContainerRoute, unaryContainerRoute, type JsonSchema } from '../../spec/index.js';
+import type { EmittedFile, Model, OperationModel } from '../model.js';
+
+type Json = { [key: string]: unknown };
+
+export function emitOpenApi(model: Model): EmittedFile {
+  return { path: 'openapi.json', contents: `${JSON.stringify(buildOpenApi(model), null, 2)}\n` };
+}
+
+export function buildOpenApi(model: Model): Json {
+  const unary = model.operations.filter((op) => op.routing.response === 'unary');
+  const stream = model.operations.filter((op) => op.routing.response === 'stream');
+  const schemas: Json = {};
+  for (const s of model.schemas) schemas[s.name] = toOpenApi(s.schema);
+  for (const [name, schema] of Object.entries(envelopeSchemas)) schemas[name] = toOpenApi(schema);
+  schemas.ClassMethod = {
+    type: 'object',
+    properties: { name: { type: 'string' }, api_mode: { type: 'string', enum: [...apiModes] } },
+    required: ['name', 'api_mode'],
+  };
+  schemas.ReasoningEngine = {
+    type: 'object',
+    description: 'The deployed resource; `spec.classMethods` lists the declared operations.',
+    properties: {
+      name: { type: 'string' },
+      spec: { type: 'object', properties: { classMethods: { type: 'array', items: ref('ClassMethod') } } },
+    },
+  };
+  for (const op of model.operations) {
+    schemas[op.names.inputType] = toOpenApi(op.input);
+    schemas[op.names.outputType] = toOpenApi(op.output);
+  }
+
+  const resourceName = {
+    name: 'resource_name',
+    in: 'path',
+    required: true,
+    description: 'Full resource name of the engine, e.g. projects/p/locations/l/reasoningEngines/1 (slashes included).',
+    schema: { type: 'string' },
+  };
+  const errors = { default: { description: 'Error (google.rpc.Status).', content: json(ref('ErrorBody')) } };
+  const paths: Json = {};
+  if (unary.length > 0) {
+    paths['/v1/{resource_name}:query'] = {
+      post: {
+        operationId: 'query',
+        summary: 'Calls a unary operation (api_mode "" or "async").',
+        parameters: [resourceName],
+        requestBody: { required: true, content: json(oneOf(unary.map((op) => publicRequest(op)))) },
+        responses: { 200: { description: 'The result under `output`.', content: json(oneOf(unary.map(unaryResponse))) }, ...errors },
+      },
+    };
+  }
+  if (stream.length > 0) {
+    paths['/v1/{resource_name}:streamQuery'] = {
+      post: {
+        operationId: 'streamQuery',
+        summary: 'Calls a streaming operation (api_mode "stream" or "async_stream").',
+        description: 'Events arrive as newline-delimited JSON; with `alt=sse`, each line is framed as `data: {...}`.',
+        parameters: [
+          resourceName,
+          { name: 'alt', in: 'query', required: false, description: 'sse: server-sent-events framing.', schema: { type: 'string', enum: ['sse'] } },
+        ],
+        requestBody: { required: true, content: json(oneOf(stream.map((op) => publicRequest(op)))) },
+        responses: {
+          200: { description: 'One JSON event per line, as produced.', content: json(oneOf(stream.map((op) => ref(op.names.outputType)))) },
+          ...errors,
+        },
+      },
+    };
+  }
+  paths['/v1/{resource_name}'] = {
+    get: {
+      operationId: 'getReasoningEngine',
+      summary: 'Reads the deployed resource, including `spec.classMethods`.',
+      parameters: [resourceName],
+      responses: { 200: { description: 'The resource.', content: json(ref('ReasoningEngine')) }, ...errors },
+    },
+  };
+  const container = { security: [], tags: ['container'] };
+  if (unary.length > 0) {
+    paths[unaryContainerRoute] = {
+      post: {
+        ...container,
+        operationId: 'containerReasoningEngine',
+        summary: 'Container route for unary operations (runtime to container).',
+        requestBody: { required: true, content: json(oneOf(unary.map(containerRequest))) },
+        responses: { 200: { description: 'The result under `output`.', content: json(oneOf(unary.map(unaryResponse))) }, ...errors },
+      },
+    };
+  }
+  if (stream.length > 0) {
+    paths[streamContainerRoute] = {
+      post: {
+        ...container,
+        operationId: 'containerStreamReasoningEngine',
+        summary: 'Container route for streaming operations: newline-delimited JSON events.',
+        requestBody: { required: true, content: json(oneOf(stream.map(containerRequest))) },
+        responses: {
+          200: { description: 'One JSON event per line; an error after the first line is a last line `{"error": {...}}`.', content: json(oneOf(stream.map((op) => ref(op.names.outputType)))) },
+          ...errors,
+        },
+      },
+    };
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: model.name,
+      version: model.hash,
+      description: `Generated by agentgen ${model.generatorVersion} from ${model.source}. Do not edit.`,
+    },
+    servers: [{ url: '{baseUrl}', variables: { baseUrl: { default: 'http://127.0.0.1:8600', description: 'Regional API host, or `agentgen dev`.' } } }],
+    security: [{ bearerAuth: [] }],
+    tags: [{ name: 'container', description: 'Routes inside the agent container, called by the runtime only.' }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <ACCESS_TOKEN>' } },
+    },
+  };
+}
+
+function publicRequest(op: OperationModel): Json {
+  return {
+    type: 'object',
+    title: op.name,
+    properties: { classMethod: { const: op.name }, class_method: { const: op.name }, input: ref(op.names.inputType) },
+    required: ['input'],
+  };
+}
+
+function containerRequest(op: OperationModel): Json {
+  return {
+    type: 'object',
+    title: op.name,
+    properties: { class_method: { const: op.name }, input: ref(op.names.inputType) },
+    required: ['class_method'],
+  };
+}
+
+function unaryResponse(op: OperationModel): Json {
+  return { type: 'object', title: op.name, properties: { output: ref(op.names.outputType) }, required: ['output'] };
+}
+
+/**
+ * agentgen's schema language → OpenAPI 3.1 (JSON Schema 2020-12): `nullable` becomes a `null`
+ * alternative; extension keywords used only by the generator are dropped.
+ */
+export function toOpenApi(schema: JsonSchema): Json {
+  const out: Json = {};
+  if (schema.$ref !== undefined) out.$ref = schema.$ref;
+  if (schema.description !== undefined) out.description = schema.description;
+  if (schema.type !== undefined) out.type = schema.nullable && schema.type !== 'null' ? [schema.type, 'null'] : schema.type;
+  if (schema.enum !== undefined) out.enum = schema.nullable && !schema.enum.includes(null) ? [...schema.enum, null] : [...schema.enum];
+  if (schema.anyOf !== undefined) out.anyOf = schema.anyOf.map(toOpenApi);
+  if (schema.properties !== undefined) {
+    out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, s]) => [k, toOpenApi(s)]));
+  }
+  if (schema.required !== undefined && schema.required.length > 0) out.required = [...schema.required];
+  if (schema.items !== undefined) out.items = toOpenApi(schema.items);
+  if (schema.additionalProperties !== undefined) {
+    out.additionalProperties = typeof schema.additionalProperties === 'object' ? toOpenApi(schema.additionalProperties) : schema.additionalProperties;
+  }
+  if (schema.default !== undefined) out.default = schema.default;
+  const nullableWithoutType = schema.nullable && schema.type === undefined && schema.enum === undefined;
+  if (nullableWithoutType && (schema.$ref !== undefined || schema.anyOf !== undefined)) {
+    return { anyOf: [out, { type: 'null' }] };
+  }
+  return out;
+}
+
+function ref(name: string): Json {
+  return { $ref: `${refPrefix}${name}` };
+}
+
+function oneOf(schemas: Json[]): Json {
+  return schemas.length === 1 ? schemas[0]! : { oneOf: schemas };
+}
+
+function json(schema: Json): Json {
+  return { 'application/json': { schema } };
+}

@@ -1,0 +1,92 @@
+/**
+ * `types.ts`: the contract's named schemas, the envelopes, and per operation its input type and
+ * its result (unary) or event (stream) type. Built as one ts-morph structure.
+ */
+import { StructureKind, type InterfaceDeclarationStructure, type TypeAliasDeclarationStructure } from 'ts-morph';
+import { envelopeSchemas, type JsonSchema } from '../../spec/index.js';
+import type { Assets } from '../assets.js';
+import type { EmittedFile, Model, OperationModel } from '../model.js';
+import { docText, jsonLiteral, typePropertyKey } from './escape.js';
+import { printFile } from './print.js';
+import { tsType } from './schema-to-ts.js';
+
+type Declaration = InterfaceDeclarationStructure | TypeAliasDeclarationStructure;
+
+export function emitTypes(model: Model, assets: Assets): EmittedFile {
+  const statements: (string | Declaration)[] = [
+    operationNameType(model),
+    '\n// The contract\'s named schemas (wire form: snake_case keys, timestamps in seconds).',
+    ...model.schemas.map((s) => declare(s.name, s.schema, s.schema.description)),
+    '\n// Envelopes of the public API and of the container routes.',
+    ...Object.entries(envelopeSchemas).map(([name, schema]) => declare(name, schema, envelopeDocs[name])),
+    unaryResponse,
+    '\n// Operations.',
+    ...model.operations.flatMap((op) => [
+      declare(op.names.inputType, op.input, operationDoc(op, 'Keyword arguments')),
+      declare(op.names.outputType, op.output, operationDoc(op, op.routing.response === 'stream' ? 'One streamed event' : 'Result')),
+    ]),
+  ];
+  return { path: 'types.ts', contents: printFile('types.ts', assets.header(headerData(model)), statements) };
+}
+
+export function headerData(model: Model): { version: string; source: string; hash: string } {
+  return { version: model.generatorVersion, source: model.source, hash: model.hash };
+}
+
+const envelopeDocs: Record<string, string> = {
+  QueryRequest: 'Body of `:query` and `:streamQuery`. `classMethod` is canonical; `class_method` is accepted.',
+  ContainerRequest: 'Body the runtime sends to the container routes. A missing `input` means `{}`.',
+  ErrorBody: 'Error body: `google.rpc.Status` under `error`.',
+};
+
+const unaryResponse: InterfaceDeclarationStructure = {
+  kind: StructureKind.Interface,
+  name: 'UnaryResponse',
+  isExported: true,
+  docs: ['Body of a unary answer, from `:query` and from `/api/reasoning_engine`.'],
+  typeParameters: [{ name: 'T', default: 'unknown' }],
+  properties: [{ name: 'output', type: 'T' }],
+};
+
+function operationNameType(model: Model): TypeAliasDeclarationStructure {
+  return {
+    kind: StructureKind.TypeAlias,
+    name: 'OperationName',
+    isExported: true,
+    docs: ['The declared operations.'],
+    type: model.operations.map((op) => jsonLiteral(op.name)).join(' | '),
+  };
+}
+
+function operationDoc(op: OperationModel, what: string): string {
+  const lines = [`${what} of \`${op.name}\` (api_mode ${JSON.stringify(op.apiMode)}, ${op.routing.publicMethod}).`];
+  if (op.description.length > 0) lines.push('', op.description);
+  if (op.deprecated !== undefined) lines.push('', `@deprecated ${op.deprecated}`);
+  return lines.join('\n');
+}
+
+/** An interface for a plain object with properties (reads best in editors); a type alias otherwise. */
+function declare(name: string, schema: JsonSchema, doc: string | undefined): Declaration {
+  const docs = doc === undefined ? [] : [docText(doc)];
+  const isPlainObject =
+    schema.type === 'object' && !schema.nullable && Object.keys(schema.properties ?? {}).length > 0;
+  if (!isPlainObject) {
+    return { kind: StructureKind.TypeAlias, name, isExported: true, docs, type: tsType(schema) };
+  }
+  const required = new Set(schema.required ?? []);
+  const extra = schema.additionalProperties;
+  return {
+    kind: StructureKind.Interface,
+    name,
+    isExported: true,
+    docs,
+    properties: Object.entries(schema.properties ?? {}).map(([key, property]) => ({
+      name: typePropertyKey(key),
+      type: tsType(property),
+      hasQuestionToken: !required.has(key),
+      docs: property.description === undefined ? [] : [docText(property.description)],
+    })),
+    indexSignatures:
+      extra === undefined || extra === false ? [] : [{ keyName: 'key', keyType: 'string', returnType: 'unknown' }],
+  };
+}

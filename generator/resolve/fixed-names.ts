@@ -1,0 +1,16 @@
+/**
+ * Names that generated files define whatever the spec says. An operation whose derived type
+ * name would shadow one of them is a spec error, not a silent rename.
+ */
+export const fixedTypeNames: readonly string[] = [
+  'QueryRequest',
+  'ContainerRequest',
+  'UnaryResponse',
+  'ErrorBody',
+  'OperationName',
+  'AgentHandlers',
+  'AgentClient',
+];
+
+/** Members of the generated client besides the operations. */
+export const builtInClientMembers: ReadonlySet<string> = new Set(['call', 'getResource']);
