@@ -20,14 +20,12 @@ import type {
   AsyncStreamQueryInput,
   CreateSessionInput,
   DeleteSessionInput,
-  Event,
   GetSessionInput,
   HandlerContext,
   HandoffEnvelope,
   ListSessionsInput,
   MemorySearchResult,
   SearchMemoryInput,
-  Session,
   SessionList,
   StreamingAgentRunWithEventsInput,
   StreamQueryInput,
@@ -43,6 +41,7 @@ import {
   type VertexServiceFactory,
 } from './services.js';
 import * as sessions from './sessions.js';
+import type { WireEvent as Event, WireSession as Session } from './wire.js';
 
 export interface AgentAppOptions extends ServiceChoice {
   /** The ADK agent (or workflow) that answers each turn. */

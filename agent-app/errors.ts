@@ -1,10 +1,10 @@
 /**
  * The one error type AgentApp throws for a caller's mistake (bad input, missing session).
  *
- * It carries the answer the container should give, in the shape the generated server's
- * runtime recognises: a numeric `code` / `httpStatus` in 400–599 and a `google.rpc` status
- * name in `status`. Anything else AgentApp lets escape (an ADK or service failure) is a
- * real internal error and stays a 500.
+ * It carries the answer the container should give: the generated server's runtime reads the
+ * `google.rpc` status name from `rpcStatus` (as on its own `AgentError`); `status`, `code`
+ * and `httpStatus` carry the same answer for other servers (name, HTTP number). Anything
+ * else AgentApp lets escape (an ADK or service failure) is a real internal error: a 500.
  */
 export type AgentAppErrorStatus = 'INVALID_ARGUMENT' | 'NOT_FOUND' | 'ALREADY_EXISTS';
 
@@ -16,8 +16,9 @@ const httpByStatus: Readonly<Record<AgentAppErrorStatus, number>> = {
 
 export class AgentAppError extends Error {
   override readonly name = 'AgentAppError';
-  /** google.rpc status name, e.g. `NOT_FOUND`. */
+  /** google.rpc status name, e.g. `NOT_FOUND`; `rpcStatus` is the same, for the generated server. */
   readonly status: AgentAppErrorStatus;
+  readonly rpcStatus: AgentAppErrorStatus;
   /** HTTP status; `code` and `httpStatus` are the same number (servers read either). */
   readonly code: number;
   readonly httpStatus: number;
@@ -25,6 +26,7 @@ export class AgentAppError extends Error {
   constructor(status: AgentAppErrorStatus, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.status = status;
+    this.rpcStatus = status;
     this.code = httpByStatus[status];
     this.httpStatus = this.code;
   }

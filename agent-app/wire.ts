@@ -13,6 +13,7 @@
  */
 import { createEvent, createSession } from '@google/adk';
 import type { Event as AdkEvent, MemoryEntry, Session as AdkSession } from '@google/adk';
+import type { Artifact, Event as GeneratedEvent, Memory, Session as GeneratedSession } from '../generated/types.js';
 import { invalidArgument } from './errors.js';
 
 export type JsonObject = { [key: string]: unknown };
@@ -21,42 +22,11 @@ export type JsonObject = { [key: string]: unknown };
 export type Content = NonNullable<AdkEvent['content']>;
 export type Part = NonNullable<Content['parts']>[number];
 
-/** An ADK event in wire form: snake_case, `timestamp` in seconds, no nulls. */
-export interface WireEvent {
-  id: string;
-  invocation_id: string;
-  timestamp: number;
-  author?: string;
-  content?: JsonObject;
-  actions?: JsonObject;
-  [key: string]: unknown;
-}
-
-export interface WireSession {
-  id: string;
-  app_name: string;
-  user_id: string;
-  state: JsonObject;
-  events: WireEvent[];
-  /** Seconds since the epoch. */
-  last_update_time: number;
-}
-
-export interface WireMemory {
-  content: JsonObject;
-  author?: string;
-  timestamp?: string;
-}
-
-export interface WireArtifactVersion {
-  version: number;
-  data: JsonObject;
-}
-
-export interface WireArtifact {
-  file_name: string;
-  versions: WireArtifactVersion[];
-}
+// The wire shapes are the generated types of the contract's schemas (type-only: erased at run time).
+export type WireEvent = GeneratedEvent & { id: string; invocation_id: string; timestamp: number };
+export type WireSession = GeneratedSession & { state: JsonObject; last_update_time: number };
+export type WireMemory = Memory;
+export type WireArtifact = Artifact & { versions: Array<{ version: number; data: JsonObject }> };
 
 /**
  * Paths (snake_case segments, array positions skipped) whose value is user data. The same

@@ -87,7 +87,7 @@ describe('streaming_agent_run_with_events (4.6)', () => {
     const stored = await app.async_get_session({ user_id: 'u1', session_id: 'chat-auth' });
     expect(stored.events.length).toBeGreaterThan(0);
     expect(JSON.stringify(stored)).not.toContain(TOKEN);
-    expect(Object.keys(stored.state).filter((k) => k.startsWith('temp:'))).toEqual([]);
+    expect(Object.keys(stored.state ?? {}).filter((k) => k.startsWith('temp:'))).toEqual([]);
     expect(JSON.stringify(out)).not.toContain(TOKEN);
 
     // The next turn without authorizations does not see the old token.

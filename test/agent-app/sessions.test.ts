@@ -56,7 +56,7 @@ describe.each(forms)('session lifecycle ($label form)', ({ create, get, list, de
   it('answers a missing session with NOT_FOUND 404, for reading and deleting', async () => {
     const { app } = makeApp();
     for (const call of [() => app[get]({ user_id: 'u1', session_id: 'nope' }), () => app[del]({ user_id: 'u1', session_id: 'nope' })]) {
-      await expect(call()).rejects.toMatchObject({ name: 'AgentAppError', status: 'NOT_FOUND', code: 404, httpStatus: 404 });
+      await expect(call()).rejects.toMatchObject({ name: 'AgentAppError', status: 'NOT_FOUND', rpcStatus: 'NOT_FOUND', code: 404, httpStatus: 404 });
     }
   });
 
@@ -129,13 +129,13 @@ describe('memory', () => {
     const { app } = makeApp();
     const session = await conversation(app, 'u1', 'fjords are deep');
     const camel = { id: session.id, appName: session.app_name, userId: session.user_id, state: null, events: null, lastUpdateTime: null };
-    await app.async_add_session_to_memory({ session: camel });
+    await app.async_add_session_to_memory({ session: camel as never });
     expect((await app.async_search_memory({ user_id: 'u1', query: 'fjords' })).memories).toHaveLength(2);
   });
 
   it('answers a session object that names no stored session with NOT_FOUND', async () => {
     const { app } = makeApp();
-    await expect(app.async_add_session_to_memory({ session: { id: 'ghost', user_id: 'u1' } })).rejects.toMatchObject({ status: 'NOT_FOUND' });
+    await expect(app.async_add_session_to_memory({ session: { id: 'ghost', user_id: 'u1' } as never })).rejects.toMatchObject({ status: 'NOT_FOUND' });
   });
 
   it.each([

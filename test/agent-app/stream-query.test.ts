@@ -95,7 +95,7 @@ describe('async_stream_query (4.7)', () => {
       { id: 'seed-1', invocation_id: 'old', author: 'user', timestamp: 1_700_000_000.25, content: { role: 'user', parts: [{ text: 'earlier question' }] } },
       { id: 'seed-2', invocationId: 'old', author: 'weather_agent', timestamp: 1_700_000_001, content: { role: 'model', parts: [{ text: 'earlier answer' }] }, partial: null },
     ];
-    await drain(app.async_stream_query({ user_id: 'u1', message: 'now', session_events: seed }));
+    await drain(app.async_stream_query({ user_id: 'u1', message: 'now', session_events: seed as never }));
     const { sessions } = await app.async_list_sessions({ user_id: 'u1' });
     const stored = await app.async_get_session({ user_id: 'u1', session_id: sessions[0]!.id });
     expect(stored.events.slice(0, 2).map((e) => [e.id, e.invocation_id, e.timestamp, textOf(e)])).toEqual([
