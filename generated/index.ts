@@ -3,3 +3,7 @@
 
 export type * from './types.js';
 export * from './validators.js';
+export { createAgentServer, createRequestListener, AgentError, stderrLogger, operations } from './server.js';
+export type { AgentHandlers, AgentServer, AgentServerOptions, HandlerContext } from './server.js';
+export { createAgentClient, AgentApiError, clientOperations } from './client.js';
+export type { AgentClient, AgentClientOptions, CallOptions, EventStream } from './client.js';

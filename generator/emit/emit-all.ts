@@ -4,20 +4,37 @@
  */
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model } from '../model.js';
+import { emitClient } from './client.js';
 import { emitIndex } from './index-file.js';
 import { emitManifest } from './manifest.js';
 import { emitOpenApi } from './openapi.js';
 import { assertParses } from './print.js';
+import { emitServer } from './server.js';
 import { emitTypes } from './types.js';
 import { emitValidators } from './validators.js';
+
+/**
+ * server.ts and client.ts each carry their own runtime, so they are re-exported by name: the
+ * factories and the types a user writes against, not the runtime's internals.
+ */
+const indexExports = [
+  "export type * from './types.js';",
+  "export * from './validators.js';",
+  "export { createAgentServer, createRequestListener, AgentError, stderrLogger, operations } from './server.js';",
+  "export type { AgentHandlers, AgentServer, AgentServerOptions, HandlerContext } from './server.js';",
+  "export { createAgentClient, AgentApiError, clientOperations } from './client.js';",
+  "export type { AgentClient, AgentClientOptions, CallOptions, EventStream } from './client.js';",
+];
 
 export function emitAll(model: Model, assets: Assets): EmittedFile[] {
   const files = [
     emitTypes(model, assets),
     emitValidators(model, assets),
+    emitServer(model, assets),
+    emitClient(model, assets),
     emitOpenApi(model),
     emitManifest(model),
-    emitIndex(model, assets, ["export type * from './types.js';", "export * from './validators.js';"]),
+    emitIndex(model, assets, indexExports),
   ];
   for (const file of files) if (file.path.endsWith('.ts')) assertParses(file.path, file.contents);
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

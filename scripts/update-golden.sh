@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Rewrites the golden files: generated/ (the standard surface) and each fixture's expected/ folder.
+# Review the diff like code before committing it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+npm run --silent build
+node bin/agentgen.js generate --out generated
+for spec in test/fixtures/*/agentgen.yaml; do
+  dir=$(dirname "$spec")
+  node bin/agentgen.js generate --spec "$spec" --out "$dir/expected"
+done
