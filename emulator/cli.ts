@@ -1,0 +1,109 @@
+/**
+ * The `agentgen dev` verb: options, start-up banner, and running until Ctrl-C. The manifest loader
+ * is injected (the generator's spec loading), so the emulator does not depend on the generator.
+ */
+import { resolve as resolvePath } from 'node:path';
+import type { Argv } from 'yargs';
+import { defaultPort, defaultResource, startEmulator } from './emulator.js';
+import type { ManifestEntry } from './manifest.js';
+
+/** Same shape as the CLI's `Io`. */
+export interface DevIo {
+  readonly cwd: string;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+export interface DevArgs {
+  readonly container?: string;
+  readonly command?: string;
+  readonly spec?: string;
+  readonly port: number;
+  readonly host: string;
+  readonly resource: string;
+  readonly token?: string;
+  /** `--no-string-body` turns it off. */
+  readonly 'string-body': boolean;
+}
+
+/** Reads the manifest of a spec file (absolute path), or of the default spec when undefined. */
+export type ManifestLoader = (specFile: string | undefined, cwd: string) => Promise<readonly ManifestEntry[]>;
+
+/** Runs the emulator until `stop` aborts (the CLI passes SIGINT/SIGTERM). Returns the exit code. */
+export async function runDev(args: DevArgs, io: DevIo, loadManifest: ManifestLoader, stop: AbortSignal): Promise<number> {
+  if ((args.container === undefined) === (args.command === undefined)) {
+    io.stderr('agentgen dev: give exactly one of --container URL and --command "..."\n');
+    return 2;
+  }
+  const manifest = await loadManifest(args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec), io.cwd);
+  const emulator = await startEmulator({
+    container: args.container,
+    command: args.command,
+    manifest,
+    port: args.port,
+    host: args.host,
+    resource: args.resource,
+    token: args.token,
+    forwardSyncAsString: args['string-body'],
+    logger: (line) => io.stdout(`${line}\n`),
+  });
+  const base = `${emulator.url}/v1/${emulator.resource}`;
+  io.stdout(
+    [
+      `agentgen dev: ${manifest.length} declared methods, forwarding to ${emulator.containerUrl}`,
+      `  POST ${base}:query`,
+      `  POST ${base}:streamQuery   (add ?alt=sse for server-sent events)`,
+      `  GET  ${base}`,
+      `  try: curl -s -H 'Authorization: Bearer ${args.token ?? 'local'}' ${base}`,
+      '',
+    ].join('\n'),
+  );
+  if (!stop.aborted) await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
+  await emulator.close();
+  io.stdout('agentgen dev: stopped\n');
+  return 0;
+}
+
+/** An AbortSignal that fires on Ctrl-C or SIGTERM; the listeners go away with it. */
+function untilInterrupted(): AbortSignal {
+  const controller = new AbortController();
+  const stop = (): void => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    controller.abort();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return controller.signal;
+}
+
+type Runner = <A>(action: (args: A, io: DevIo) => Promise<number>) => (args: A) => Promise<void>;
+
+/** Adds `dev` to the CLI parser (the shape of the CLI's extra commands). */
+export function devCommand(loadManifest: ManifestLoader): (parser: Argv, run: Runner) => Argv {
+  return (parser, run) =>
+    parser.command(
+      'dev',
+      "Serve the runtime's public API on loopback in front of a container (a local emulator).",
+      (y) =>
+        y
+          .option('container', { type: 'string', describe: 'URL of a running container, e.g. http://127.0.0.1:8080.' })
+          .option('command', { type: 'string', describe: 'Shell command that starts the container; it gets PORT and the engine-id variables.' })
+          .conflicts('container', 'command')
+          .option('spec', { type: 'string', describe: 'Spec file whose manifest is declared. Default: ./agentgen.yaml, else the standard surface.' })
+          .option('port', { type: 'number', default: defaultPort, describe: 'Port of the public API.' })
+          .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on.' })
+          .option('resource', { type: 'string', default: defaultResource, describe: 'Resource name served under /v1/.' })
+          .option('token', { type: 'string', describe: 'Accept only this bearer token (default: any).' })
+          .option('string-body', {
+            type: 'boolean',
+            default: true,
+            describe: 'Forward sync bodies as a JSON-encoded string, as the runtime may (--no-string-body: as an object).',
+          })
+          .check((argv) => {
+            if ((argv.container === undefined) === (argv.command === undefined)) throw new Error('Give exactly one of --container URL and --command "..."');
+            return true;
+          }),
+      run((args: DevArgs, io) => runDev(args, io, loadManifest, untilInterrupted())),
+    );
+}

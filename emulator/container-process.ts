@@ -1,0 +1,180 @@
+/**
+ * `agentgen dev --command`: starts the container as the platform would (contract 4.2 rules 6, 7):
+ * `PORT` set to a free port and the engine id in both variable spellings (DESIGN.md). Waits until
+ * it accepts connections, and stops its whole process group on close (a shell command may have
+ * started children of its own).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, connect, type AddressInfo } from 'node:net';
+
+export interface ContainerProcessOptions {
+  readonly command: string;
+  readonly engineId: string;
+  readonly logger: (line: string) => void;
+  readonly startTimeoutMs: number;
+}
+
+export interface ContainerProcess {
+  readonly url: string;
+  readonly pid: number;
+  close(): Promise<void>;
+}
+
+const keptOutputLines = 20;
+const pollMs = 50;
+const killGraceMs = 3_000;
+
+/** A port nobody listens on right now (the OS picks it; the container binds it moments later). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal); // the group: the shell and whatever it started
+  } catch {
+    child.kill(signal); // no group (already gone, or a platform without them)
+  }
+}
+
+/**
+ * Whether any process of the group still runs. On Linux, zombies do not count: an orphaned child
+ * is reaped by PID 1, which in a container may take a second or more, yet it is already dead.
+ */
+function groupAlive(pgid: number): boolean {
+  if (process.platform === 'win32') return false;
+  if (process.platform === 'linux') {
+    try {
+      return readdirSync('/proc').some((entry) => {
+        if (!/^\d+$/.test(entry)) return false;
+        try {
+          const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+          const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          return group === String(pgid) && state !== 'Z' && state !== 'X';
+        } catch {
+          return false; // the process ended while we looked
+        }
+      });
+    } catch {
+      // No readable /proc: fall through to the signal probe.
+    }
+  }
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until the child exited and its group is empty; false on timeout. */
+async function groupGone(child: ChildProcess, exited: Promise<void>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  const childExited = await Promise.race([exited.then(() => true as const), timeout]);
+  clearTimeout(timer);
+  if (!childExited) return false;
+  while (child.pid !== undefined && groupAlive(child.pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
+
+export async function spawnContainer(options: ContainerProcessOptions): Promise<ContainerProcess> {
+  const port = await freePort();
+  const child = spawn(options.command, {
+    shell: true,
+    detached: process.platform !== 'win32',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      GOOGLE_CLOUD_AGENT_ENGINE_ID: options.engineId,
+      PLATFORM_CLOUD_AGENT_ENGINE_ID: options.engineId,
+    },
+  });
+
+  // The container's output goes to the log, and its tail explains a failed start.
+  const tail: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    let partial = '';
+    stream?.setEncoding('utf8');
+    stream?.on('data', (text: string) => {
+      const lines = (partial + text).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        options.logger(`[container] ${line}`);
+        tail.push(line);
+        if (tail.length > keptOutputLines) tail.shift();
+      }
+    });
+  }
+
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  let spawnError: Error | undefined;
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      resolve();
+    });
+    child.once('error', (error) => {
+      spawnError = error;
+      resolve();
+    });
+  });
+
+  // Done only when the whole group is gone: the shell may exit before what it started.
+  const stop = async (): Promise<void> => {
+    if (spawnError !== undefined || child.pid === undefined) return;
+    if (exit === undefined || groupAlive(child.pid)) {
+      signalGroup(child, 'SIGTERM');
+      if (!(await groupGone(child, exited, killGraceMs))) {
+        signalGroup(child, 'SIGKILL');
+        await groupGone(child, exited, killGraceMs);
+      }
+    }
+  };
+
+  const deadline = Date.now() + options.startTimeoutMs;
+  for (;;) {
+    if (spawnError !== undefined) throw new Error(`Could not start the container command ${JSON.stringify(options.command)}: ${spawnError.message}`);
+    if (exit !== undefined) {
+      const how = exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+      const output = tail.length > 0 ? `\nLast output:\n${tail.join('\n')}` : ' (no output)';
+      throw new Error(`The container command ${JSON.stringify(options.command)} ${how} before listening on PORT=${port}${output}`);
+    }
+    if (await accepts(port)) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`The container command ${JSON.stringify(options.command)} did not accept connections on PORT=${port} within ${options.startTimeoutMs} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+  options.logger(`[container] started (pid ${child.pid}) on PORT=${port}`);
+  void exited.then(() => {
+    if (exit !== undefined) options.logger(`[container] exited (${exit.signal ?? `code ${exit.code}`})`);
+  });
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid ?? 0, close: stop };
+}

@@ -1,0 +1,249 @@
+/**
+ * `agentgen dev`: the runtime's public API (contract 4.1) on loopback, in front of a container.
+ * It authenticates, parses the envelope, routes by the declared `api_mode` only, forwards to the
+ * container's fixed routes, and answers errors as `google.rpc.Status`, as the runtime does.
+ */
+import { createServer, Agent, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { spawnContainer, type ContainerProcess } from './container-process.js';
+import { resolveCall, type PublicEndpoint, type ResolvedCall } from './envelope.js';
+import { forwardStream, forwardUnary, type Upstream } from './forward.js';
+import { buildMethodTable, type ManifestEntry } from './manifest.js';
+import { PublicError, sendStatus, statusOf } from './status.js';
+
+export interface EmulatorOptions {
+  /** A running container's base URL. Exactly one of `container` and `command`. */
+  readonly container: URL | string | undefined;
+  /** A shell command that starts the container; it gets `PORT` and the engine-id variables. */
+  readonly command?: string;
+  /** The resource's `spec.classMethods`: routing reads `name` and `api_mode`; GET returns it as given. */
+  readonly manifest: readonly ManifestEntry[];
+  /** Default 8600; 0 picks a free port. */
+  readonly port?: number;
+  /** Default 127.0.0.1: a dev tool does not listen beyond the machine unless asked. */
+  readonly host?: string;
+  /** Default `projects/local/locations/local/reasoningEngines/1`. */
+  readonly resource?: string;
+  /** When set, only `Authorization: Bearer <token>` is accepted; otherwise any bearer token. */
+  readonly token?: string;
+  /** Forward sync bodies as a JSON-encoded string, as the runtime may (contract 4.2 rule 2). Default true. */
+  readonly forwardSyncAsString?: boolean;
+  /** One line per call, and the container's output under `--command`. Default: console.log. */
+  readonly logger?: (line: string) => void;
+  /** How long `--command` may take to accept connections. Default 30 s. */
+  readonly startTimeoutMs?: number;
+}
+
+export interface Emulator {
+  /** Base URL of the public API, e.g. `http://127.0.0.1:8600`. */
+  readonly url: string;
+  readonly resource: string;
+  /** The container the emulator forwards to. */
+  readonly containerUrl: string;
+  close(): Promise<void>;
+}
+
+export const defaultResource = 'projects/local/locations/local/reasoningEngines/1';
+export const defaultPort = 8600;
+const maxRequestBody = 32 * 1024 * 1024;
+
+function parseContainerUrl(value: URL | string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`container must be a URL such as http://127.0.0.1:8080, got ${JSON.stringify(String(value))}`);
+  }
+  if (url.protocol !== 'http:') throw new TypeError(`container must be an http:// URL, got ${url.href}`);
+  return url;
+}
+
+function checkResource(resource: string): void {
+  if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(resource) || resource.split('/').some((s) => s === '.' || s === '..')) {
+    throw new TypeError(`resource must be a path like ${defaultResource}, got ${JSON.stringify(resource)}`);
+  }
+}
+
+/** The request body, bounded: a body over the limit is refused without buffering the rest. */
+function readRequestBody(req: IncomingMessage): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxRequestBody) {
+    return Promise.reject(new PublicError('bodyTooLarge', `Request body of ${declared} bytes exceeds the limit of ${maxRequestBody}`));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxRequestBody) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new PublicError('bodyTooLarge', `Request body exceeds the limit of ${maxRequestBody} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+  });
+}
+
+interface Target {
+  readonly endpoint: PublicEndpoint | 'resource';
+  readonly sse: boolean;
+}
+
+/** Maps a path to the resource or one of its two query endpoints; anything else is NOT_FOUND. */
+function target(url: URL, resource: string): Target {
+  const prefix = '/v1/';
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    throw new PublicError('unknownPath', `Malformed path ${url.pathname}`);
+  }
+  if (!path.startsWith(prefix)) throw new PublicError('unknownPath', `No such path ${url.pathname}: the API is under /v1/${resource}`);
+  const rest = path.slice(prefix.length);
+  const colon = rest.lastIndexOf(':');
+  const name = colon > rest.lastIndexOf('/') ? rest.slice(0, colon) : rest;
+  const verb = colon > rest.lastIndexOf('/') ? rest.slice(colon) : '';
+  if (name !== resource) throw new PublicError('unknownPath', `Resource ${name} not found: this emulator serves ${resource}`);
+  if (verb === '') return { endpoint: 'resource', sse: false };
+  if (verb !== ':query' && verb !== ':streamQuery') {
+    throw new PublicError('unknownPath', `No such method ${verb} on ${resource}: use :query or :streamQuery`);
+  }
+  const alt = url.searchParams.get('alt');
+  if (alt !== null && alt !== 'sse' && alt !== 'json') throw new PublicError('invalidEnvelope', `Unsupported alt=${alt}: use alt=sse or none`);
+  if (alt === 'sse' && verb === ':query') throw new PublicError('invalidEnvelope', 'alt=sse applies to :streamQuery only');
+  return { endpoint: verb, sse: alt === 'sse' };
+}
+
+function authenticate(req: IncomingMessage, token: string | undefined): void {
+  const header = req.headers.authorization;
+  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (match === null) {
+    throw new PublicError('unauthenticated', 'Request is missing a valid "Authorization: Bearer <token>" header', { 'www-authenticate': 'Bearer' });
+  }
+  if (token !== undefined && match[1] !== token) {
+    throw new PublicError('unauthenticated', 'The bearer token is not the one this emulator was started with (--token)', { 'www-authenticate': 'Bearer' });
+  }
+}
+
+function checkContentType(req: IncomingMessage): void {
+  const type = req.headers['content-type'];
+  // Absent is tolerated (curl -d without -H); anything other than JSON is refused clearly.
+  if (type !== undefined && !/^application\/json\s*(;|$)/i.test(type)) {
+    throw new PublicError('unsupportedMediaType', `Content-Type must be application/json, got ${type}`);
+  }
+}
+
+export async function startEmulator(options: EmulatorOptions): Promise<Emulator> {
+  const table = buildMethodTable(options.manifest);
+  const manifest = [...options.manifest];
+  const resource = options.resource ?? defaultResource;
+  checkResource(resource);
+  const log = options.logger ?? ((line: string) => console.log(line));
+  const bodyAsString = options.forwardSyncAsString ?? true;
+  if ((options.container === undefined) === (options.command === undefined)) {
+    throw new TypeError('Give exactly one of container (a URL) and command (a shell command that starts the container)');
+  }
+  const containerUrl = options.container === undefined ? undefined : parseContainerUrl(options.container);
+
+  let child: ContainerProcess | undefined;
+  if (options.command !== undefined) {
+    child = await spawnContainer({
+      command: options.command,
+      engineId: resource.slice(resource.lastIndexOf('/') + 1),
+      logger: log,
+      startTimeoutMs: options.startTimeoutMs ?? 30_000,
+    });
+  }
+  const upstream: Upstream = {
+    origin: containerUrl ?? new URL(child?.url ?? ''),
+    agent: new Agent({ keepAlive: true }),
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, url: URL, onEnd: (call: ResolvedCall | undefined, status: number, note?: string) => void): Promise<void> => {
+    let call: ResolvedCall | undefined;
+    // Fires when the caller goes away before the answer is complete: the container request is aborted.
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    try {
+      authenticate(req, options.token);
+      const where = target(url, resource);
+      if (where.endpoint === 'resource') {
+        if (req.method !== 'GET') throw new PublicError('methodNotAllowed', `${req.method} is not allowed on the resource: use GET`, { allow: 'GET' });
+        const body = JSON.stringify({ name: resource, spec: { classMethods: manifest } });
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+        onEnd(undefined, 200);
+        return;
+      }
+      if (req.method !== 'POST') throw new PublicError('methodNotAllowed', `${req.method} is not allowed on ${where.endpoint}: use POST`, { allow: 'POST' });
+      checkContentType(req);
+      call = resolveCall(await readRequestBody(req), where.endpoint, table);
+      if (call.routing.response === 'unary') {
+        const body = await forwardUnary(upstream, call, bodyAsString, gone.signal);
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+        onEnd(call, 200);
+      } else {
+        const outcome = await forwardStream(upstream, call, where.sse, res, gone.signal);
+        onEnd(call, 200, outcome.note);
+      }
+    } catch (error) {
+      if (gone.signal.aborted || res.headersSent) {
+        if (!res.writableEnded) res.destroy();
+        onEnd(call, res.headersSent ? res.statusCode : 499, 'caller disconnected');
+        return;
+      }
+      const failure =
+        error instanceof PublicError ? error : new PublicError('handlerFailed', `The emulator failed: ${(error as Error)?.message ?? String(error)}`);
+      onEnd(call, sendStatus(res, failure), statusOf(failure.condition).status);
+    }
+  };
+
+  const server: Server = createServer((req, res) => {
+    const started = performance.now();
+    const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    const endpoint = url.pathname.includes(':') ? url.pathname.slice(url.pathname.lastIndexOf(':')) + url.search : 'resource';
+    void handle(req, res, url, (call, status, note) => {
+      const mode = call === undefined ? '' : ` (${JSON.stringify(call.routing.mode)})`;
+      const ms = (performance.now() - started).toFixed(1);
+      log(`${req.method} ${endpoint} ${call?.method ?? '-'}${mode} ${status} ${ms} ms${note === undefined ? '' : ` ${note}`}`);
+    });
+  });
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? defaultPort, options.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await child?.close();
+    upstream.agent.destroy();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    resource,
+    containerUrl: upstream.origin.origin,
+    close: () => {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections(); // in-flight streams end; their container requests are aborted
+        await closed;
+        upstream.agent.destroy();
+        await child?.close();
+      })();
+      return closing;
+    },
+  };
+}

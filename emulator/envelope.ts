@@ -1,0 +1,85 @@
+/**
+ * The public query envelope (contract 2.3) and routing by declared `api_mode` (4.3): pure
+ * functions from a request body to the call to forward, or a PublicError saying what is wrong.
+ */
+import { defaultMethodByEndpoint, type ApiModeRouting } from '../spec/index.js';
+import type { DeclaredMethod, MethodTable } from './manifest.js';
+import { PublicError } from './status.js';
+
+export type PublicEndpoint = ':query' | ':streamQuery';
+
+export interface ResolvedCall {
+  readonly method: string;
+  readonly declared: DeclaredMethod;
+  readonly routing: ApiModeRouting;
+  /** Absent when the caller sent none: the container treats that as `{}` (contract 2.4). */
+  readonly input: Record<string, unknown> | undefined;
+}
+
+const envelopeKeys = new Set(['classMethod', 'class_method', 'input']);
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** `classMethod` is canonical, `class_method` accepted (contract 9); both at once must agree. */
+function methodName(envelope: Record<string, unknown>): string | undefined {
+  const names: string[] = [];
+  for (const key of ['classMethod', 'class_method'] as const) {
+    const value = envelope[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string') throw new PublicError('invalidEnvelope', `"${key}" must be a string, got ${describe(value)}`);
+    if (value.length > 0) names.push(value);
+  }
+  if (names.length === 2 && names[0] !== names[1]) {
+    throw new PublicError('invalidEnvelope', `"classMethod" (${names[0]}) and "class_method" (${names[1]}) disagree: send one of them`);
+  }
+  return names[0];
+}
+
+export function resolveCall(body: string, endpoint: PublicEndpoint, table: MethodTable): ResolvedCall {
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(body);
+  } catch (error) {
+    throw new PublicError('malformedJson', `Invalid JSON payload received: ${(error as Error).message}`);
+  }
+  if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope)) {
+    throw new PublicError('invalidEnvelope', `The request body must be a JSON object {"classMethod": ..., "input": {...}}, got ${describe(envelope)}`);
+  }
+  const fields = envelope as Record<string, unknown>;
+  // ProtoJSON refuses unknown fields; so does the emulator, so a typo is not silently dropped.
+  const unknown = Object.keys(fields).filter((key) => !envelopeKeys.has(key));
+  if (unknown.length > 0) {
+    throw new PublicError('invalidEnvelope', `Invalid JSON payload received. Unknown name ${unknown.map((k) => JSON.stringify(k)).join(', ')}: the body takes classMethod (or class_method) and input`);
+  }
+  const rawInput = fields['input'];
+  if (rawInput !== undefined && rawInput !== null && (typeof rawInput !== 'object' || Array.isArray(rawInput))) {
+    throw new PublicError('invalidInput', `"input" must be a JSON object of keyword arguments, got ${describe(rawInput)}`);
+  }
+  const input = rawInput === undefined || rawInput === null ? undefined : (rawInput as Record<string, unknown>);
+
+  const given = methodName(fields);
+  const method = given ?? defaultMethodByEndpoint[endpoint];
+  const declared = table.get(method);
+  if (declared === undefined) {
+    const here = [...table.values()].filter((d) => d.routing.publicMethod === endpoint).map((d) => d.entry.name);
+    const listing = here.length > 0 ? `Declared for ${endpoint}: ${here.join(', ')}` : `No method is declared for ${endpoint}`;
+    const what = given === undefined ? `No classMethod given, and the default for ${endpoint}, "${method}", is not declared` : `Method "${method}" is not declared in the resource's classMethods`;
+    throw new PublicError('unknownOperation', `${what}. ${listing}.`);
+  }
+  if (declared.routing.publicMethod !== endpoint) {
+    throw new PublicError(
+      'wrongRoute',
+      `Method "${method}" has api_mode ${JSON.stringify(declared.routing.mode)} and is served by ${declared.routing.publicMethod}, not ${endpoint}`,
+    );
+  }
+  return { method, declared, routing: declared.routing, input };
+}
+
+/** What the runtime sends the container (contract 2.4): `class_method`, and `input` when there is one. */
+export function containerEnvelope(call: ResolvedCall): { class_method: string; input?: Record<string, unknown> } {
+  return call.input === undefined ? { class_method: call.method } : { class_method: call.method, input: call.input };
+}

@@ -1,0 +1,56 @@
+/**
+ * `google.rpc.Status` error bodies of the public API (DESIGN.md "Errors"), from the rows of
+ * `spec/errors.ts`, plus the one the runtime needs that a container never answers.
+ */
+import type { ServerResponse } from 'node:http';
+import { errorConditions, type ErrorCondition } from '../spec/index.js';
+
+/** The container could not be reached at all (the usual mapping of UNAVAILABLE). */
+const emulatorConditions = {
+  containerUnreachable: { http: 503, status: 'UNAVAILABLE' },
+} as const;
+
+export type EmulatorErrorCondition = ErrorCondition | keyof typeof emulatorConditions;
+
+export interface StatusBody {
+  readonly error: { readonly code: number; readonly message: string; readonly status: string; readonly details: readonly unknown[] };
+}
+
+export function statusOf(condition: EmulatorErrorCondition): { readonly http: number; readonly status: string } {
+  return condition in emulatorConditions
+    ? emulatorConditions[condition as keyof typeof emulatorConditions]
+    : errorConditions[condition as ErrorCondition];
+}
+
+export function statusBody(condition: EmulatorErrorCondition, message: string): StatusBody {
+  const { http, status } = statusOf(condition);
+  return { error: { code: http, message, status, details: [] } };
+}
+
+/** An error the public API answers with, carrying its condition up to the request handler. */
+export class PublicError extends Error {
+  constructor(
+    readonly condition: EmulatorErrorCondition,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function sendStatus(res: ServerResponse, error: PublicError): number {
+  const { http } = statusOf(error.condition);
+  const body = JSON.stringify(statusBody(error.condition, error.message));
+  res.writeHead(http, { ...error.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+  return http;
+}
+
+const maxQuoted = 8 * 1024;
+
+/** A container's body quoted in an error message, bounded so a huge page cannot flood the caller. */
+export function quoteBody(body: string): string {
+  const text = body.trim();
+  if (text.length === 0) return '(empty body)';
+  return text.length > maxQuoted ? `${text.slice(0, maxQuoted)}… (${text.length} characters)` : text;
+}

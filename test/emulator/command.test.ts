@@ -1,0 +1,116 @@
+/** `agentgen dev --command`: the emulator starts the container, as the platform would, and stops it. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runDev, startEmulator, type DevArgs } from '../../emulator/index.js';
+
+const envContainer = fileURLToPath(new URL('./fixtures/env-container.mjs', import.meta.url));
+const resource = 'projects/p/locations/l/reasoningEngines/777';
+const manifest = [{ name: 'env', api_mode: '' }];
+
+/** Running, not merely a zombie waiting for PID 1 to reap it. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
+}
+
+describe('--command', () => {
+  it('sets PORT and both engine-id variables, waits for the port, and kills the container on close', async () => {
+    const logs: string[] = [];
+    const emulator = await startEmulator({
+      container: undefined,
+      command: `${JSON.stringify(process.execPath)} ${JSON.stringify(envContainer)}`,
+      manifest,
+      port: 0,
+      resource,
+      logger: (line) => logs.push(line),
+    });
+    let pid = 0;
+    try {
+      const response = await fetch(`${emulator.url}/v1/${resource}:query`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: JSON.stringify({ classMethod: 'env' }),
+      });
+      const { output } = (await response.json()) as { output: { port: string; google: string; platform: string; pid: number } };
+      pid = output.pid;
+      expect(output).toMatchObject({ port: new URL(emulator.containerUrl).port, google: '777', platform: '777' });
+      expect(logs).toContain('[container] env-container booting');
+    } finally {
+      await emulator.close();
+    }
+    expect(pid).toBeGreaterThan(0);
+    expect(alive(pid)).toBe(false); // the node process under the shell is gone too
+  });
+
+  it('reports a container that exits before listening, with its output', async () => {
+    const command = `${JSON.stringify(process.execPath)} -e "console.error('missing GOOGLE_API_KEY'); process.exit(3)"`;
+    await expect(startEmulator({ container: undefined, command, manifest, port: 0, logger: () => {} })).rejects.toThrow(
+      /exited with code 3 before listening on PORT=\d+\nLast output:\nmissing GOOGLE_API_KEY$/,
+    );
+  });
+
+  it('gives up on a container that never listens, after the start timeout, and stops it', async () => {
+    const command = `${JSON.stringify(process.execPath)} -e "console.log('pid=' + process.pid); setInterval(() => {}, 1000)"`;
+    const logs: string[] = [];
+    await expect(startEmulator({ container: undefined, command, manifest, port: 0, startTimeoutMs: 400, logger: (l) => logs.push(l) })).rejects.toThrow(
+      /did not accept connections on PORT=\d+ within 400 ms$/,
+    );
+    const pid = Number(/pid=(\d+)/.exec(logs.join('\n'))?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    expect(alive(pid)).toBe(false);
+  });
+});
+
+describe('options', () => {
+  it('refuses a bad manifest, resource or container clearly', async () => {
+    const base = { container: 'http://127.0.0.1:1', port: 0, logger: () => {} };
+    await expect(startEmulator({ ...base, manifest: [{ name: 'a', api_mode: 'sync' }] })).rejects.toThrow(
+      'manifest[0].api_mode of a must be one of "", "async", "stream", "async_stream", got "sync"',
+    );
+    await expect(startEmulator({ ...base, manifest: [{ name: 'a', api_mode: '' }, { name: 'a', api_mode: 'async' }] })).rejects.toThrow(
+      'manifest[1]: a is declared twice',
+    );
+    await expect(startEmulator({ ...base, manifest, resource: 'a/../b' })).rejects.toThrow('resource must be a path like');
+    await expect(startEmulator({ ...base, manifest, container: 'localhost:8080' })).rejects.toThrow('container must be an http:// URL');
+    await expect(startEmulator({ ...base, manifest, command: 'true' })).rejects.toThrow('Give exactly one of container');
+  });
+});
+
+describe('runDev (the CLI verb)', () => {
+  const args: DevArgs = { port: 0, host: '127.0.0.1', resource, 'string-body': true };
+  const io = () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    return { out, err, io: { cwd: process.cwd(), stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) } };
+  };
+
+  it('needs exactly one of --container and --command', async () => {
+    const { err, io: sink } = io();
+    expect(await runDev(args, sink, async () => manifest, new AbortController().signal)).toBe(2);
+    expect(err.join('')).toBe('agentgen dev: give exactly one of --container URL and --command "..."\n');
+  });
+
+  it('serves the loaded manifest until stopped, printing the endpoints and one line per call', async () => {
+    const { out, io: sink } = io();
+    const stop = new AbortController();
+    const specs: Array<string | undefined> = [];
+    const running = runDev({ ...args, container: 'http://127.0.0.1:9', spec: 'my.yaml' }, sink, async (spec) => {
+      specs.push(spec);
+      return manifest;
+    }, stop.signal);
+    await expect.poll(() => out.join('')).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/v1\/projects\/p\/locations\/l\/reasoningEngines\/777:query/);
+    const url = /GET {2}(\S+)/.exec(out.join(''))?.[1] ?? '';
+    const resourceBody = await (await fetch(url, { headers: { authorization: 'Bearer x' } })).json();
+    expect(resourceBody).toEqual({ name: resource, spec: { classMethods: manifest } });
+    stop.abort();
+    expect(await running).toBe(0);
+    expect(specs).toEqual([`${process.cwd()}/my.yaml`]);
+    expect(out.join('')).toMatch(/GET resource - 200 [\d.]+ ms\n/);
+    expect(out.at(-1)).toBe('agentgen dev: stopped\n');
+  });
+});

@@ -1,0 +1,259 @@
+/** `agentgen dev` in front of a hand-written container, driven with raw HTTP requests (curl-like). */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../../emulator/index.js';
+import type { ManifestEntry } from '../../emulator/manifest.js';
+import { startTestContainer, type TestContainer } from './container-fixture.js';
+
+const resource = 'projects/p/locations/l/reasoningEngines/9';
+const manifest: ManifestEntry[] = [
+  { name: 'echo', api_mode: '', description: 'Echoes.', parameters: { type: 'object', properties: {}, required: [] } },
+  { name: 'async_echo', api_mode: 'async' },
+  { name: 'query', api_mode: '' },
+  { name: 'fail', api_mode: '' },
+  { name: 'not_json', api_mode: '' },
+  { name: 'no_output', api_mode: 'async' },
+  { name: 'stream_query', api_mode: 'stream' },
+  { name: 'awkward', api_mode: 'async_stream' },
+  { name: 'endless', api_mode: 'async_stream' },
+  { name: 'broken', api_mode: 'async_stream' },
+  { name: 'gated', api_mode: 'async_stream' },
+  { name: 'error_line', api_mode: 'async_stream' },
+  { name: 'stream_fail', api_mode: 'stream' },
+];
+
+let container: TestContainer;
+let emulator: Emulator;
+const logs: string[] = [];
+let extra: Emulator | undefined;
+
+beforeAll(async () => {
+  container = await startTestContainer();
+  emulator = await startEmulator({ container: container.url, manifest, port: 0, resource, logger: (line) => logs.push(line) });
+});
+afterAll(async () => {
+  await emulator.close();
+  await container.close();
+});
+afterEach(async () => {
+  await extra?.close();
+  extra = undefined;
+});
+
+const base = (): string => `${emulator.url}/v1/${resource}`;
+
+function post(url: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { authorization: 'Bearer test-token', 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    signal,
+  });
+}
+
+async function status(response: Response): Promise<{ http: number; error: { code: number; message: string; status: string; details: unknown[] } }> {
+  const body = (await response.json()) as { error: { code: number; message: string; status: string; details: unknown[] } };
+  return { http: response.status, error: body.error };
+}
+
+describe('unary calls (:query)', () => {
+  it('forwards {class_method, input} as a JSON-encoded string to /api/reasoning_engine and answers {output}', async () => {
+    const before = container.received.length;
+    const response = await post(`${base()}:query`, { classMethod: 'echo', input: { user_id: 'u1' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({ output: { echo: { class_method: 'echo', input: { user_id: 'u1' } } } });
+    const got = container.received[before];
+    expect(got?.path).toBe('/api/reasoning_engine');
+    expect(JSON.parse(got?.raw ?? '')).toBe(JSON.stringify({ class_method: 'echo', input: { user_id: 'u1' } }));
+    expect(got?.headers.authorization).toBeUndefined();
+    expect(logs.at(-1)).toMatch(/^POST :query echo \(""\) 200 \d+\.\d ms$/);
+  });
+
+  it('accepts class_method, and an async method on :query', async () => {
+    const response = await post(`${base()}:query`, { class_method: 'async_echo', input: {} });
+    expect(await response.json()).toEqual({ output: { echo: { class_method: 'async_echo', input: {} } } });
+    expect(logs.at(-1)).toMatch(/^POST :query async_echo \("async"\) 200 /);
+  });
+
+  it('forwards an object body with forwardSyncAsString off', async () => {
+    extra = await startEmulator({ container: container.url, manifest, port: 0, resource, forwardSyncAsString: false, logger: () => {} });
+    const before = container.received.length;
+    await post(`${extra.url}/v1/${resource}:query`, { classMethod: 'echo', input: { a: 1 } });
+    expect(JSON.parse(container.received[before]?.raw ?? '')).toEqual({ class_method: 'echo', input: { a: 1 } });
+  });
+
+  it('defaults to "query" when no method is named, and forwards no input when none was sent', async () => {
+    const before = container.received.length;
+    const response = await post(`${base()}:query`, {});
+    expect(await response.json()).toEqual({ output: { echo: { class_method: 'query' } } });
+    expect(container.received[before]?.envelope).toEqual({ class_method: 'query' });
+  });
+
+  it('maps a container failure to 400 FAILED_PRECONDITION carrying its body', async () => {
+    const { http, error } = await status(await post(`${base()}:query`, { classMethod: 'fail', input: {} }));
+    expect([http, error.code, error.status, error.details]).toEqual([400, 400, 'FAILED_PRECONDITION', []]);
+    expect(error.message).toBe(
+      'The agent container failed (HTTP 500 from /api/reasoning_engine) for fail: {"detail": "handler exploded: KeyError user_id"}',
+    );
+    expect(logs.at(-1)).toMatch(/^POST :query fail \(""\) 400 .* FAILED_PRECONDITION$/);
+  });
+
+  it('treats a 2xx that is not {"output": ...} JSON as a container failure', async () => {
+    const notJson = await status(await post(`${base()}:query`, { classMethod: 'not_json' }));
+    expect(notJson.error).toMatchObject({ status: 'FAILED_PRECONDITION', message: 'The agent container answered not_json with a body that is not JSON: Internal Server Error' });
+    const noOutput = await status(await post(`${base()}:query`, { classMethod: 'no_output' }));
+    expect(noOutput.error.message).toBe('The agent container answered no_output without {"output": ...}: {"result": 1}');
+  });
+
+  it('answers 503 UNAVAILABLE when the container is not reachable', async () => {
+    const gone = await startTestContainer();
+    await gone.close();
+    extra = await startEmulator({ container: gone.url, manifest, port: 0, resource, logger: () => {} });
+    const { http, error } = await status(await post(`${extra.url}/v1/${resource}:query`, { classMethod: 'echo' }));
+    expect([http, error.status]).toEqual([503, 'UNAVAILABLE']);
+    expect(error.message).toBe(`The agent container at ${gone.url} is not reachable (ECONNREFUSED)`);
+  });
+});
+
+describe('refused requests (google.rpc.Status, container not called)', () => {
+  const cases: Array<[string, string, string | object, number, string, string | RegExp]> = [
+    ['bad JSON', ':query', '{"classMethod": ', 400, 'INVALID_ARGUMENT', /^Invalid JSON payload received: /],
+    ['a body that is not an object', ':query', '[1]', 400, 'INVALID_ARGUMENT', 'The request body must be a JSON object {"classMethod": ..., "input": {...}}, got an array'],
+    ['an unknown field', ':query', { classMethod: 'echo', inputs: {} }, 400, 'INVALID_ARGUMENT', 'Invalid JSON payload received. Unknown name "inputs": the body takes classMethod (or class_method) and input'],
+    ['a non-object input', ':query', { classMethod: 'echo', input: 'hi' }, 400, 'INVALID_ARGUMENT', '"input" must be a JSON object of keyword arguments, got a string'],
+    ['an array input', ':streamQuery', { classMethod: 'awkward', input: [1] }, 400, 'INVALID_ARGUMENT', '"input" must be a JSON object of keyword arguments, got an array'],
+    ['a non-string method', ':query', { classMethod: 5 }, 400, 'INVALID_ARGUMENT', '"classMethod" must be a string, got a number'],
+    ['two spellings that disagree', ':query', { classMethod: 'echo', class_method: 'fail' }, 400, 'INVALID_ARGUMENT', '"classMethod" (echo) and "class_method" (fail) disagree: send one of them'],
+    ['an undeclared method', ':query', { classMethod: 'nope' }, 404, 'NOT_FOUND', 'Method "nope" is not declared in the resource\'s classMethods. Declared for :query: echo, async_echo, query, fail, not_json, no_output.'],
+    ['__proto__', ':query', '{"classMethod": "__proto__"}', 404, 'NOT_FOUND', /^Method "__proto__" is not declared/],
+    ['constructor', ':streamQuery', { classMethod: 'constructor' }, 404, 'NOT_FOUND', /^Method "constructor" is not declared/],
+    ['a stream method on :query', ':query', { classMethod: 'awkward' }, 400, 'FAILED_PRECONDITION', 'Method "awkward" has api_mode "async_stream" and is served by :streamQuery, not :query'],
+    ['a unary method on :streamQuery', ':streamQuery', { classMethod: 'async_echo' }, 400, 'FAILED_PRECONDITION', 'Method "async_echo" has api_mode "async" and is served by :query, not :streamQuery'],
+  ];
+  it.each(cases)('%s', async (_name, endpoint, body, http, rpc, message) => {
+    const before = container.received.length;
+    const result = await status(await post(`${base()}${endpoint}`, body));
+    expect([result.http, result.error.code, result.error.status, result.error.details]).toEqual([http, http, rpc, []]);
+    if (typeof message === 'string') expect(result.error.message).toBe(message);
+    else expect(result.error.message).toMatch(message);
+    expect(container.received.length).toBe(before);
+  });
+
+  it('names the default when no method is given and it is not declared', async () => {
+    extra = await startEmulator({ container: container.url, manifest: [{ name: 'awkward', api_mode: 'async_stream' }], port: 0, resource, logger: () => {} });
+    const result = await status(await post(`${extra.url}/v1/${resource}:query`, { input: {} }));
+    expect(result.error.message).toBe('No classMethod given, and the default for :query, "query", is not declared. No method is declared for :query.');
+  });
+
+  it('requires a bearer token, and the fixed one when given', async () => {
+    const missing = await fetch(`${base()}:query`, { method: 'POST', body: '{}' });
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await status(missing)).toMatchObject({ http: 401, error: { status: 'UNAUTHENTICATED' } });
+    const basic = await post(`${base()}:query`, { classMethod: 'echo' }, { authorization: 'Basic dTpw' });
+    expect(basic.status).toBe(401);
+    extra = await startEmulator({ container: container.url, manifest, port: 0, resource, token: 's3cret', logger: () => {} });
+    const url = `${extra.url}/v1/${resource}:query`;
+    const wrong = await status(await post(url, { classMethod: 'echo' }));
+    expect(wrong.error.message).toBe('The bearer token is not the one this emulator was started with (--token)');
+    expect((await post(url, { classMethod: 'echo' }, { authorization: 'Bearer s3cret' })).status).toBe(200);
+  });
+
+  it('refuses a non-JSON content type, unknown paths, other resources and wrong HTTP methods', async () => {
+    const form = await status(await post(`${base()}:query`, 'classMethod=echo', { 'content-type': 'application/x-www-form-urlencoded' }));
+    expect([form.http, form.error.status]).toEqual([415, 'INVALID_ARGUMENT']);
+    const auth = { authorization: 'Bearer t' };
+    const other = await status(await fetch(`${emulator.url}/v1/projects/x/locations/l/reasoningEngines/1:query`, { method: 'POST', headers: auth, body: '{}' }));
+    expect([other.http, other.error.message]).toEqual([404, `Resource projects/x/locations/l/reasoningEngines/1 not found: this emulator serves ${resource}`]);
+    const verb = await status(await fetch(`${base()}:run`, { method: 'POST', headers: auth, body: '{}' }));
+    expect([verb.http, verb.error.status]).toEqual([404, 'NOT_FOUND']);
+    const root = await status(await fetch(`${emulator.url}/api/reasoning_engine`, { method: 'POST', headers: auth, body: '{}' }));
+    expect(root.http).toBe(404);
+    const get = await fetch(`${base()}:query`, { headers: auth });
+    expect([get.status, get.headers.get('allow'), (await status(get)).error.status]).toEqual([405, 'POST', 'UNIMPLEMENTED']);
+    const postResource = await fetch(base(), { method: 'POST', headers: auth, body: '{}' });
+    expect([postResource.status, postResource.headers.get('allow')]).toEqual([405, 'GET']);
+  });
+});
+
+describe('GET /v1/{resource}', () => {
+  it('returns the resource with spec.classMethods exactly as declared', async () => {
+    const response = await fetch(base(), { headers: { authorization: 'Bearer t' } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ name: resource, spec: { classMethods: manifest } });
+    expect(logs.at(-1)).toMatch(/^GET resource - 200 /);
+  });
+});
+
+async function readText(response: Response): Promise<string> {
+  return new TextDecoder().decode(new Uint8Array(await response.arrayBuffer()));
+}
+
+describe('streaming calls (:streamQuery)', () => {
+  it('passes NDJSON through byte for byte, as application/json, from /api/stream_reasoning_engine', async () => {
+    const before = container.received.length;
+    const response = await post(`${base()}:streamQuery`, { classMethod: 'awkward', input: { message: 'hi' } });
+    expect([response.status, response.headers.get('content-type')]).toEqual([200, 'application/json']);
+    // The container's last line had no newline: the emulator ends the stream with one.
+    expect(await readText(response)).toBe('{"n":0,"text":"héllo"}\r\n{"n":1,"text":"🦜"}\n\n{"n":2}\n');
+    const got = container.received[before];
+    expect(got?.path).toBe('/api/stream_reasoning_engine');
+    expect(JSON.parse(got?.raw ?? '')).toEqual({ class_method: 'awkward', input: { message: 'hi' } }); // streams are never string-encoded
+    expect(logs.at(-1)).toMatch(/^POST :streamQuery awkward \("async_stream"\) 200 /);
+  });
+
+  it('frames each line as data: <line>\\n\\n with ?alt=sse, across split chunks and characters', async () => {
+    const response = await post(`${base()}:streamQuery?alt=sse`, { classMethod: 'awkward', input: {} });
+    expect(await readText(response)).toBe('data: {"n":0,"text":"héllo"}\n\ndata: {"n":1,"text":"🦜"}\n\ndata: {"n":2}\n\n');
+  });
+
+  it('defaults to stream_query when no method is named', async () => {
+    const before = container.received.length;
+    const response = await post(`${base()}:streamQuery`, { input: { message: 'x' } });
+    await readText(response);
+    expect(container.received[before]?.envelope.class_method).toBe('stream_query');
+  });
+
+  it('sends each line as it arrives (headers and first event before the container finishes)', async () => {
+    const response = await post(`${base()}:streamQuery`, { classMethod: 'gated' });
+    expect(response.status).toBe(200);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('{"n":0}\n');
+    container.openGate();
+    const second = await reader.read();
+    expect(new TextDecoder().decode(second.value)).toBe('{"n":1}\n');
+    expect((await reader.read()).done).toBe(true);
+  });
+
+  it('passes an error line through and ends', async () => {
+    expect(await readText(await post(`${base()}:streamQuery`, { classMethod: 'error_line' }))).toBe('{"n":0}\n{"error":"late failure"}\n');
+  });
+
+  it('answers a container failure before streaming with 400 FAILED_PRECONDITION', async () => {
+    const result = await status(await post(`${base()}:streamQuery`, { classMethod: 'stream_fail' }));
+    expect([result.http, result.error.status]).toEqual([400, 'FAILED_PRECONDITION']);
+    expect(result.error.message).toBe('The agent container failed (HTTP 503 from /api/stream_reasoning_engine) for stream_fail: model backend unavailable');
+  });
+
+  it('ends a stream the container broke off with a last error line', async () => {
+    const text = await readText(await post(`${base()}:streamQuery`, { classMethod: 'broken' }));
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('{"n":0}');
+    expect(lines[1]).toBe('{"n": 1, "partial'); // passed through as it arrived
+    expect(JSON.parse(lines[2] ?? '')).toMatchObject({ error: { code: 400, status: 'FAILED_PRECONDITION', message: expect.stringMatching(/^The agent container's stream for broken broke off: /) } });
+    expect(lines.slice(3)).toEqual(['']);
+    expect(logs.at(-1)).toMatch(/^POST :streamQuery broken .* 200 .* container stream broke off$/);
+  });
+
+  it('aborts the container request when the caller disconnects mid-stream', async () => {
+    const controller = new AbortController();
+    const response = await post(`${base()}:streamQuery`, { classMethod: 'endless' }, {}, controller.signal);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    await reader.read();
+    controller.abort();
+    const lines = await container.endlessClosed; // resolves only once the container saw the disconnect
+    expect(lines).toBeLessThan(200);
+    await expect.poll(() => logs.at(-1)).toMatch(/^POST :streamQuery endless .* caller disconnected$/);
+  });
+});
