@@ -1,0 +1,4 @@
+/** The conformance checker of `agentgen conformance`: run it, judge it, print it. */
+export { runConformance, conformancePassed, standardOperations } from './run.js';
+export { formatConformanceTable } from './report.js';
+export type { CaseResult, CaseStatus, ConformanceOptions, DeclaredOperation } from './types.js';

@@ -1,0 +1,32 @@
+/** A container built from agentgen's runtime with a hand-written table: the checker's known-good target. */
+import { z } from 'zod';
+import type { OperationTable } from '../../templates/runtime/server-runtime.js';
+import type { DeclaredOperation } from '../../conformance/index.js';
+
+export const goodTable: OperationTable = new Map([
+  ['create_session', { kind: 'unary', input: z.object({ user_id: z.string(), session_id: z.string().nullish() }) }],
+  ['ping', { kind: 'unary', input: z.object({}) }],
+  ['stream_query', { kind: 'stream', input: z.object({ message: z.string(), user_id: z.string() }) }],
+  ['tick', { kind: 'stream', input: z.object({ n: z.number().int().optional() }) }],
+]);
+
+export const goodOperations: DeclaredOperation[] = [
+  { name: 'create_session', api_mode: '' },
+  { name: 'ping', api_mode: 'async' },
+  { name: 'stream_query', api_mode: 'stream' },
+  { name: 'tick', api_mode: 'async_stream' },
+];
+
+export const goodHandlers = {
+  create_session: (input: { user_id: string }) => ({ id: '1', user_id: input.user_id, events: [] }),
+  ping: () => 'pong',
+  *stream_query(input: { message: string }) {
+    yield { content: { role: 'model', parts: [{ text: `echo: ${input.message}` }] } };
+  },
+  async *tick(input: { n?: number }, context: { signal: AbortSignal }) {
+    for (let i = 0; i < (input.n ?? 50) && !context.signal.aborted; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      yield { i };
+    }
+  },
+};
