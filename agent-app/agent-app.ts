@@ -17,6 +17,7 @@ import { AppCore, type RootAgent } from './core.js';
 import { startHandoff } from './handoff.js';
 import type {
   AddSessionToMemoryInput,
+  AgentHandlers,
   AsyncStreamQueryInput,
   CreateSessionInput,
   DeleteSessionInput,
@@ -59,7 +60,7 @@ export interface AgentAppOptions extends ServiceChoice {
 /** Signature shared by the handlers: the context is optional so AgentApp can be called directly. */
 type Context = Partial<HandlerContext> | undefined;
 
-export class AgentApp {
+export class AgentApp implements AgentHandlers {
   readonly appName: string;
   /** The engine this container serves, when the runtime said so. */
   readonly engineId: string | undefined;
@@ -77,7 +78,7 @@ export class AgentApp {
     this.appName = options.appName ?? this.engineId ?? defaultAppName;
     // Servers may call a handler detached from its object; every operation keeps its `this`.
     for (const name of agentAppOperations) {
-      Object.defineProperty(this, name, { value: this[name].bind(this), enumerable: false });
+      Object.defineProperty(this, name, { value: this[name].bind(this), enumerable: false, writable: true, configurable: true });
     }
   }
 
