@@ -55,6 +55,8 @@ export interface AgentAppOptions extends ServiceChoice {
   env?: Env;
   /** How Vertex AI services are built when the engine id is set; for tests and custom clients. */
   vertexServiceFactory?: VertexServiceFactory;
+  /** Where the one-line notice about the service choice goes; default `console.warn`. */
+  warn?: (message: string) => void;
 }
 
 /** Signature shared by the handlers: the context is optional so AgentApp can be called directly. */
@@ -90,7 +92,12 @@ export class AgentApp implements AgentHandlers {
   private get core(): AppCore {
     this.#core ??= new AppCore(
       this.appName,
-      chooseServices(this.#options, this.#env, this.#options.vertexServiceFactory ?? vertexServiceFactory),
+      chooseServices(
+        this.#options,
+        this.#env,
+        this.#options.vertexServiceFactory ?? vertexServiceFactory,
+        this.#options.warn ?? ((message) => console.warn(message)),
+      ),
       this.#options.agent,
       this.#options.plugins ?? [],
     );

@@ -5,6 +5,11 @@
  * sessions and memory live in that engine's Vertex AI services, so the container stays
  * stateless; otherwise everything is in memory (local runs, tests).
  *
+ * The Vertex AI services also need the project and location (`GOOGLE_CLOUD_PROJECT`,
+ * `GOOGLE_CLOUD_LOCATION`, which the runtime sets). An engine id without them is what a
+ * local emulator gives (`agentgen dev --command` sets the engine id as the platform would):
+ * the app then stays in memory and says why once, instead of failing every call.
+ *
  * Artifacts stay in memory by default, as in the reference `AdkApp`.
  */
 import {
@@ -39,8 +44,8 @@ export function engineIdFromEnv(env: Env): string | undefined {
 
 export interface VertexServiceOptions {
   agentEngineId: string;
-  projectId: string | undefined;
-  location: string | undefined;
+  projectId: string;
+  location: string;
 }
 
 /** How the Vertex AI services are built; injectable so the choice can be tested without a network. */
@@ -68,18 +73,30 @@ export interface Services {
   readonly kind: 'in-memory' | 'vertex' | 'given';
 }
 
-export function chooseServices(given: ServiceChoice, env: Env, factory: VertexServiceFactory): Services {
+export function chooseServices(
+  given: ServiceChoice,
+  env: Env,
+  factory: VertexServiceFactory,
+  warn: (message: string) => void,
+): Services {
   const engineId = engineIdFromEnv(env);
-  const vertex: VertexServiceOptions | undefined = engineId
-    ? { agentEngineId: engineId, projectId: env['GOOGLE_CLOUD_PROJECT'], location: env['GOOGLE_CLOUD_LOCATION'] }
-    : undefined;
+  const projectId = env['GOOGLE_CLOUD_PROJECT']?.trim() || undefined;
+  const location = env['GOOGLE_CLOUD_LOCATION']?.trim() || undefined;
+  const vertex: VertexServiceOptions | undefined =
+    engineId && projectId && location ? { agentEngineId: engineId, projectId, location } : undefined;
+  if (engineId && !vertex && !(given.sessionService && given.memoryService)) {
+    warn(
+      `AgentApp: engine ${engineId} is set but GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION are not; ` +
+        'sessions and memory stay in memory (fine under a local emulator, not on the runtime).',
+    );
+  }
   const build = <T>(what: string, make: (options: VertexServiceOptions) => T, options: VertexServiceOptions): T => {
     try {
       return make(options);
     } catch (error) {
       throw new Error(
         `AgentApp: could not create the Vertex AI ${what} service for engine ${options.agentEngineId} ` +
-          '(set GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or pass the service explicitly).',
+          `in ${options.projectId}/${options.location}: ${(error as Error).message}`,
         { cause: error },
       );
     }

@@ -74,9 +74,28 @@ describe('service choice', () => {
     expect(app.services.kind).toBe('given');
   });
 
+  it('stays in memory, and says why once, with an engine id but no project or location (a local emulator)', () => {
+    const warnings: string[] = [];
+    const app = new AgentApp({ agent: makeAgent().agent, env: { GOOGLE_CLOUD_AGENT_ENGINE_ID: '9', GOOGLE_CLOUD_PROJECT: 'p' }, warn: (m) => warnings.push(m) });
+    expect(app.appName).toBe('9');
+    expect(app.services.kind).toBe('in-memory');
+    expect(app.services.sessionService).toBeInstanceOf(InMemorySessionService);
+    void app.services;
+    expect(warnings).toEqual([expect.stringMatching(/engine 9 is set but GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION/)]);
+  });
+
   it('explains a Vertex AI service it cannot build', () => {
-    const app = new AgentApp({ agent: makeAgent().agent, env: { GOOGLE_CLOUD_AGENT_ENGINE_ID: '9' } });
-    expect(() => app.services).toThrow(/Vertex AI session service for engine 9.*GOOGLE_CLOUD_PROJECT/);
+    const app = new AgentApp({
+      agent: makeAgent().agent,
+      env: { ...cloud, GOOGLE_CLOUD_AGENT_ENGINE_ID: '9' },
+      vertexServiceFactory: {
+        sessionService: () => {
+          throw new Error('no credentials');
+        },
+        memoryService: () => new InMemoryMemoryService(),
+      },
+    });
+    expect(() => app.services).toThrow(/Vertex AI session service for engine 9 in demo-project\/us-central1: no credentials/);
   });
 
   it('prefers the real runtime variable and ignores blank values', () => {
