@@ -5,10 +5,12 @@
  */
 import { apiModeRouting, apiModes, isApiMode, type ApiModeRouting } from '../spec/index.js';
 
+/** A `classMethods` entry: minimal `{name, api_mode}` or the full form the deploy manifest carries. */
 export interface ManifestEntry {
   readonly name: string;
   readonly api_mode: string;
-  readonly [field: string]: unknown;
+  readonly description?: string;
+  readonly parameters?: unknown;
 }
 
 export interface DeclaredMethod {

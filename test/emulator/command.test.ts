@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runDev, startEmulator, type DevArgs } from '../../emulator/index.js';
+import yargs from 'yargs';
+import { devCommand, runDev, startEmulator, type DevArgs } from '../../emulator/index.js';
 
 const envContainer = fileURLToPath(new URL('./fixtures/env-container.mjs', import.meta.url));
 const resource = 'projects/p/locations/l/reasoningEngines/777';
@@ -112,5 +113,49 @@ describe('runDev (the CLI verb)', () => {
     expect(specs).toEqual([`${process.cwd()}/my.yaml`]);
     expect(out.join('')).toMatch(/GET resource - 200 [\d.]+ ms\n/);
     expect(out.at(-1)).toBe('agentgen dev: stopped\n');
+  });
+});
+
+describe('devCommand (yargs options)', () => {
+  async function parse(argv: string[]): Promise<DevArgs | Error> {
+    let captured: DevArgs | undefined;
+    // A runner that records the parsed options instead of starting the emulator.
+    const run = <A>(_action: unknown) => async (args: A) => {
+      captured = args as unknown as DevArgs;
+    };
+    const parser = devCommand(async () => manifest)(yargs(argv), run as never)
+      .strict()
+      .exitProcess(false)
+      .fail((message, error) => {
+        throw error ?? new Error(message);
+      });
+    try {
+      await parser.parseAsync();
+    } catch (error) {
+      return error as Error;
+    }
+    return captured ?? new Error('not run');
+  }
+
+  it('parses the options with their defaults, and --no-string-body', async () => {
+    expect(await parse(['dev', '--container', 'http://127.0.0.1:8080'])).toMatchObject({
+      container: 'http://127.0.0.1:8080',
+      port: 8600,
+      host: '127.0.0.1',
+      resource: 'projects/local/locations/local/reasoningEngines/1',
+      'string-body': true,
+    });
+    expect(await parse(['dev', '--command', 'node c.js', '--no-string-body', '--token', 'T', '--port', '0', '--spec', 's.yaml'])).toMatchObject({
+      command: 'node c.js',
+      'string-body': false,
+      token: 'T',
+      port: 0,
+      spec: 's.yaml',
+    });
+  });
+
+  it('refuses both or neither of --container and --command', async () => {
+    expect(String(await parse(['dev']))).toMatch('Give exactly one of --container URL and --command "..."');
+    expect(String(await parse(['dev', '--container', 'http://x', '--command', 'y']))).toMatch(/mutually exclusive/);
   });
 });
