@@ -26,7 +26,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       exitCode = await action(args, io);
     };
 
-  let parser: Argv = yargs([...argv])
+  let parser: Argv = yargs()
     .scriptName('agentgen')
     .usage('$0 <command> [options]\n\nSpec-first code generator for agents on the reasoningEngine runtime.')
     .command(
@@ -70,7 +70,10 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     });
 
   try {
-    await parser.parseAsync();
+    // The callback receives what yargs would print itself (help text), so it goes through `io`.
+    await parser.parseAsync([...argv], {}, (_error, _args, output) => {
+      if (output) io.stdout(`${output}\n`);
+    });
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`agentgen: ${error.message}\nRun \`agentgen --help\` for usage.\n`);

@@ -52,7 +52,7 @@ export function parseSpec(text: string, source: string): LoadedSpec {
   const raw: unknown = doc.toJS({ maxAliasCount: 100 });
   const forbidden = forbiddenKeys(raw, []);
   if (forbidden.length > 0) throw new SpecError(source, forbidden, locate);
-  const parsed = specFormat.safeParse(raw);
+  const parsed = specFormat.safeParse(raw, { reportInput: true });
   if (!parsed.success) throw new SpecError(source, parsed.error.issues.map(toProblem), locate);
   return { source, document: parsed.data, locate };
 }

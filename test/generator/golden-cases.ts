@@ -1,0 +1,36 @@
+/** The golden cases: the standard surface (generated/) and each fixture spec with its expected/ folder. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generate, generateFromText } from '../../generator/generate.js';
+import { noSpecSource } from '../../generator/load/load-spec.js';
+import type { EmittedFile, Model } from '../../generator/model.js';
+import { resolve } from '../../generator/resolve/resolve.js';
+
+export const root = new URL('../../', import.meta.url).pathname;
+
+export interface GoldenCase {
+  readonly name: string;
+  /** Folder of the committed output, relative to the repository root. */
+  readonly outDir: string;
+  readonly build: () => { model: Model; files: EmittedFile[] };
+}
+
+const fixturesDir = join(root, 'test/fixtures');
+
+export const goldenCases: readonly GoldenCase[] = [
+  {
+    name: 'standard surface',
+    outDir: 'generated',
+    build: () => {
+      const model = resolve({ source: noSpecSource, document: undefined, locate: () => undefined });
+      return { model, files: generate(model) };
+    },
+  },
+  ...readdirSync(fixturesDir)
+    .sort()
+    .map((fixture) => ({
+      name: `fixture ${fixture}`,
+      outDir: `test/fixtures/${fixture}/expected`,
+      build: () => generateFromText(readFileSync(join(fixturesDir, fixture, 'agentgen.yaml'), 'utf8')),
+    })),
+];

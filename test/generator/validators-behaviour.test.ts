@@ -1,0 +1,73 @@
+/** The generated validators at run time: envelopes, camelCase results, defaults, extra keys. */
+import { describe, expect, test } from 'vitest';
+import * as standard from '../../generated/validators.js';
+import * as custom from '../fixtures/custom/expected/validators.js';
+
+describe('envelopes', () => {
+  test('the public envelope accepts classMethod or class_method, not two different names', () => {
+    expect(standard.queryRequest.parse({ classMethod: 'a', input: {} })).toEqual({ classMethod: 'a', input: {} });
+    expect(standard.queryRequest.parse({ class_method: 'a' })).toEqual({ class_method: 'a' });
+    expect(standard.queryRequest.safeParse({ classMethod: 'a', class_method: 'b' }).success).toBe(false);
+    expect(standard.queryRequest.safeParse({ classMethod: 'a', input: 'x' }).success).toBe(false);
+  });
+
+  test('the container envelope treats a missing or null input as {}', () => {
+    expect(standard.containerRequest.parse({ class_method: 'a' })).toEqual({ class_method: 'a', input: {} });
+    expect(standard.containerRequest.parse({ class_method: 'a', input: null })).toEqual({ class_method: 'a', input: {} });
+    expect(standard.containerRequest.safeParse({ input: {} }).success).toBe(false);
+  });
+});
+
+describe('standard surface', () => {
+  test('required arguments are required, optional ones nullable', () => {
+    expect(standard.asyncCreateSessionInput.safeParse({}).success).toBe(false);
+    expect(standard.asyncCreateSessionInput.parse({ user_id: 'u', session_id: null, state: null })).toEqual({ user_id: 'u', session_id: null, state: null });
+    expect(standard.asyncStreamQueryInput.safeParse({ user_id: 'u', message: { role: 'user', parts: [] } }).success).toBe(true);
+    expect(standard.asyncStreamQueryInput.safeParse({ user_id: 'u', message: 3 }).success).toBe(false);
+  });
+
+  test('a session result in camelCase with nulls is accepted and normalised to snake_case', () => {
+    const camel = { id: '1', appName: 'app', userId: 'u', state: {}, events: [], lastUpdateTime: 5, extra: null };
+    expect(standard.asyncGetSessionResult.parse(camel)).toEqual({ id: '1', app_name: 'app', user_id: 'u', state: {}, events: [], last_update_time: 5 });
+    const snake = { id: '1', app_name: 'app', user_id: 'u', events: [] };
+    expect(standard.asyncGetSessionResult.parse(snake)).toEqual(snake);
+  });
+
+  test('a __proto__ key in a result never becomes a prototype', () => {
+    const parsed = standard.asyncGetSessionResult.parse(JSON.parse('{"id":"1","app_name":"a","user_id":"u","events":[],"__proto__":{"polluted":true}}')) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    expect((parsed as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  test('operationValidators holds exactly the declared operations', () => {
+    expect(standard.operationValidators.size).toBe(13);
+    expect(standard.operationValidators.has('constructor' as never)).toBe(false);
+  });
+});
+
+describe('schema keywords (fixture custom)', () => {
+  const valid = { destination: 'Rome', travellers: [{ name: 'A', age: null }] };
+
+  test('a default fills a missing argument', () => {
+    expect(custom.planTripInput.parse(valid)).toMatchObject({ nights: 3 });
+  });
+
+  test('additionalProperties: false refuses extra keys; absent drops them', () => {
+    expect(custom.planTripInput.safeParse({ ...valid, surprise: 1 }).success).toBe(false);
+    expect(custom.queryInput.parse({ message: 'hi', surprise: 1 })).toEqual({ message: 'hi' });
+  });
+
+  test('enum, nullable, anyOf, typed additionalProperties and integer are enforced', () => {
+    expect(custom.planTripInput.safeParse({ ...valid, class: 'economy', budget: null, preferences: { seat: 'aisle' } }).success).toBe(true);
+    expect(custom.planTripInput.safeParse({ ...valid, class: 'steerage' }).success).toBe(false);
+    expect(custom.planTripInput.safeParse({ ...valid, preferences: { seat: 1 } }).success).toBe(false);
+    expect(custom.planTripInput.safeParse({ ...valid, nights: 1.5 }).success).toBe(false);
+    expect(custom.planTripInput.safeParse({ ...valid, travellers: [{ name: 'A', age: 'old' }] }).success).toBe(false);
+  });
+
+  test('an error names the field', () => {
+    const result = custom.planTripInput.safeParse({ travellers: [] });
+    expect(result.success).toBe(false);
+    expect(result.error!.issues.map((i) => i.path.join('.'))).toContain('destination');
+  });
+});
