@@ -205,6 +205,16 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
 
   const server: Server = createServer((req, res) => {
     const started = performance.now();
+    // CORS, so the generated client also runs from a page in the browser during development.
+    res.setHeader('access-control-allow-origin', '*');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'access-control-allow-methods': 'GET, POST',
+        'access-control-allow-headers': 'authorization, content-type',
+        'access-control-max-age': '600',
+      }).end();
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const endpoint = url.pathname.includes(':') ? url.pathname.slice(url.pathname.lastIndexOf(':')) + url.search : 'resource';
     void handle(req, res, url, (call, status, note) => {

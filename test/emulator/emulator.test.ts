@@ -175,6 +175,19 @@ describe('refused requests (google.rpc.Status, container not called)', () => {
   });
 });
 
+describe('browsers', () => {
+  it('answers a CORS preflight without a token, and allows any origin on answers', async () => {
+    const preflight = await fetch(`${base()}:query`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
+    expect([preflight.status, preflight.headers.get('access-control-allow-origin'), preflight.headers.get('access-control-allow-headers')]).toEqual([
+      204,
+      '*',
+      'authorization, content-type',
+    ]);
+    const answer = await post(`${base()}:query`, { classMethod: 'echo' });
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
 describe('GET /v1/{resource}', () => {
   it('returns the resource with spec.classMethods exactly as declared', async () => {
     const response = await fetch(base(), { headers: { authorization: 'Bearer t' } });
