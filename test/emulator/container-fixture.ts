@@ -20,6 +20,8 @@ export interface TestContainer {
   readonly received: Received[];
   /** Resolves when the `endless` stream's response closed, with the number of lines it wrote. */
   readonly endlessClosed: Promise<number>;
+  /** Bytes the `flood` stream managed to write so far (it waits for `drain`, as a good container does). */
+  readonly flooded: () => number;
   /** Lets the `gated` stream write its second line. */
   openGate(): void;
   close(): Promise<void>;
@@ -34,6 +36,7 @@ export async function startTestContainer(): Promise<TestContainer> {
   let openGate!: () => void;
   const gate = new Promise<void>((resolve) => (openGate = resolve));
 
+  let floodBytes = 0;
   const stream = async (method: string | undefined, res: ServerResponse): Promise<void> => {
     const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
     switch (method) {
@@ -58,6 +61,16 @@ export async function startTestContainer(): Promise<TestContainer> {
         await sleep(20);
         res.socket?.destroy();
         return;
+      case 'flood': {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.from(`${JSON.stringify({ pad: 'x'.repeat(64 * 1024) })}\n`);
+        while (!res.destroyed && floodBytes < 256 * 1024 * 1024) {
+          floodBytes += chunk.length;
+          if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+        }
+        res.end();
+        return;
+      }
       case 'error_line':
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write(line({ n: 0 }));
@@ -117,6 +130,7 @@ export async function startTestContainer(): Promise<TestContainer> {
     url: `http://127.0.0.1:${port}`,
     received,
     endlessClosed,
+    flooded: () => floodBytes,
     openGate,
     close: async () => {
       server.closeAllConnections();

@@ -1,4 +1,5 @@
 /** `agentgen dev` in front of a hand-written container, driven with raw HTTP requests (curl-like). */
+import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import type { ManifestEntry } from '../../emulator/manifest.js';
@@ -19,6 +20,7 @@ const manifest: ManifestEntry[] = [
   { name: 'gated', api_mode: 'async_stream' },
   { name: 'error_line', api_mode: 'async_stream' },
   { name: 'stream_fail', api_mode: 'stream' },
+  { name: 'flood', api_mode: 'async_stream' },
 ];
 
 let container: TestContainer;
@@ -139,6 +141,29 @@ describe('refused requests (google.rpc.Status, container not called)', () => {
     expect(container.received.length).toBe(before);
   });
 
+  it('refuses a body over the limit with 413 without reading it', async () => {
+    const before = container.received.length;
+    // Announce 64 MiB but send only a little: the answer must come from the declared length alone.
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${base()}:query`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json', 'content-length': 64 * 1024 * 1024 },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (text: string) => (body += text)).on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body });
+          req.destroy();
+        });
+      });
+      req.on('error', reject);
+      req.write('{"classMethod": "echo", "input": {"pad": "');
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body).error).toMatchObject({ code: 413, status: 'OUT_OF_RANGE', message: 'Request body of 67108864 bytes exceeds the limit of 33554432' });
+    expect(container.received.length).toBe(before);
+  });
+
   it('names the default when no method is given and it is not declared', async () => {
     extra = await startEmulator({ container: container.url, manifest: [{ name: 'awkward', api_mode: 'async_stream' }], port: 0, resource, logger: () => {} });
     const result = await status(await post(`${extra.url}/v1/${resource}:query`, { input: {} }));
@@ -256,6 +281,18 @@ describe('streaming calls (:streamQuery)', () => {
     expect(JSON.parse(lines[2] ?? '')).toMatchObject({ error: { code: 400, status: 'FAILED_PRECONDITION', message: expect.stringMatching(/^The agent container's stream for broken broke off: /) } });
     expect(lines.slice(3)).toEqual(['']);
     expect(logs.at(-1)).toMatch(/^POST :streamQuery broken .* 200 .* container stream broke off$/);
+  });
+
+  it('passes backpressure on: a caller that stops reading stops the container from writing', async () => {
+    const controller = new AbortController();
+    const response = await post(`${base()}:streamQuery`, { classMethod: 'flood' }, {}, controller.signal);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the caller is busy; the container keeps trying
+    const written = container.flooded();
+    controller.abort();
+    // Socket and stream buffers hold a few MiB at most; without backpressure all 256 MiB would be written.
+    expect(written).toBeLessThan(32 * 1024 * 1024);
   });
 
   it('aborts the container request when the caller disconnects mid-stream', async () => {
