@@ -54,3 +54,10 @@ test('jsonLiteral round-trips JSON values', () => {
   expect(() => jsonLiteral(Number.NaN)).toThrow();
   void value;
 });
+
+test('assertParses rejects what a broken escape would produce, and accepts the golden output', async () => {
+  const { assertParses } = await import('../../generator/emit/print.js');
+  expect(() => assertParses('x.ts', "/** a */ b */\nexport const x = 'y';")).toThrow(/does not parse/);
+  expect(() => assertParses('x.ts', "export const x = 'a\nb';")).toThrow(/does not parse/);
+  expect(() => assertParses('x.ts', 'export const x = 1;')).not.toThrow();
+});
