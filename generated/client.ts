@@ -315,10 +315,6 @@ class ResponseEventStream implements EventStream {
     private readonly userSignal: AbortSignal | undefined,
   ) {
     this.onAbort = () => this.controller.abort(this.userSignal?.reason);
-    if (userSignal !== undefined) {
-      if (userSignal.aborted) this.controller.abort(userSignal.reason);
-      else userSignal.addEventListener('abort', this.onAbort, { once: true });
-    }
   }
 
   [Symbol.asyncIterator](): this {
@@ -367,6 +363,10 @@ class ResponseEventStream implements EventStream {
   private async fill(): Promise<IteratorResult<unknown, undefined>> {
     try {
       if (this.reader === undefined) {
+        // Listen to the caller's signal only once the request starts: a stream never iterated holds nothing.
+        const signal = this.userSignal;
+        if (signal?.aborted === true) this.controller.abort(signal.reason);
+        else signal?.addEventListener('abort', this.onAbort, { once: true });
         const response = await this.start(this.controller.signal);
         if (response.body === null) throw new AgentApiError({ httpStatus: response.status, code: 500, status: 'UNKNOWN', message: 'Stream response has no body' });
         this.lines = new StreamLineReader(response.status);
