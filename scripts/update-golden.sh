@@ -9,3 +9,7 @@ for spec in test/fixtures/*/agentgen.yaml; do
   dir=$(dirname "$spec")
   node bin/agentgen.js generate --spec "$spec" --out "$dir/expected"
 done
+for spec in examples/*/agentgen.yaml; do
+  dir=$(dirname "$spec")
+  node bin/agentgen.js generate --spec "$spec" --out "$dir/generated"
+done

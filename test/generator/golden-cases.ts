@@ -1,5 +1,5 @@
 /** The golden cases: the standard surface (generated/) and each fixture spec with its expected/ folder. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate, generateFromText } from '../../generator/generate.js';
 import { noSpecSource } from '../../generator/load/load-spec.js';
@@ -16,6 +16,7 @@ export interface GoldenCase {
 }
 
 const fixturesDir = join(root, 'test/fixtures');
+const examplesDir = join(root, 'examples');
 
 export const goldenCases: readonly GoldenCase[] = [
   {
@@ -32,5 +33,14 @@ export const goldenCases: readonly GoldenCase[] = [
       name: `fixture ${fixture}`,
       outDir: `test/fixtures/${fixture}/expected`,
       build: () => generateFromText(readFileSync(join(fixturesDir, fixture, 'agentgen.yaml'), 'utf8')),
+    })),
+  // Examples commit their generated/ folder as a user project would; it must stay current too.
+  ...readdirSync(examplesDir)
+    .filter((example) => existsSync(join(examplesDir, example, 'agentgen.yaml')))
+    .sort()
+    .map((example) => ({
+      name: `example ${example}`,
+      outDir: `examples/${example}/generated`,
+      build: () => generateFromText(readFileSync(join(examplesDir, example, 'agentgen.yaml'), 'utf8')),
     })),
 ];
