@@ -1,0 +1,146 @@
+/**
+ * Issue 5 "Done when": a whole conversation with the example agent, on loopback, through
+ * `agentgen dev` (the emulator of the public API) and the example's generated client:
+ * create a session, stream a turn with a tool call, read the session back, list, add to
+ * memory, search memory, delete, and a handoff in each of its three session cases.
+ *
+ * The container is the example's own pieces — its ADK agent, AgentApp, its generated
+ * server — with the deterministic model in place of Gemini (no network here).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentApp } from '../../agent-app/index.js';
+import { runDev } from '../../emulator/index.js';
+import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
+import { createAgentServer, type AgentServer } from '../../examples/weather-agent/generated/server.js';
+import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
+import { ScriptedLlm } from './scripted-llm.js';
+
+const exampleDir = join(import.meta.dirname, '..', '..', 'examples', 'weather-agent');
+const resource = 'projects/demo/locations/us-central1/reasoningEngines/4242';
+
+let container: AgentServer;
+let stopDev: AbortController;
+let devDone: Promise<number>;
+let client: AgentClient;
+
+beforeAll(async () => {
+  const app = new AgentApp({ agent: createWeatherAgent({ model: new ScriptedLlm() }), env: {} });
+  container = createAgentServer(app, { port: 0, host: '127.0.0.1' });
+  const { port } = await container.listen();
+
+  stopDev = new AbortController();
+  let banner = '';
+  let sawBanner: () => void = () => {};
+  const bannerSeen = new Promise<void>((resolve) => (sawBanner = resolve));
+  const manifest = JSON.parse(readFileSync(join(exampleDir, 'generated', 'class-methods.json'), 'utf8'));
+  devDone = runDev(
+    { container: `http://127.0.0.1:${port}`, port: 0, host: '127.0.0.1', resource, 'string-body': true },
+    {
+      cwd: exampleDir,
+      stdout: (text) => {
+        banner += text;
+        if (banner.includes(':streamQuery')) sawBanner();
+      },
+      stderr: (text) => {
+        banner += text;
+      },
+    },
+    async () => manifest,
+    stopDev.signal,
+  );
+  await Promise.race([bannerSeen, devDone.then((code) => Promise.reject(new Error(`agentgen dev exited ${code}: ${banner}`)))]);
+  const baseUrl = /POST (http:\/\/127\.0\.0\.1:\d+)\/v1\//.exec(banner)![1]!;
+  client = createAgentClient({ baseUrl, resourceName: resource, token: 'local-token' });
+});
+
+afterAll(async () => {
+  stopDev?.abort();
+  await devDone;
+  await container?.close();
+});
+
+async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of stream) out.push(item);
+  return out;
+}
+
+const notFound = { status: 'FAILED_PRECONDITION', message: expect.stringContaining('"status":"NOT_FOUND"') };
+const text = (event: { content?: { parts?: Array<{ text?: string }> } }) => (event.content?.parts ?? []).map((p) => p.text ?? '').join('');
+
+describe('the weather-agent example through agentgen dev and its generated client', () => {
+  it('declares the thirteen operations', async () => {
+    const resourceInfo = await client.getResource();
+    expect(resourceInfo.spec?.classMethods?.map((m) => m.name)).toHaveLength(13);
+  });
+
+  it('walks a whole conversation', async () => {
+    const session = await client.async_create_session({ user_id: 'ada' });
+    expect(session).toMatchObject({ user_id: 'ada', app_name: 'default-app-name', events: [] });
+
+    const events = await collect(client.async_stream_query({ user_id: 'ada', session_id: session.id, message: 'What is the weather in Paris?' }));
+    expect(events).toHaveLength(3);
+    const call = events[0]!.content!.parts![0]!.function_call!;
+    expect(call.name).toBe('get_weather');
+    expect(call.args).toMatchObject({ city: 'Paris' });
+    expect(events[1]!.content!.parts![0]!.function_response).toMatchObject({
+      name: 'get_weather',
+      response: { status: 'success', city: 'Paris', sky: 'clear', temperatureC: 18 },
+    });
+    expect(text(events[2]!)).toContain('"sky":"clear"');
+
+    const stored = await client.async_get_session({ user_id: 'ada', session_id: session.id });
+    expect(stored.events.map((e) => e.id)).toEqual([expect.any(String), ...events.map((e) => e.id)]);
+    expect(text(stored.events[0]!)).toBe('What is the weather in Paris?');
+
+    const { sessions } = await client.async_list_sessions({ user_id: 'ada' });
+    expect(sessions.map((s) => s.id)).toContain(session.id);
+
+    expect(await client.async_add_session_to_memory({ session: stored })).toBeNull();
+    const { memories } = await client.async_search_memory({ user_id: 'ada', query: 'paris' });
+    expect(memories.map(text)).toContain('What is the weather in Paris?');
+    expect((await client.async_search_memory({ user_id: 'grace', query: 'paris' })).memories).toEqual([]);
+
+    expect(await client.async_delete_session({ user_id: 'ada', session_id: session.id })).toBeNull();
+    // The runtime reports a container error as FAILED_PRECONDITION carrying the container's answer.
+    await expect(client.async_get_session({ user_id: 'ada', session_id: session.id })).rejects.toMatchObject(notFound);
+  });
+
+  it('hands off a turn to an existing session', async () => {
+    const session = await client.async_create_session({ user_id: 'ada' });
+    const request_json = JSON.stringify({ message: { role: 'user', parts: [{ text: 'hello there' }] }, userId: 'ada', sessionId: session.id });
+    const envelopes = await collect(client.streaming_agent_run_with_events({ request_json }));
+    expect(envelopes.map((e) => [e.session_id, e.events.length])).toEqual([[session.id, 1]]);
+    const stored = await client.async_get_session({ user_id: 'ada', session_id: session.id });
+    expect(stored.events.map(text)).toEqual(['hello there', 'You said: hello there']);
+  });
+
+  it('hands off a turn to an unknown session id: created and seeded', async () => {
+    const request_json = JSON.stringify({
+      message: { role: 'user', parts: [{ text: 'weather in Tokyo' }] },
+      userId: 'ada',
+      sessionId: 'chat-7',
+      events: [{ author: 'user', timestamp: 1_700_000_000, content: { role: 'user', parts: [{ text: 'I am flying to Japan' }] } }],
+      authorizations: { calendar: { access_token: 'tok-calendar-123' } },
+    });
+    const envelopes = await collect(client.streaming_agent_run_with_events({ request_json }));
+    expect(envelopes).toHaveLength(3);
+    expect(envelopes.every((e) => e.session_id === 'chat-7')).toBe(true);
+    const stored = await client.async_get_session({ user_id: 'ada', session_id: 'chat-7' });
+    expect(text(stored.events[0]!)).toBe('I am flying to Japan');
+    expect(stored.events).toHaveLength(5);
+    expect(JSON.stringify(stored)).not.toContain('tok-calendar-123');
+  });
+
+  it('hands off a turn without a session id: a temporary session, gone afterwards', async () => {
+    const before = (await client.async_list_sessions({ user_id: 'lin' })).sessions;
+    const request_json = JSON.stringify({ message: { role: 'user', parts: [{ text: 'hi' }] }, userId: 'lin' });
+    const envelopes = await collect(client.streaming_agent_run_with_events({ request_json }));
+    expect(text(envelopes[0]!.events[0]!)).toBe('You said: hi');
+    expect(before).toEqual([]);
+    expect((await client.async_list_sessions({ user_id: 'lin' })).sessions).toEqual([]);
+    await expect(client.async_get_session({ user_id: 'lin', session_id: envelopes[0]!.session_id })).rejects.toMatchObject(notFound);
+  });
+});
