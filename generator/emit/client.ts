@@ -5,22 +5,11 @@
  */
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
-import { docComment, stringLiteral, typePropertyKey } from './escape.js';
-import { operationDoc, runtimeSource } from './runtime-source.js';
-import { headerData } from './types.js';
+import { docComment, stringLiteral } from './escape.js';
+import { operationMethod, withRuntime } from './runtime-source.js';
 
 export function emitClient(model: Model, assets: Assets): EmittedFile {
-  const text = [
-    assets.header(headerData(model)).trimEnd(),
-    '',
-    "import type * as T from './types.js';",
-    "import * as v from './validators.js';",
-    '',
-    runtimeSource(assets, 'client-runtime'),
-    '',
-    '// ---------------------------------------------------------------------------------------------',
-    '// Generated from the spec.',
-    '',
+  const text = withRuntime(model, assets, 'client-runtime', [
     docComment('The public API of the agent: one method per declared operation, plus `getResource` and `call`.'),
     'export interface AgentClient extends ClientCoreMethods {',
     ...model.operations.map((op) => clientMethod(op)),
@@ -40,8 +29,7 @@ export function emitClient(model: Model, assets: Assets): EmittedFile {
     'export function createAgentClient(options: AgentClientOptions): AgentClient {',
     '  return createClientCore(clientOperations, options) as unknown as AgentClient;',
     '}',
-    '',
-  ].join('\n');
+  ]);
   return { path: 'client.ts', contents: text };
 }
 
@@ -49,5 +37,5 @@ function clientMethod(op: OperationModel): string {
   const input = `T.${op.names.inputType}`;
   const output = `T.${op.names.outputType}`;
   const result = op.routing.response === 'stream' ? `EventStream<${output}>` : `Promise<${output}>`;
-  return `${docComment(operationDoc(op), '  ')}\n  ${typePropertyKey(op.name)}(input: ${input}, options?: CallOptions): ${result};`;
+  return operationMethod(op, `input: ${input}, options?: CallOptions`, result);
 }

@@ -5,22 +5,11 @@
  */
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
-import { docComment, stringLiteral, typePropertyKey } from './escape.js';
-import { operationDoc, runtimeSource } from './runtime-source.js';
-import { headerData } from './types.js';
+import { docComment, stringLiteral } from './escape.js';
+import { operationMethod, withRuntime } from './runtime-source.js';
 
 export function emitServer(model: Model, assets: Assets): EmittedFile {
-  const text = [
-    assets.header(headerData(model)).trimEnd(),
-    '',
-    "import type * as T from './types.js';",
-    "import * as v from './validators.js';",
-    '',
-    runtimeSource(assets, 'server-runtime'),
-    '',
-    '// ---------------------------------------------------------------------------------------------',
-    '// Generated from the spec.',
-    '',
+  const text = withRuntime(model, assets, 'server-runtime', [
     'type StreamOf<E> = Iterable<E> | AsyncIterable<E> | Promise<Iterable<E> | AsyncIterable<E>>;',
     '',
     docComment(
@@ -46,8 +35,7 @@ export function emitServer(model: Model, assets: Assets): EmittedFile {
     'export function createRequestListener(handlers: AgentHandlers, options?: AgentServerOptions): RequestListener {',
     '  return createListener(operations, handlers as unknown as HandlerTable, options);',
     '}',
-    '',
-  ].join('\n');
+  ]);
   return { path: 'server.ts', contents: text };
 }
 
@@ -60,5 +48,5 @@ function handlerMethod(op: OperationModel): string {
       : op.output.type === 'null'
         ? `${output} | void | Promise<${output} | void>`
         : `${output} | Promise<${output}>`;
-  return `${docComment(operationDoc(op), '  ')}\n  ${typePropertyKey(op.name)}(input: ${input}, context: HandlerContext): ${result};`;
+  return operationMethod(op, `input: ${input}, context: HandlerContext`, result);
 }
