@@ -1,25 +1,15 @@
-/**
- * `google.rpc.Status` error bodies of the public API (DESIGN.md "Errors"), from the rows of
- * `spec/errors.ts`, plus the one the runtime needs that a container never answers.
- */
+/** `google.rpc.Status` error bodies of the public API (DESIGN.md "Errors"), from the rows of `spec/errors.ts`. */
 import type { ServerResponse } from 'node:http';
 import { errorConditions, type ErrorCondition } from '../spec/index.js';
 
-/** The container could not be reached at all (the usual mapping of UNAVAILABLE). */
-const emulatorConditions = {
-  containerUnreachable: { http: 503, status: 'UNAVAILABLE' },
-} as const;
-
-export type EmulatorErrorCondition = ErrorCondition | keyof typeof emulatorConditions;
+export type EmulatorErrorCondition = ErrorCondition;
 
 export interface StatusBody {
   readonly error: { readonly code: number; readonly message: string; readonly status: string; readonly details: readonly unknown[] };
 }
 
 export function statusOf(condition: EmulatorErrorCondition): { readonly http: number; readonly status: string } {
-  return condition in emulatorConditions
-    ? emulatorConditions[condition as keyof typeof emulatorConditions]
-    : errorConditions[condition as ErrorCondition];
+  return errorConditions[condition];
 }
 
 export function statusBody(condition: EmulatorErrorCondition, message: string): StatusBody {

@@ -18,6 +18,8 @@ export const errorConditions = {
   handlerFailed: { http: 500, status: 'INTERNAL' },
   /** The public API's answer when the container failed (reference platform). */
   containerFailed: { http: 400, status: 'FAILED_PRECONDITION' },
+  /** The public API's answer when the container cannot be reached at all. */
+  containerUnreachable: { http: 503, status: 'UNAVAILABLE' },
 } as const;
 
 export type ErrorCondition = keyof typeof errorConditions;
