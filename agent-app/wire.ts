@@ -46,8 +46,22 @@ const verbatimPaths = new Set([
 /** Maps keyed by file names or call ids: their keys stay as they are, their values are ADK objects. */
 const keyedMapPaths = new Set(['actions.artifact_delta', 'actions.requested_auth_configs', 'actions.requested_tool_confirmations']);
 
-const toSnake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const toCamel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+/** Key spellings are few and repeat on every event: convert each once. */
+function cached(convertKey: (key: string) => string): (key: string) => string {
+  const cache = new Map<string, string>();
+  return (key) => {
+    let out = cache.get(key);
+    if (out === undefined) {
+      out = convertKey(key);
+      // Bounded: keys come from callers too, and a cache must not grow without end.
+      if (cache.size < 4096) cache.set(key, out);
+    }
+    return out;
+  };
+}
+
+const toSnake = cached((key) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+const toCamel = cached((key) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
 
 function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -56,23 +70,29 @@ function isPlainObject(value: unknown): value is JsonObject {
 /**
  * Copies `value`, renaming keys with `rename` outside user data and dropping null and
  * undefined entries (the wire form has no nulls; camelCase adapters send them for "absent").
- * Keys are defined, not assigned, so a `__proto__` key from JSON stays an ordinary key and
- * never re-parents the copy.
+ * A `__proto__` key from JSON is defined, not assigned, so it stays an ordinary key and never
+ * re-parents the copy.
  */
 function convert(value: unknown, path: string, rename: (key: string) => string): unknown {
   if (Array.isArray(value)) return value.map((item) => convert(item, path, rename));
   if (!isPlainObject(value) || verbatimPaths.has(path)) return value;
   const keyedMap = keyedMapPaths.has(path);
   const out: JsonObject = {};
-  for (const [key, child] of Object.entries(value)) {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const child = value[key];
     if (child === null || child === undefined) continue;
-    const childPath = keyedMap ? `${path}.*` : path === '' ? toSnake(key) : `${path}.${toSnake(key)}`;
-    Object.defineProperty(out, keyedMap ? key : rename(key), {
-      value: convert(child, childPath, rename),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    const outKey = keyedMap ? key : rename(key);
+    // Only objects need a path (to find user data below them); primitives are copied as they are.
+    const converted =
+      typeof child === 'object'
+        ? convert(child, keyedMap ? `${path}.*` : path === '' ? toSnake(key) : `${path}.${toSnake(key)}`, rename)
+        : child;
+    if (outKey === '__proto__') {
+      Object.defineProperty(out, outKey, { value: converted, enumerable: true, writable: true, configurable: true });
+    } else {
+      out[outKey] = converted;
+    }
   }
   return out;
 }
