@@ -8,6 +8,7 @@
  * - "who am i": a call of `whoami` (reads the forwarded token from temporary state);
  * - "save <text>": a call of `save_note` (writes an artifact);
  * - "count to <n>": n texts, one every `delayMs`, stopping early when the run is aborted;
+ * - "fail after one": one text, then the model call fails (a provider error mid-turn);
  * - anything else: `You said: <text>`.
  */
 import { BaseLlm } from '@google/adk';
@@ -48,6 +49,9 @@ export class ScriptedLlm extends BaseLlm {
       yield this.call('whoami', {});
     } else if (save) {
       yield this.call('save_note', { text: save[1]! });
+    } else if (/fail after one/i.test(said)) {
+      yield this.text('partial answer');
+      throw new Error('model provider unavailable');
     } else if (count) {
       for (let i = 1; i <= Number(count[1]); i++) {
         if (abortSignal?.aborted) return;

@@ -105,6 +105,17 @@ describe('AgentApp behind the generated server', () => {
     expect(JSON.stringify(stored.body)).not.toContain('secret-token-xyz');
   });
 
+  it('streams a model failure mid-turn as ADK error event in wire form, and keeps serving', async () => {
+    const c = await start();
+    const turn = await c.stream('async_stream_query', { user_id: 'u1', message: 'fail after one' });
+    expect(turn.status).toBe(200);
+    expect(turn.lines[0].content.parts[0].text).toBe('partial answer');
+    expect(turn.lines).toHaveLength(2);
+    expect(turn.lines[1]).toMatchObject({ author: 'weather_agent', error_code: 'UNKNOWN_ERROR', error_message: 'model provider unavailable' });
+    const again = await c.stream('async_stream_query', { user_id: 'u1', message: 'hi' });
+    expect(again.lines[0].content.parts[0].text).toBe('You said: hi');
+  });
+
   it('ends the turn when the caller disconnects', async () => {
     const c = await start();
     const controller = new AbortController();
