@@ -107,32 +107,29 @@ export async function startHandoff(
   return (async function* turn() {
     if (signal?.aborted) return;
     const { userId } = request;
-    let sessionId = request.sessionId;
-    let temporary = false;
-    const existing = sessionId === undefined ? undefined : await core.findSession(userId, sessionId);
-    if (!existing) {
-      const created = await core.createSession({
+    const existing = request.sessionId === undefined ? undefined : await core.findSession(userId, request.sessionId);
+    const session =
+      existing ??
+      (await core.createSession({
         userId,
-        ...(sessionId === undefined ? {} : { sessionId }),
+        ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
         events: request.events,
         artifacts: request.artifacts,
-      });
-      temporary = sessionId === undefined;
-      sessionId = created.id;
-    }
+      }));
+    const temporary = request.sessionId === undefined;
     try {
-      const run = core.runnerForTurn(userId, sessionId!, request.tempState).runAsync({
+      const run = core.runnerForTurn(userId, session.id, request.tempState).runAsync({
         userId,
-        sessionId: sessionId!,
+        sessionId: session.id,
         newMessage: request.message,
         ...(signal === undefined ? {} : { abortSignal: signal }),
       });
       for await (const event of run) {
         if (signal?.aborted) return;
-        yield await envelope(core, userId, sessionId!, event);
+        yield await envelope(core, userId, session.id, event);
       }
     } finally {
-      if (temporary) await core.removeSession(userId, sessionId!);
+      if (temporary) await core.removeSession(userId, session.id);
     }
   })();
 }

@@ -3,6 +3,7 @@
  * on loopback, a real HTTP client, the real ADK. Checks the container routes end to end,
  * errors mapped from AgentAppError, and that a caller going away ends the turn.
  */
+import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentServer, type AgentServer } from '../../generated/server.js';
 import { makeApp } from './fixtures.js';
@@ -34,7 +35,7 @@ async function start(app = makeApp()) {
     const text = await res.text();
     return { status: res.status, lines: text.split('\n').filter(Boolean).map((line) => JSON.parse(line)) };
   };
-  return { ...app, post, unary, stream };
+  return { ...app, port, post, unary, stream };
 }
 
 describe('AgentApp behind the generated server', () => {
@@ -118,16 +119,20 @@ describe('AgentApp behind the generated server', () => {
 
   it('ends the turn when the caller disconnects', async () => {
     const c = await start();
-    const controller = new AbortController();
-    const res = await c.post(
-      '/api/stream_reasoning_engine',
-      { class_method: 'async_stream_query', input: { user_id: 'u1', message: 'count to 200' } },
-      controller.signal,
-    );
-    const reader = res.body!.getReader();
-    await reader.read(); // the first event arrived
-    controller.abort();
-    await reader.closed.catch(() => undefined);
+    // node:http, not fetch: destroying the socket is an immediate hang-up (undici lingers on abort).
+    await new Promise<void>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port: c.port, method: 'POST', path: '/api/stream_reasoning_engine', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          res.once('data', () => {
+            req.destroy(); // the first event arrived: hang up
+            resolve();
+          });
+        },
+      );
+      req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+      req.end(JSON.stringify({ class_method: 'async_stream_query', input: { user_id: 'u1', message: 'count to 200' } }));
+    });
     const deadline = Date.now() + 2000;
     let last = -1;
     // The model produces one number every 20 ms; once the server aborts the turn it stops.
@@ -137,6 +142,6 @@ describe('AgentApp behind the generated server', () => {
       last = c.model.produced;
     }
     expect(c.model.produced).toBe(last);
-    expect(c.model.produced).toBeLessThan(50);
+    expect(c.model.produced).toBeLessThan(10);
   });
 });
