@@ -11,7 +11,7 @@
  * Services are chosen on first use, not in the constructor, so that constructing an app
  * never touches a network or credentials (see services.ts for the choice).
  */
-import type { BasePlugin } from '@google/adk';
+import { InMemoryArtifactService, InMemorySessionService, type BasePlugin } from '@google/adk';
 import { startStreamQuery } from './conversation.js';
 import { AppCore, type RootAgent } from './core.js';
 import { startHandoff } from './handoff.js';
@@ -57,6 +57,14 @@ export interface AgentAppOptions extends ServiceChoice {
   vertexServiceFactory?: VertexServiceFactory;
   /** Where the one-line notice about the service choice goes; default `console.warn`. */
   warn?: (message: string) => void;
+  /**
+   * Where `streaming_agent_run_with_events` keeps its sessions and artifacts.
+   * `separate` (default, as the reference `AdkApp`): in-memory services of their own — the chat
+   * integration owns the history and sends it with each turn, and its session ids need not be
+   * valid ids of the engine's session service. `shared`: the app's own services, so a handoff
+   * can resume a session made with `async_create_session`, and `async_get_session` reads it.
+   */
+  handoffSessions?: 'separate' | 'shared';
 }
 
 /** Signature shared by the handlers: the context is optional so AgentApp can be called directly. */
@@ -69,6 +77,7 @@ export class AgentApp implements AgentHandlers {
   readonly #options: AgentAppOptions;
   readonly #env: Env;
   #core: AppCore | undefined;
+  #handoffCore: AppCore | undefined;
 
   constructor(options: AgentAppOptions) {
     if (typeof options !== 'object' || options === null || typeof options.agent !== 'object' || options.agent === null) {
@@ -87,6 +96,32 @@ export class AgentApp implements AgentHandlers {
   /** The session, memory and artifact services, chosen on first use. */
   get services(): Services {
     return this.core.services;
+  }
+
+  /** The session and artifact services of the handoff (see `handoffSessions`); memory is the app's. */
+  get handoffServices(): Services {
+    return this.handoffCore.services;
+  }
+
+  private get handoffCore(): AppCore {
+    if (this.#handoffCore === undefined) {
+      const main = this.core;
+      this.#handoffCore =
+        this.#options.handoffSessions === 'shared'
+          ? main
+          : new AppCore(
+              this.appName,
+              {
+                sessionService: new InMemorySessionService(),
+                artifactService: new InMemoryArtifactService(),
+                memoryService: main.services.memoryService,
+                kind: 'in-memory',
+              },
+              this.#options.agent,
+              this.#options.plugins ?? [],
+            );
+    }
+    return this.#handoffCore;
   }
 
   private get core(): AppCore {
@@ -164,7 +199,7 @@ export class AgentApp implements AgentHandlers {
     input: StreamingAgentRunWithEventsInput,
     context?: Context,
   ): Promise<AsyncIterable<HandoffEnvelope>> {
-    return startHandoff(this.core, input, context?.signal);
+    return startHandoff(this.handoffCore, input, context?.signal);
   }
 }
 

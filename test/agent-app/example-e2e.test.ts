@@ -20,13 +20,15 @@ import { ScriptedLlm } from './scripted-llm.js';
 const exampleDir = join(import.meta.dirname, '..', '..', 'examples', 'weather-agent');
 const resource = 'projects/demo/locations/us-central1/reasoningEngines/4242';
 
+let app: AgentApp;
 let container: AgentServer;
 let stopDev: AbortController;
 let devDone: Promise<number>;
 let client: AgentClient;
 
 beforeAll(async () => {
-  const app = new AgentApp({ agent: createWeatherAgent({ model: new ScriptedLlm() }), env: {} });
+  // As in the example's main.ts: default options (handoff sessions in their own store).
+  app = new AgentApp({ agent: createWeatherAgent({ model: new ScriptedLlm() }), env: {} });
   container = createAgentServer(app, { port: 0, host: '127.0.0.1' });
   const { port } = await container.listen();
 
@@ -108,39 +110,37 @@ describe('the weather-agent example through agentgen dev and its generated clien
     await expect(client.async_get_session({ user_id: 'ada', session_id: session.id })).rejects.toMatchObject(notFound);
   });
 
-  it('hands off a turn to an existing session', async () => {
-    const session = await client.async_create_session({ user_id: 'ada' });
-    const request_json = JSON.stringify({ message: { role: 'user', parts: [{ text: 'hello there' }] }, userId: 'ada', sessionId: session.id });
-    const envelopes = await collect(client.streaming_agent_run_with_events({ request_json }));
-    expect(envelopes.map((e) => [e.session_id, e.events.length])).toEqual([[session.id, 1]]);
-    const stored = await client.async_get_session({ user_id: 'ada', session_id: session.id });
-    expect(stored.events.map(text)).toEqual(['hello there', 'You said: hello there']);
+  it('hands off a turn to an existing session: resumed with its history', async () => {
+    const first = JSON.stringify({ message: { role: 'user', parts: [{ text: 'hello there' }] }, userId: 'ada', sessionId: 'chat-1' });
+    expect((await collect(client.streaming_agent_run_with_events({ request_json: first }))).map((e) => e.session_id)).toEqual(['chat-1']);
+    const second = JSON.stringify({ message: { role: 'user', parts: [{ text: 'how many messages' }] }, userId: 'ada', sessionId: 'chat-1' });
+    const envelopes = await collect(client.streaming_agent_run_with_events({ request_json: second }));
+    expect(envelopes.map((e) => [e.session_id, text(e.events[0]!)])).toEqual([['chat-1', 'I have seen 2 user messages']]);
   });
 
-  it('hands off a turn to an unknown session id: created and seeded', async () => {
+  it('hands off a turn to an unknown session id: created and seeded, tokens for the turn only', async () => {
     const request_json = JSON.stringify({
-      message: { role: 'user', parts: [{ text: 'weather in Tokyo' }] },
+      message: { role: 'user', parts: [{ text: 'how many messages' }] },
       userId: 'ada',
       sessionId: 'chat-7',
       events: [{ author: 'user', timestamp: 1_700_000_000, content: { role: 'user', parts: [{ text: 'I am flying to Japan' }] } }],
       authorizations: { calendar: { access_token: 'tok-calendar-123' } },
     });
     const envelopes = await collect(client.streaming_agent_run_with_events({ request_json }));
-    expect(envelopes).toHaveLength(3);
-    expect(envelopes.every((e) => e.session_id === 'chat-7')).toBe(true);
-    const stored = await client.async_get_session({ user_id: 'ada', session_id: 'chat-7' });
-    expect(text(stored.events[0]!)).toBe('I am flying to Japan');
-    expect(stored.events).toHaveLength(5);
-    expect(JSON.stringify(stored)).not.toContain('tok-calendar-123');
+    // The seeded event is part of the history the model saw.
+    expect(envelopes.map((e) => [e.session_id, text(e.events[0]!)])).toEqual([['chat-7', 'I have seen 2 user messages']]);
+    const session = await app.handoffServices.sessionService.getSession({ appName: app.appName, userId: 'ada', sessionId: 'chat-7' });
+    expect(session!.events.map((e) => e.author)).toEqual(['user', 'user', 'weather_agent']);
+    expect(JSON.stringify(session)).not.toContain('tok-calendar-123');
   });
 
   it('hands off a turn without a session id: a temporary session, gone afterwards', async () => {
-    const before = (await client.async_list_sessions({ user_id: 'lin' })).sessions;
-    const request_json = JSON.stringify({ message: { role: 'user', parts: [{ text: 'hi' }] }, userId: 'lin' });
+    const request_json = JSON.stringify({ message: { role: 'user', parts: [{ text: 'weather in Tokyo' }] }, userId: 'lin' });
     const envelopes = await collect(client.streaming_agent_run_with_events({ request_json }));
-    expect(text(envelopes[0]!.events[0]!)).toBe('You said: hi');
-    expect(before).toEqual([]);
-    expect((await client.async_list_sessions({ user_id: 'lin' })).sessions).toEqual([]);
-    await expect(client.async_get_session({ user_id: 'lin', session_id: envelopes[0]!.session_id })).rejects.toMatchObject(notFound);
+    expect(envelopes).toHaveLength(3);
+    expect(envelopes[0]!.events[0]!.content!.parts![0]!.function_call).toMatchObject({ name: 'get_weather', args: { city: 'Tokyo' } });
+    expect(new Set(envelopes.map((e) => e.session_id)).size).toBe(1);
+    const left = await app.handoffServices.sessionService.listSessions({ appName: app.appName, userId: 'lin' });
+    expect(left.sessions).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@
  * - "save <text>": a call of `save_note` (writes an artifact);
  * - "count to <n>": n texts, one every `delayMs`, stopping early when the run is aborted;
  * - "fail after one": one text, then the model call fails (a provider error mid-turn);
+ * - "how many messages": the number of user texts the model was given (shows what history it saw);
  * - anything else: `You said: <text>`.
  */
 import { BaseLlm } from '@google/adk';
@@ -49,6 +50,9 @@ export class ScriptedLlm extends BaseLlm {
       yield this.call('whoami', {});
     } else if (save) {
       yield this.call('save_note', { text: save[1]! });
+    } else if (/how many messages/i.test(said)) {
+      const userTexts = request.contents.filter((c) => c.role === 'user' && c.parts?.some((p) => p.text !== undefined));
+      yield this.text(`I have seen ${userTexts.length} user messages`);
     } else if (/fail after one/i.test(said)) {
       yield this.text('partial answer');
       throw new Error('model provider unavailable');

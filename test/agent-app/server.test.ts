@@ -90,8 +90,8 @@ describe('AgentApp behind the generated server', () => {
     expect(error).toMatchObject({ status: 'INVALID_ARGUMENT', message: expect.stringContaining('session_events') });
   });
 
-  it('streams handoff envelopes and keeps tokens out of the stored session', async () => {
-    const c = await start();
+  it('streams handoff envelopes and keeps tokens out of the stored session (shared handoff sessions)', async () => {
+    const c = await start(makeApp({ handoffSessions: 'shared' }));
     const request_json = JSON.stringify({
       message: { role: 'user', parts: [{ text: 'who am i' }] },
       userId: 'u1',
@@ -103,6 +103,8 @@ describe('AgentApp behind the generated server', () => {
     expect(turn.lines.every((l) => l.session_id === 'chat-1' && l.events.length === 1)).toBe(true);
     expect(JSON.stringify(turn.lines)).toContain('"authorized":true');
     const stored = await c.unary('async_get_session', { user_id: 'u1', session_id: 'chat-1' });
+    expect(stored.status).toBe(200);
+    expect(stored.body.output.events).toHaveLength(4);
     expect(JSON.stringify(stored.body)).not.toContain('secret-token-xyz');
   });
 
