@@ -24,6 +24,8 @@ export interface SeedSession {
 
 export class AppCore {
   #runner: Runner | undefined;
+  /** Sessions being created under a caller-chosen id: a second create of the same id must not overwrite. */
+  readonly #creating = new Set<string>();
 
   constructor(
     readonly appName: string,
@@ -71,11 +73,23 @@ export class AppCore {
 
   /** Creates a session and seeds it with prior events and artifact versions, in order. */
   async createSession(seed: SeedSession): Promise<AdkSession> {
-    const { sessionService, artifactService } = this.services;
-    // In-memory ADK silently replaces a session with the same id; the reference refuses.
-    if (seed.sessionId !== undefined && (await this.findSession(seed.userId, seed.sessionId))) {
+    if (seed.sessionId === undefined) return this.createAndSeed(seed);
+    // In-memory ADK silently replaces a session with the same id; the reference refuses. The
+    // check and the creation are one step per id, so concurrent creates cannot both pass it.
+    const key = JSON.stringify([seed.userId, seed.sessionId]);
+    if (this.#creating.has(key) || (await this.findSession(seed.userId, seed.sessionId)) || this.#creating.has(key)) {
       throw new AgentAppError('ALREADY_EXISTS', `Session ${JSON.stringify(seed.sessionId)} already exists.`);
     }
+    this.#creating.add(key);
+    try {
+      return await this.createAndSeed(seed);
+    } finally {
+      this.#creating.delete(key);
+    }
+  }
+
+  private async createAndSeed(seed: SeedSession): Promise<AdkSession> {
+    const { sessionService, artifactService } = this.services;
     const session = await sessionService.createSession({
       appName: this.appName,
       userId: seed.userId,
@@ -93,6 +107,25 @@ export class AppCore {
       });
     }
     return session;
+  }
+
+  /**
+   * The named session, or a new one seeded from `seed` when there is none. Two concurrent
+   * calls for the same new id create and seed it once: the other waits for the seeding to
+   * finish, then resumes it.
+   */
+  async findOrCreateSession(seed: SeedSession & { sessionId: string }): Promise<AdkSession> {
+    const key = JSON.stringify([seed.userId, seed.sessionId]);
+    for (let attempt = 0; ; attempt++) {
+      while (this.#creating.has(key)) await new Promise((resolve) => setTimeout(resolve, 2));
+      const existing = await this.findSession(seed.userId, seed.sessionId);
+      if (existing) return existing;
+      try {
+        return await this.createSession(seed);
+      } catch (error) {
+        if (!(error instanceof AgentAppError && error.status === 'ALREADY_EXISTS') || attempt >= 3) throw error;
+      }
+    }
   }
 
   /** Deletes a session and its artifacts (a temporary session must leave nothing behind). */

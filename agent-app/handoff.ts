@@ -107,15 +107,11 @@ export async function startHandoff(
   return (async function* turn() {
     if (signal?.aborted) return;
     const { userId } = request;
-    const existing = request.sessionId === undefined ? undefined : await core.findSession(userId, request.sessionId);
+    const seed = { userId, events: request.events, artifacts: request.artifacts };
     const session =
-      existing ??
-      (await core.createSession({
-        userId,
-        ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
-        events: request.events,
-        artifacts: request.artifacts,
-      }));
+      request.sessionId === undefined
+        ? await core.createSession(seed)
+        : await core.findOrCreateSession({ ...seed, sessionId: request.sessionId });
     const temporary = request.sessionId === undefined;
     try {
       const run = core.runnerForTurn(userId, session.id, request.tempState).runAsync({

@@ -88,6 +88,19 @@ describe.each(['separate', 'shared'] as const)('streaming_agent_run_with_events 
     expect(await artifactService.loadArtifact({ ...key, version: 1 })).toEqual({ text: 'second draft' });
   });
 
+  it('2. two concurrent turns naming the same new session create and seed it once', async () => {
+    const { app } = makeApp_();
+    const seed = [{ author: 'user', timestamp: 1_700_000_000, content: message('seeded once') }];
+    await Promise.all([
+      handoff(app, { message: message('one'), userId: 'u1', sessionId: 'race', events: seed }),
+      handoff(app, { message: message('two'), userId: 'u1', sessionId: 'race', events: seed }),
+    ]);
+    const texts = (await stored(app, 'u1', 'race'))!.events.map(textOf);
+    expect(texts.filter((t) => t === 'seeded once')).toHaveLength(1);
+    expect(texts[0]).toBe('seeded once');
+    expect(texts.filter((t) => t.startsWith('You said:')).sort()).toEqual(['You said: one', 'You said: two']);
+  });
+
   it('3. authorizations are agent state for the turn and absent from the stored session afterwards', async () => {
     const { app } = makeApp_();
     const out = await handoff(app, {
