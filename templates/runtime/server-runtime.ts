@@ -274,7 +274,7 @@ export function createDispatcher(
     inFlight.add(exchange);
     // Tell keep-alive clients to reconnect elsewhere once shutdown has begun.
     if (closing) res.setHeader('connection', 'close');
-    exchange.run().catch((error: unknown) => exchange.fail(error));
+    exchange.start();
   };
 
   return {
@@ -358,10 +358,13 @@ const jsonType = 'application/json';
 const streamHeaders = { 'content-type': jsonType, 'cache-control': 'no-cache' } as const;
 
 class Exchange {
-  private readonly started = performance.now();
-  private readonly controller = new AbortController();
+  private readonly started: number;
+  /** Made on first use of `context.signal`: most handlers never look, and it costs per request. */
+  private controller: AbortController | undefined;
+  private abortReason: Error | undefined;
   private operation: string | undefined;
   private stream: NdjsonStream | undefined;
+  private kind: OperationKind = 'unary';
   private iterator: { return?: (value?: unknown) => unknown } | undefined;
   private stopped = false;
 
@@ -371,7 +374,21 @@ class Exchange {
     private readonly settings: Settings,
     private readonly onFinished: (exchange: Exchange) => void,
   ) {
-    res.once('close', this.onClose);
+    this.started = settings.logger === undefined ? 0 : performance.now();
+    res.on('close', this.onClose);
+  }
+
+  signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.abortReason !== undefined) this.controller.abort(this.abortReason);
+    }
+    return this.controller.signal;
+  }
+
+  private abort(reason: Error): void {
+    this.abortReason ??= reason;
+    this.controller?.abort(reason);
   }
 
   private readonly onClose = (): void => {
@@ -384,7 +401,7 @@ class Exchange {
   private stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.controller.abort(new Error('the caller went away'));
+    this.abort(new Error('the caller went away'));
     this.stream?.stop();
     this.closeIterator();
   }
@@ -411,12 +428,17 @@ class Exchange {
     }
     if (this.stopped) return;
     this.stopped = true;
-    this.controller.abort(new Error('the server is shutting down'));
+    this.abort(new Error('the server is shutting down'));
     this.closeIterator();
     stream.finish(errorLine('UNAVAILABLE', 503, 'the server is shutting down'));
   }
 
-  async run(): Promise<void> {
+  /**
+   * Callback style on purpose, up to the handler call: a sync handler's answer is written in the
+   * same tick as the body's `end`, with no promise per request (measured: a promise-based path
+   * cost about a quarter more CPU per request than a hand-written server).
+   */
+  start(): void {
     const { req, res } = this;
     const url = req.url ?? '/';
     const query = url.indexOf('?');
@@ -435,8 +457,13 @@ class Exchange {
     const mediaError = checkContentType(req.headers['content-type']);
     if (mediaError !== undefined) return this.reject(containerErrors.unsupportedMediaType, mediaError);
 
-    const text = await this.readBody();
-    if (text === undefined) return;
+    this.kind = kind;
+    this.readBody();
+  }
+
+  private onBody(text: string): void {
+    const { req } = this;
+    const kind = this.kind;
     const envelope = parseEnvelope(text);
     if ('error' in envelope) return this.reject(envelope.row, envelope.error);
 
@@ -453,22 +480,38 @@ class Exchange {
       const message = `invalid input for ${JSON.stringify(op.name)}: ${describeIssues(parsed.error.issues)}`;
       return this.reject(containerErrors.invalidInput, message);
     }
-    const context: HandlerContext = {
-      signal: this.controller.signal,
-      headers: req.headers,
-      engineId: this.settings.engineId,
-      operation: op.name,
-    };
-    if (op.kind === 'unary') await this.runUnary(op, parsed.data, context);
-    else await this.runStream(op, parsed.data, context);
+    const context = new RequestContext(this, req.headers, this.settings.engineId, op.name);
+    if (op.kind === 'stream') {
+      this.runStream(op, parsed.data, context).catch((error: unknown) => this.fail(error));
+      return;
+    }
+    let result: unknown;
+    try {
+      result = op.handler.call(this.settings.handlers, parsed.data, context);
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    if (isThenable(result)) {
+      result.then(
+        (value) => this.reply(value),
+        (error: unknown) => this.fail(error),
+      );
+    } else {
+      this.reply(result);
+    }
   }
 
-  private async runUnary(op: ResolvedOperation, input: unknown, context: HandlerContext): Promise<void> {
-    let result = op.handler.call(this.settings.handlers, input, context);
-    if (isThenable(result)) result = await result;
+  private reply(result: unknown): void {
     if (this.stopped) return;
-    // `{"output": null}` for a handler that returns nothing (JSON.stringify(undefined) is undefined).
-    const body = `{"output":${JSON.stringify(result) ?? 'null'}}`;
+    let body: string;
+    try {
+      // `{"output": null}` for a handler that returns nothing (JSON.stringify(undefined) is undefined).
+      body = `{"output":${JSON.stringify(result) ?? 'null'}}`;
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
     this.send(200, body);
     this.log('info', 'ok', 200);
   }
@@ -523,52 +566,39 @@ class Exchange {
     }
   }
 
-  private readBody(): Promise<string | undefined> {
+  private readBody(): void {
     const { req } = this;
     const limit = this.settings.bodyLimit;
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > limit) {
       this.refuseBody(Number(declared));
-      return Promise.resolve(undefined);
+      return;
     }
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const onData = (chunk: Buffer): void => {
-        size += chunk.length;
-        if (size > limit) {
-          cleanup();
-          this.refuseBody(size);
-          resolve(undefined);
-          return;
-        }
-        chunks.push(chunk);
-      };
-      const onEnd = (): void => {
-        cleanup();
-        const only = chunks.length === 1 ? chunks[0] : undefined;
-        resolve(only !== undefined ? only.toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
-      };
-      const onError = (error: Error): void => {
-        cleanup();
-        reject(error);
-      };
-      const onAborted = (): void => {
-        cleanup();
-        resolve(undefined);
-      };
-      const cleanup = (): void => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
         req.off('data', onData);
         req.off('end', onEnd);
-        req.off('error', onError);
-        req.off('close', onAborted);
-      };
-      req.on('data', onData);
-      req.on('end', onEnd);
-      req.on('error', onError);
-      // `close` before `end`: the caller went away mid-body.
-      req.on('close', onAborted);
-    });
+        this.refuseBody(size);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      const only = chunks.length === 1 ? chunks[0] : undefined;
+      const text = only !== undefined ? only.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+      try {
+        this.onBody(text);
+      } catch (error) {
+        this.fail(error);
+      }
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    // The caller went away mid-body: nothing to answer; the response's `close` stops the rest.
+    req.on('error', noop);
   }
 
   /** 413 without reading the rest of the body: answer, then drop the connection. */
@@ -630,6 +660,26 @@ class Exchange {
     } catch {
       // A failing logger must not take a request down with it.
     }
+  }
+}
+
+/**
+ * The handler's context. A class with `signal` as a prototype getter: the AbortController is made
+ * only when a handler reads it (an object literal with a getter per request measured ~9 us).
+ */
+class RequestContext implements HandlerContext {
+  readonly #exchange: Exchange;
+  constructor(
+    exchange: Exchange,
+    readonly headers: IncomingHttpHeaders,
+    readonly engineId: string | undefined,
+    readonly operation: string,
+  ) {
+    this.#exchange = exchange;
+  }
+
+  get signal(): AbortSignal {
+    return this.#exchange.signal();
   }
 }
 
@@ -838,6 +888,8 @@ function iteratorOf(value: unknown): { return?: (value?: unknown) => unknown } |
     return undefined;
   }
 }
+
+function noop(): void {}
 
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
