@@ -83,6 +83,9 @@ export class AgentApp implements AgentHandlers {
     if (typeof options !== 'object' || options === null || typeof options.agent !== 'object' || options.agent === null) {
       throw new TypeError('AgentApp: options.agent is required (an ADK agent such as LlmAgent).');
     }
+    if (options.handoffSessions !== undefined && options.handoffSessions !== 'separate' && options.handoffSessions !== 'shared') {
+      throw new TypeError(`AgentApp: handoffSessions must be 'separate' or 'shared', not ${JSON.stringify(options.handoffSessions)}.`);
+    }
     this.#options = options;
     this.#env = options.env ?? process.env;
     this.engineId = engineIdFromEnv(this.#env);

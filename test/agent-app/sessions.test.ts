@@ -25,6 +25,7 @@ describe('the surface', () => {
 
   it('refuses an app without an agent clearly', () => {
     expect(() => new (makeApp().app.constructor as any)({})).toThrow(/options\.agent is required/);
+    expect(() => makeApp({ handoffSessions: 'both' as never })).toThrow(/handoffSessions must be 'separate' or 'shared'/);
   });
 });
 
