@@ -4,6 +4,7 @@
  */
 import { FunctionTool, LlmAgent, type BaseLlm } from '@google/adk';
 import { z } from 'zod';
+import { OfflineModel } from './offline-model.js';
 
 /** Today's reports for a few cities: a stand-in for a real weather API the tool would call. */
 const reports: Readonly<Record<string, { sky: string; temperatureC: number }>> = {
@@ -12,6 +13,14 @@ const reports: Readonly<Record<string, { sky: string; temperatureC: number }>> =
   paris: { sky: 'clear', temperatureC: 18 },
   tokyo: { sky: 'cloudy', temperatureC: 21 },
 };
+
+/** The cities `get_weather` knows, spelled as a caller would pass them (`New York`). */
+export const knownCities: readonly string[] = Object.keys(reports).map((key) =>
+  key
+    .split('_')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' '),
+);
 
 export function weatherReport(city: string): Record<string, unknown> {
   const report = reports[city.trim().toLowerCase().replace(/\s+/g, '_')];
@@ -27,8 +36,16 @@ export const getWeather = new FunctionTool({
 });
 
 export interface WeatherAgentOptions {
-  /** A model name (default `$AGENT_MODEL`, else `gemini-2.5-flash`) or a `BaseLlm` instance. */
+  /**
+   * A model name (default `$AGENT_MODEL`, else `gemini-2.5-flash`) or a `BaseLlm` instance.
+   * `offline` picks `OfflineModel`: deterministic, no network, no API key. It is never
+   * picked implicitly, so a missing key with a real model still fails loudly.
+   */
   model?: string | BaseLlm;
+}
+
+function resolveModel(model: string | BaseLlm): string | BaseLlm {
+  return model === 'offline' ? new OfflineModel({ cities: knownCities, toolName: getWeather.name }) : model;
 }
 
 export function createWeatherAgent(options: WeatherAgentOptions = {}): LlmAgent {
@@ -36,7 +53,7 @@ export function createWeatherAgent(options: WeatherAgentOptions = {}): LlmAgent 
     name: 'weather_agent',
     description: 'Answers questions about the weather in a city.',
     instruction: 'You answer questions about the weather. Call get_weather for the city asked about, then answer in one sentence.',
-    model: options.model ?? process.env['AGENT_MODEL'] ?? 'gemini-2.5-flash',
+    model: resolveModel(options.model ?? (process.env['AGENT_MODEL'] || 'gemini-2.5-flash')),
     tools: [getWeather],
   });
 }

@@ -1,0 +1,77 @@
+/**
+ * A deterministic stand-in for Gemini, so the example runs with no network and no API key
+ * (`AGENT_MODEL=offline`). It is chosen explicitly, never as a fallback: a missing key with
+ * a real model name still fails loudly, as it would in production.
+ *
+ * It plays the same two steps a real model plays with one tool:
+ * - a user turn naming a known city → a `get_weather` call with `{ city }`;
+ * - the tool's result as the last content → one sentence that reports it;
+ * - a user turn naming no known city → one sentence asking for one.
+ */
+import { BaseLlm } from '@google/adk';
+import type { BaseLlmConnection, LlmRequest, LlmResponse } from '@google/adk';
+
+export interface OfflineModelOptions {
+  /** The cities the tool knows, as they should be passed to it (e.g. `New York`). */
+  cities: readonly string[];
+  /** The tool to call (default `get_weather`). */
+  toolName?: string;
+}
+
+export class OfflineModel extends BaseLlm {
+  private readonly cities: readonly string[];
+  private readonly toolName: string;
+
+  constructor(options: OfflineModelOptions) {
+    super({ model: 'offline' });
+    this.cities = options.cities;
+    this.toolName = options.toolName ?? 'get_weather';
+  }
+
+  override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
+    const last = request.contents[request.contents.length - 1];
+    const result = last?.parts?.find((part) => part.functionResponse)?.functionResponse;
+    if (result) {
+      yield text(describe(result.response ?? {}));
+      return;
+    }
+    const said = (last?.parts ?? []).map((part) => part.text ?? '').join(' ');
+    const city = this.findCity(said);
+    if (city) {
+      yield { content: { role: 'model', parts: [{ functionCall: { name: this.toolName, args: { city } } }] } };
+    } else {
+      yield text(`Which city? I have today's weather for ${listOf(this.cities)}.`);
+    }
+  }
+
+  override connect(): Promise<BaseLlmConnection> {
+    return Promise.reject(new Error('OfflineModel has no live (bidirectional) mode'));
+  }
+
+  /** The known city that appears first in the text (case and spacing ignored), if any. */
+  private findCity(said: string): string | undefined {
+    let best: { city: string; at: number } | undefined;
+    for (const city of this.cities) {
+      const words = city.trim().split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      const at = new RegExp(`\\b${words.join('\\s+')}\\b`, 'i').exec(said)?.index;
+      if (at !== undefined && (!best || at < best.at)) best = { city, at };
+    }
+    return best?.city;
+  }
+}
+
+/** One sentence from the tool's report: `{status, city, sky, temperatureC}` or `{status, error_message}`. */
+function describe(report: Record<string, unknown>): string {
+  if (report['status'] === 'success') {
+    return `It is ${String(report['sky'])} and ${String(report['temperatureC'])}°C in ${String(report['city'])}.`;
+  }
+  return typeof report['error_message'] === 'string' ? report['error_message'] : 'I could not get a weather report.';
+}
+
+function listOf(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+function text(value: string): LlmResponse {
+  return { content: { role: 'model', parts: [{ text: value }] } };
+}
