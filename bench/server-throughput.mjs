@@ -4,16 +4,15 @@
 //   npm run bench:server            (builds dist/ first)
 //   BENCH_ROUNDS=20 BENCH_SECONDS=1 BENCH_CONCURRENCY=16 BENCH_CLIENTS=raw node bench/server-throughput.mjs
 //
-// Both servers run in this process; the load comes from a child process (bench/load-client.mjs:
-// keep-alive connections, raw sockets and then a node:http keep-alive Agent), so server and
-// client each have a core of their own. A round is a pair of short windows, one per server, in
+// Each server runs in its own child process (bench/server-targets.mjs), the load comes from a
+// third (bench/load-client.mjs: keep-alive connections, raw sockets and then a node:http
+// keep-alive Agent); only one server is loaded at a time, so server and client each have a core. A round is a pair of short windows, one per server, in
 // alternating order, so both see the same machine (other processes make single long runs
 // unreliable); the first round warms up and is dropped. Reported per workload: median req/s
 // (unary) or events/s (stream) of each server and their ratio, the median of the per-round
 // ratios, and the server CPU time per request (or event) and its ratio: the cost of the work
 // itself, least sensitive to what else runs on the machine.
 import { fork } from 'node:child_process';
-import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
@@ -23,107 +22,27 @@ const eventsPerStream = Number(process.env.BENCH_EVENTS ?? 20);
 // `raw` makes the server the bottleneck; `agent` is the node:http client most callers use.
 const clients = (process.env.BENCH_CLIENTS ?? 'raw,agent').split(',');
 
-// ---------------------------------------------------------------------------------------------
-// The work both servers do: the same handler results and the same events.
-
-function sessionFor(input) {
-  return { id: 's1', app_name: 'bench', user_id: input.user_id, state: input.state ?? {}, events: [], last_update_time: 1 };
-}
-
-async function* turn(input) {
-  for (let i = 0; i < eventsPerStream; i++) {
-    yield {
-      id: `e${i}`,
-      invocation_id: 'i1',
-      author: 'agent',
-      timestamp: 1700000000 + i,
-      content: { role: 'model', parts: [{ text: `token ${i} for ${input.user_id}` }] },
-    };
-  }
-}
-
 const unaryBody = JSON.stringify({ class_method: 'async_create_session', input: { user_id: 'bench-user', state: { lang: 'en' } } });
 const streamBody = JSON.stringify({ class_method: 'async_stream_query', input: { message: 'hello', user_id: 'bench-user' } });
 
 // ---------------------------------------------------------------------------------------------
-// Hand-written baseline: parse the JSON body (decoding a string body once more), check the method
-// and the same fields the generated validators check, answer; stream lines, one write per tick.
-
-function isOptionalString(value) {
-  return value === undefined || value === null || typeof value === 'string';
-}
-function isOptionalObject(value) {
-  return value === undefined || value === null || (typeof value === 'object' && !Array.isArray(value));
-}
-
-function handWritten() {
-  return createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', async () => {
-      const reply = (status, text) => {
-        res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-        res.end(text);
-      };
-      let body;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        if (typeof body === 'string') body = JSON.parse(body);
-      } catch {
-        return reply(400, '{"error":"bad json"}');
-      }
-      const input = body?.input ?? {};
-      if (req.url === '/api/reasoning_engine' && body.class_method === 'async_create_session') {
-        if (typeof input.user_id !== 'string' || !isOptionalString(input.session_id) || !isOptionalObject(input.state)) {
-          return reply(400, '{"error":"bad input"}');
-        }
-        return reply(200, `{"output":${JSON.stringify(sessionFor(input))}}`);
-      }
-      if (req.url === '/api/stream_reasoning_engine' && body.class_method === 'async_stream_query') {
-        const okMessage = typeof input.message === 'string' || (typeof input.message === 'object' && input.message !== null);
-        if (!okMessage || typeof input.user_id !== 'string' || !isOptionalString(input.session_id)) {
-          return reply(400, '{"error":"bad input"}');
-        }
-        res.writeHead(200, { 'content-type': 'application/json' });
-        let pending = '';
-        for await (const event of turn(input)) pending += `${JSON.stringify(event)}\n`;
-        return res.end(pending);
-      }
-      return reply(404, '{"error":"unknown"}');
-    });
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// The generated server with the same handlers (the other twelve answer but are not loaded).
-
-async function generated() {
-  const { createAgentServer } = await import('../dist/generated/server.js');
-  const none = () => null;
-  const empty = async function* () {};
-  const handlers = {
-    create_session: sessionFor,
-    get_session: sessionFor,
-    list_sessions: () => ({ sessions: [] }),
-    delete_session: none,
-    async_create_session: sessionFor,
-    async_get_session: sessionFor,
-    async_list_sessions: () => ({ sessions: [] }),
-    async_delete_session: none,
-    async_add_session_to_memory: none,
-    async_search_memory: () => ({ memories: [] }),
-    stream_query: empty,
-    async_stream_query: turn,
-    streaming_agent_run_with_events: empty,
-  };
-  return createAgentServer(handlers, { host: '127.0.0.1', port: 0 });
-}
-
-// ---------------------------------------------------------------------------------------------
 // Orchestration (parent).
 
-function listen(server) {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+/** Forks one server of bench/server-targets.mjs; resolves with its URL and a CPU-usage probe. */
+async function startTarget(which) {
+  const child = fork(fileURLToPath(new URL('./server-targets.mjs', import.meta.url)), [which], { stdio: 'inherit' });
+  const port = await new Promise((resolve) => child.once('message', resolve));
+  const cpu = () =>
+    new Promise((resolve) => {
+      child.once('message', resolve);
+      child.send('cpu');
+    });
+  const stop = () =>
+    new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.send('stop');
+    });
+  return { url: `http://127.0.0.1:${port}`, cpu, stop };
 }
 
 function runLoad(client, job) {
@@ -139,35 +58,35 @@ const median = (values) => {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-async function measure(client, clientKind, url, kind) {
+async function measure(client, clientKind, target, kind) {
   const job = {
     client: clientKind,
-    url,
+    url: target.url,
     concurrency,
     seconds,
     path: kind === 'unary' ? '/api/reasoning_engine' : '/api/stream_reasoning_engine',
     body: kind === 'unary' ? unaryBody : streamBody,
   };
-  const cpuBefore = process.cpuUsage();
+  const cpuBefore = await target.cpu();
   const started = performance.now();
   const result = await runLoad(client, job);
-  const cpu = process.cpuUsage(cpuBefore);
+  const cpuAfter = await target.cpu();
   const elapsedMs = performance.now() - started;
-  const cpuMs = (cpu.user + cpu.system) / 1000;
-  if (result.errors > 0) throw new Error(`${kind} against ${url}: ${result.errors} failed requests`);
+  const cpuMs = (cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) / 1000;
+  if (result.errors > 0) throw new Error(`${kind} against ${target.url}: ${result.errors} failed requests`);
   const value = kind === 'unary' ? result.requests : result.events;
-  // CPU microseconds this process spent per request (unary) or per event (stream).
+  // CPU microseconds the server process spent per request (unary) or per event (stream).
   const cpuPerUnit = (cpuMs * 1000) / (value * (elapsedMs / 1000));
   return { value, cpuShare: cpuMs / elapsedMs, cpuPerUnit };
 }
 
 /** Alternating rounds of one workload against both servers; medians and their ratio. */
-async function compare(client, clientKind, kind, generatedUrl, baselineUrl) {
+async function compare(client, clientKind, kind, targets) {
   const samples = { generated: [], handWritten: [], ratios: [], cpuGenerated: [], cpuHand: [], costGenerated: [], costHand: [] };
   for (let round = 0; round <= rounds; round++) {
     const order = round % 2 === 0 ? ['generated', 'handWritten'] : ['handWritten', 'generated'];
     const got = {};
-    for (const who of order) got[who] = await measure(client, clientKind, who === 'generated' ? generatedUrl : baselineUrl, kind);
+    for (const who of order) got[who] = await measure(client, clientKind, targets[who], kind);
     if (round === 0) continue; // warm-up
     samples.generated.push(got.generated.value);
     samples.handWritten.push(got.handWritten.value);
@@ -188,11 +107,9 @@ async function compare(client, clientKind, kind, generatedUrl, baselineUrl) {
 }
 
 async function parentMain() {
-  const baseline = handWritten();
-  const baselineUrl = `http://127.0.0.1:${await listen(baseline)}`;
-  const container = await generated();
-  const { port } = await container.listen();
-  const generatedUrl = `http://127.0.0.1:${port}`;
+  const targets = { generated: await startTarget('generated'), handWritten: await startTarget('hand-written') };
+  const generatedUrl = targets.generated.url;
+  const baselineUrl = targets.handWritten.url;
   const client = fork(fileURLToPath(new URL('./load-client.mjs', import.meta.url)), [], { stdio: 'inherit' });
 
   // Both answer the same: a cheap sanity check that the comparison is like for like.
@@ -213,7 +130,7 @@ async function parentMain() {
   for (const clientKind of clients) {
     console.log(`\nload client: ${clientKind === 'raw' ? 'raw keep-alive sockets (node:net)' : 'node:http keep-alive http.Agent'}`);
     for (const kind of ['unary', 'stream']) {
-      const row = await compare(client, clientKind, kind, generatedUrl, baselineUrl);
+      const row = await compare(client, clientKind, kind, targets);
       const unit = kind === 'unary' ? 'req/s' : 'events/s';
       const per = kind === 'unary' ? 'req' : 'event';
       console.log(
@@ -236,9 +153,7 @@ async function parentMain() {
   console.log(`load average at the end: ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
   client.kill();
-  await container.close();
-  baseline.closeAllConnections();
-  await new Promise((resolve) => baseline.close(resolve));
+  await Promise.all([targets.generated.stop(), targets.handWritten.stop()]);
 }
 
 await parentMain();

@@ -1,0 +1,112 @@
+// The two servers bench/server-throughput.mjs compares, each run as its own child process:
+//   node bench/server-targets.mjs generated|hand-written
+// Listens on 127.0.0.1 on a free port and sends it over IPC; answers 'cpu' with its
+// process.cpuUsage(), and 'stop' by closing. Both do the same work: parse the JSON body (decoding a
+// string body once more), check the method and the input fields, answer the same result, or
+// stream the same events as NDJSON.
+import { createServer } from 'node:http';
+
+const eventsPerStream = Number(process.env.BENCH_EVENTS ?? 20);
+
+function sessionFor(input) {
+  return { id: 's1', app_name: 'bench', user_id: input.user_id, state: input.state ?? {}, events: [], last_update_time: 1 };
+}
+
+async function* turn(input) {
+  for (let i = 0; i < eventsPerStream; i++) {
+    yield {
+      id: `e${i}`,
+      invocation_id: 'i1',
+      author: 'agent',
+      timestamp: 1700000000 + i,
+      content: { role: 'model', parts: [{ text: `token ${i} for ${input.user_id}` }] },
+    };
+  }
+}
+
+// Hand-written: the same fields the generated validators check, by hand; one write per stream
+// here, since all events of this workload are produced in one tick.
+function isOptionalString(value) {
+  return value === undefined || value === null || typeof value === 'string';
+}
+function isOptionalObject(value) {
+  return value === undefined || value === null || (typeof value === 'object' && !Array.isArray(value));
+}
+
+function handWritten() {
+  return createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', async () => {
+      const reply = (status, text) => {
+        res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+      };
+      let body;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        if (typeof body === 'string') body = JSON.parse(body);
+      } catch {
+        return reply(400, '{"error":"bad json"}');
+      }
+      const input = body?.input ?? {};
+      if (req.url === '/api/reasoning_engine' && body.class_method === 'async_create_session') {
+        if (typeof input.user_id !== 'string' || !isOptionalString(input.session_id) || !isOptionalObject(input.state)) {
+          return reply(400, '{"error":"bad input"}');
+        }
+        return reply(200, `{"output":${JSON.stringify(sessionFor(input))}}`);
+      }
+      if (req.url === '/api/stream_reasoning_engine' && body.class_method === 'async_stream_query') {
+        const okMessage = typeof input.message === 'string' || (typeof input.message === 'object' && input.message !== null);
+        if (!okMessage || typeof input.user_id !== 'string' || !isOptionalString(input.session_id)) {
+          return reply(400, '{"error":"bad input"}');
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        let pending = '';
+        for await (const event of turn(input)) pending += `${JSON.stringify(event)}\n`;
+        return res.end(pending);
+      }
+      return reply(404, '{"error":"unknown"}');
+    });
+  });
+}
+
+// Generated: generated/server.ts (standard surface) compiled to dist/, with the same handlers for
+// the two loaded operations; the other eleven answer but are not loaded.
+async function generated() {
+  const { createAgentServer } = await import('../dist/generated/server.js');
+  const none = () => null;
+  const empty = async function* () {};
+  const handlers = {
+    create_session: sessionFor,
+    get_session: sessionFor,
+    list_sessions: () => ({ sessions: [] }),
+    delete_session: none,
+    async_create_session: sessionFor,
+    async_get_session: sessionFor,
+    async_list_sessions: () => ({ sessions: [] }),
+    async_delete_session: none,
+    async_add_session_to_memory: none,
+    async_search_memory: () => ({ memories: [] }),
+    stream_query: empty,
+    async_stream_query: turn,
+    streaming_agent_run_with_events: empty,
+  };
+  return createAgentServer(handlers, { host: '127.0.0.1', port: 0 }).server;
+}
+
+const which = process.argv[2];
+if (which !== 'generated' && which !== 'hand-written') {
+  process.stderr.write('usage: node bench/server-targets.mjs generated|hand-written\n');
+  process.exit(2);
+}
+const server = which === 'generated' ? await generated() : handWritten();
+server.listen(0, '127.0.0.1', () => process.send(server.address().port));
+process.on('message', (message) => {
+  if (message === 'cpu') {
+    process.send(process.cpuUsage());
+    return;
+  }
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});
