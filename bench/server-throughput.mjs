@@ -15,7 +15,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 16);
 const seconds = Number(process.env.BENCH_SECONDS ?? 0.5);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const eventsPerStream = Number(process.env.BENCH_EVENTS ?? 20);
