@@ -6,7 +6,10 @@ import { AgentError, type LogEntry, type OperationTable } from '../../templates/
 import { closeAll, envelope, start } from './fixture.js';
 
 const any = z.object({}).passthrough();
-const names = ['value', 'promise', 'nothing', 'throws', 'rejects', 'throws_string', 'not_found', 'big', 'circular', 'falsy'];
+const names = [
+  'value', 'promise', 'nothing', 'throws', 'rejects', 'throws_string', 'not_found', 'big', 'circular', 'falsy',
+  'throws_undescribable', 'bad_thenable',
+];
 const table: OperationTable = new Map(names.map((name) => [name, { kind: 'unary' as const, input: any }]));
 const logged: LogEntry[] = [];
 let url = '';
@@ -40,6 +43,18 @@ beforeAll(async () => {
         return value;
       },
       falsy: () => 0,
+      throws_undescribable: () => {
+        throw {
+          toString() {
+            throw new Error('nope');
+          },
+        };
+      },
+      bad_thenable: () => ({
+        then() {
+          throw new Error('then exploded');
+        },
+      }),
     },
     { logger: (entry) => logged.push(entry) },
   ));
@@ -77,6 +92,8 @@ describe('handler errors', () => {
     ['throws_string', 'operation "throws_string" failed: a bare string'],
     ['big', 'operation "big" failed: Do not know how to serialize a BigInt'],
     ['circular', 'operation "circular" failed: Converting circular structure to JSON'],
+    ['throws_undescribable', 'operation "throws_undescribable" failed: a value that cannot be described'],
+    ['bad_thenable', 'operation "bad_thenable" failed: then exploded'],
   ])('%s → 500 INTERNAL', async (name, message) => {
     const res = await call(name);
     expect(res.status).toBe(500);

@@ -266,7 +266,12 @@ export function createDispatcher(
   const listener: RequestListener = (req, res) => {
     // Tell keep-alive clients to reconnect elsewhere once shutdown has begun.
     if (tracker.closing) res.setHeader('connection', 'close');
-    new Exchange(req, res, settings, tracker).start();
+    const exchange = new Exchange(req, res, settings, tracker);
+    try {
+      exchange.start();
+    } catch (error) {
+      exchange.fail(error);
+    }
   };
 
   return {
@@ -655,7 +660,17 @@ class Exchange {
   }
 
   /** A thrown handler error or a failed stream: a JSON error when nothing was sent, else a last line. */
+  /** Never throws: it runs in `.catch` handlers, where a throw would be an unhandled rejection. */
   fail(error: unknown): void {
+    try {
+      this.failOrThrow(error);
+    } catch {
+      // Writing the error failed too (e.g. the socket broke): drop the connection.
+      this.res.destroy();
+    }
+  }
+
+  private failOrThrow(error: unknown): void {
     if (this.stopped) return;
     const { status, http, message } = describeError(error, this.operation);
     this.log('error', message, http, error);
@@ -881,8 +896,16 @@ function describeIssues(issues: ReadonlyArray<{ readonly path: ReadonlyArray<Pro
 }
 
 function describeError(error: unknown, operation: string | undefined): { status: string; http: number; message: string } {
-  const rpc = typeof error === 'object' && error !== null ? (error as { rpcStatus?: unknown }).rpcStatus : undefined;
-  const text = error instanceof Error ? error.message : String(error);
+  let rpc: unknown;
+  let text: string;
+  try {
+    rpc = typeof error === 'object' && error !== null ? (error as { rpcStatus?: unknown }).rpcStatus : undefined;
+    text = error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    // A thrown value whose getters or toString throw: say so rather than fail again.
+    rpc = undefined;
+    text = 'a value that cannot be described';
+  }
   if (typeof rpc === 'string' && Object.hasOwn(rpcHttpStatus, rpc)) {
     return { status: rpc, http: rpcHttpStatus[rpc] ?? 500, message: text };
   }
