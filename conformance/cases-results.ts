@@ -42,7 +42,7 @@ function runnableStreams(state: RunState): Array<[string, Readonly<Record<string
 }
 
 export async function streamFramingCases(state: RunState): Promise<CaseResult[]> {
-  const expected = 'application/json, one JSON object per line';
+  const expected = 'application/json, one JSON value per line';
   const streams = runnableStreams(state);
   if (streams.length === 0) {
     const why = 'no stream operation succeeded with the inputs the checker has (give samples)';
@@ -71,11 +71,16 @@ export async function streamFramingCases(state: RunState): Promise<CaseResult[]>
       broke = (error as Error).message;
     }
     stream.hangUp();
-    const bad = lines.find((line) => !isJsonObject(line));
+    const bad = lines.find((line) => !isJson(line));
     if (type !== 'application/json') {
       results.push(result(name, expected, `content type ${JSON.stringify(type || '(none)')}`, 'fail'));
     } else if (bad !== undefined) {
-      results.push(result(name, expected, `line is not a JSON object: ${JSON.stringify(bad.slice(0, 80))}`, 'fail'));
+      results.push(result(name, expected, `line is not JSON: ${JSON.stringify(bad.slice(0, 80))}`, 'fail'));
+    } else if (lines.length === 1 && isArrayOfObjects(lines[0] ?? '')) {
+      // Events are values on their own lines; one line holding an array of events is a JSON
+      // array response, not a stream (a custom event that is itself such an array would look
+      // the same: the checker errs on the side of the common mistake).
+      results.push(result(name, expected, 'one line holding a JSON array of objects: a JSON array, not NDJSON', 'fail'));
     } else if (lines.length === 0) {
       const why = broke === undefined ? 'the stream had no lines' : `no lines: ${broke}`;
       results.push(result(name, expected, why, 'not-checked'));
@@ -87,13 +92,18 @@ export async function streamFramingCases(state: RunState): Promise<CaseResult[]>
   return results;
 }
 
-function isJsonObject(line: string): boolean {
+function isJson(line: string): boolean {
   try {
-    const value = JSON.parse(line) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
+    JSON.parse(line);
+    return true;
   } catch {
     return false;
   }
+}
+
+function isArrayOfObjects(line: string): boolean {
+  const value = JSON.parse(line) as unknown;
+  return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'object' && item !== null);
 }
 
 export async function disconnectCases(state: RunState): Promise<CaseResult[]> {
