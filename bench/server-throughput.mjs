@@ -15,8 +15,8 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 16);
-const seconds = Number(process.env.BENCH_SECONDS ?? 0.5);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
+const seconds = Number(process.env.BENCH_SECONDS ?? 1);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const eventsPerStream = Number(process.env.BENCH_EVENTS ?? 20);
 // `raw` makes the server the bottleneck; `agent` is the node:http client most callers use.
@@ -142,13 +142,15 @@ async function parentMain() {
         `         server CPU per ${per}: generated ${row.cost[0].toFixed(2)} us, hand-written ${row.cost[1].toFixed(2)} us, ` +
           `ratio hand/generated ${(row.cost[1] / row.cost[0]).toFixed(3)}; server busy ${(row.cpu[0] * 100).toFixed(0)}% / ${(row.cpu[1] * 100).toFixed(0)}%`,
       );
-      worst = Math.min(worst, row.ratio);
+      worst = Math.min(worst, row.pairedRatio);
     }
   }
+  // The bar is judged on the median of per-round ratios: each round measures both servers back to
+  // back, so load from other processes that drifts during the run cancels out of the pair.
   console.log(
     worst >= 0.9
-      ? '\nbar met: every throughput ratio >= 0.9'
-      : `\nBAR MISSED: a throughput ratio is below 0.9 (${worst.toFixed(3)}); see the CPU-per-unit ratios and the machine load`,
+      ? '\nbar met: every median round ratio >= 0.9'
+      : `\nBAR MISSED: a median round ratio is below 0.9 (${worst.toFixed(3)}); see the CPU-per-unit ratios and the machine load`,
   );
   console.log(`load average at the end: ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 

@@ -373,7 +373,7 @@ class Tracker {
 }
 
 const jsonType = 'application/json';
-const streamHeaders = { 'content-type': jsonType, 'cache-control': 'no-cache' } as const;
+const streamHeaders = { 'content-type': jsonType } as const;
 
 class Exchange {
   private readonly started: number;
