@@ -12,7 +12,8 @@
 // (unary) or events/s (stream) of each server and their ratio, the median of the per-round
 // ratios, and the server CPU time per request (or event) and its ratio: the cost of the work
 // itself, least sensitive to what else runs on the machine.
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
@@ -28,10 +29,26 @@ const streamBody = JSON.stringify({ class_method: 'async_stream_query', input: {
 // ---------------------------------------------------------------------------------------------
 // Orchestration (parent).
 
+/**
+ * Pins a process (all its threads) to one CPU when `taskset` exists and the machine has two or
+ * more: servers on CPU 1, the load client on CPU 0, so neither migrates onto the other's core
+ * between rounds (measured: unpinned runs swung by +-20% from one run to the next).
+ */
+function pin(pid, cpu) {
+  if (process.env.BENCH_PIN === '0' || availableParallelism() < 2) return false;
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Forks one server of bench/server-targets.mjs; resolves with its URL and a CPU-usage probe. */
 async function startTarget(which) {
   const child = fork(fileURLToPath(new URL('./server-targets.mjs', import.meta.url)), [which], { stdio: 'inherit' });
   const port = await new Promise((resolve) => child.once('message', resolve));
+  pin(child.pid, 1);
   const cpu = () =>
     new Promise((resolve) => {
       child.once('message', resolve);
@@ -111,6 +128,7 @@ async function parentMain() {
   const generatedUrl = targets.generated.url;
   const baselineUrl = targets.handWritten.url;
   const client = fork(fileURLToPath(new URL('./load-client.mjs', import.meta.url)), [], { stdio: 'inherit' });
+  const pinned = pin(client.pid, 0);
 
   // Both answer the same: a cheap sanity check that the comparison is like for like.
   const check = async (url, path, body) => {
@@ -124,7 +142,7 @@ async function parentMain() {
 
   console.log(
     `server throughput: ${rounds} rounds (+1 warm-up) x ${seconds}s, ${concurrency} keep-alive connections, ` +
-      `${eventsPerStream} events per stream, node ${process.version}`,
+      `${eventsPerStream} events per stream, node ${process.version}, ${pinned ? 'client on CPU 0, servers on CPU 1' : 'not pinned'}`,
   );
   let worst = Infinity;
   for (const clientKind of clients) {
