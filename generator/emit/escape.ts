@@ -46,10 +46,6 @@ export function identifier(name: string): string {
   return name;
 }
 
-export function isPlainIdentifier(name: string): boolean {
-  return identifierPattern.test(name);
-}
-
 /** A member name in a type literal or interface: bare when it is an identifier, quoted otherwise. */
 export function typePropertyKey(name: string): string {
   return identifierPattern.test(name) ? name : stringLiteral(name);

@@ -6,7 +6,7 @@ import { StructureKind, type InterfaceDeclarationStructure, type TypeAliasDeclar
 import { envelopeSchemas, type JsonSchema } from '../../spec/index.js';
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
-import { docText, jsonLiteral, typePropertyKey } from './escape.js';
+import { docText, identifier, jsonLiteral, typePropertyKey } from './escape.js';
 import { printFile } from './print.js';
 import { tsType } from './schema-to-ts.js';
 
@@ -68,16 +68,17 @@ function operationDoc(op: OperationModel, what: string): string {
 /** An interface for a plain object with properties (reads best in editors); a type alias otherwise. */
 function declare(name: string, schema: JsonSchema, doc: string | undefined): Declaration {
   const docs = doc === undefined ? [] : [docText(doc)];
+  const declared = identifier(name);
   const isPlainObject =
     schema.type === 'object' && !schema.nullable && Object.keys(schema.properties ?? {}).length > 0;
   if (!isPlainObject) {
-    return { kind: StructureKind.TypeAlias, name, isExported: true, docs, type: tsType(schema) };
+    return { kind: StructureKind.TypeAlias, name: declared, isExported: true, docs, type: tsType(schema) };
   }
   const required = new Set(schema.required ?? []);
   const extra = schema.additionalProperties;
   return {
     kind: StructureKind.Interface,
-    name,
+    name: declared,
     isExported: true,
     docs,
     properties: Object.entries(schema.properties ?? {}).map(([key, property]) => ({

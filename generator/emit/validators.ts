@@ -7,7 +7,7 @@
  */
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model } from '../model.js';
-import { docComment, stringLiteral } from './escape.js';
+import { docComment, identifier, stringLiteral } from './escape.js';
 import { printFile } from './print.js';
 import { acceptCamelCaseHelper, zodExpression } from './schema-to-zod.js';
 import { headerData } from './types.js';
@@ -42,7 +42,7 @@ export function emitValidators(model: Model, assets: Assets): EmittedFile {
 
 function schemaConst(name: string, typeName: string, expression: string, doc: string | undefined): string {
   const comment = doc === undefined ? '' : `${docComment(doc)}\n`;
-  return `\n${comment}export const ${name} = ${expression} satisfies z.ZodType<T.${typeName}>;`;
+  return `\n${comment}export const ${identifier(name)} = ${expression} satisfies z.ZodType<T.${identifier(typeName)}>;`;
 }
 
 const acceptCamelCaseSource = `/**
