@@ -4,7 +4,7 @@
 // `Runner.runAsync` on the same agent and in-memory services, in the same run. Also the wire
 // conversion alone (events per second through `eventToWire`). Medians of several rounds.
 //
-//   npm run build && node bench/agent-app.mjs [--turns 300] [--rounds 7]
+//   npm run bench:agent-app  (or: npm run build && node bench/agent-app.mjs [--turns 300] [--rounds 7])
 //
 // The model is a scripted `BaseLlm` (no network), so the numbers are AgentApp + ADK overhead,
 // not model latency: on a real model the difference disappears in the model's seconds.
