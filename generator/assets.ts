@@ -8,8 +8,15 @@ import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 import { lineComment } from './emit/escape.js';
 
+export interface HeaderData {
+  readonly name: string;
+  readonly version: string;
+  readonly source: string;
+  readonly hash: string;
+}
+
 export interface Assets {
-  readonly header: (data: { version: string; source: string; hash: string }) => string;
+  readonly header: (data: HeaderData) => string;
   readonly initSpec: (data: { name: string }) => string;
   /** Source text of `templates/runtime/*.ts`, keyed by file name without extension. */
   readonly runtime: Readonly<Record<string, string>>;

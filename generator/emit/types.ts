@@ -4,7 +4,7 @@
  */
 import { StructureKind, type InterfaceDeclarationStructure, type TypeAliasDeclarationStructure } from 'ts-morph';
 import { envelopeSchemas, type JsonSchema } from '../../spec/index.js';
-import type { Assets } from '../assets.js';
+import type { Assets, HeaderData } from '../assets.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
 import { docText, identifier, jsonLiteral, typePropertyKey } from './escape.js';
 import { printFile } from './print.js';
@@ -29,8 +29,8 @@ export function emitTypes(model: Model, assets: Assets): EmittedFile {
   return { path: 'types.ts', contents: printFile('types.ts', assets.header(headerData(model)), statements) };
 }
 
-export function headerData(model: Model): { version: string; source: string; hash: string } {
-  return { version: model.generatorVersion, source: model.source, hash: model.hash };
+export function headerData(model: Model): HeaderData {
+  return { name: model.name, version: model.generatorVersion, source: model.source, hash: model.hash };
 }
 
 const envelopeDocs: Record<string, string> = {
