@@ -61,3 +61,21 @@ test('assertParses rejects what a broken escape would produce, and accepts the g
   expect(() => assertParses('x.ts', "export const x = 'a\nb';")).toThrow(/does not parse/);
   expect(() => assertParses('x.ts', 'export const x = 1;')).not.toThrow();
 });
+
+describe('random strings (seeded, so a failure reproduces)', () => {
+  // Characters that matter to JavaScript lexing, plus astral and lone surrogate code units.
+  const alphabet = ['a', 'Z', '0', ' ', "'", '"', '`', '\\', '$', '{', '}', '*', '/', '\n', '\r', '\t', '\u2028', '\u2029', '\u0000', '\u0085', '\ud83d', '\ude00', '😀', '<', '>', '@'];
+  let seed = 20261121;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const samples = Array.from({ length: 300 }, () =>
+    Array.from({ length: Math.floor(next() * 24) }, () => alphabet[Math.floor(next() * alphabet.length)]!).join(''),
+  );
+
+  test('every string literal evaluates back to its input; every comment stays a comment', () => {
+    for (const value of samples) {
+      expect(new Function(`return ${stringLiteral(value)};`)()).toBe(value);
+      expect(new Function(`${docComment(value)}\n// ${lineComment(value)}\nreturn 1;`)()).toBe(1);
+      expect(new Function(`return { ${objectLiteralKey(value)}: 1 };`)()).toHaveProperty([value], 1);
+    }
+  });
+});
