@@ -112,22 +112,15 @@ describe('caller disconnects mid-stream', () => {
     expect(p?.produced).toBe(producedAtEnd);
   });
 
-  it('ends a generator blocked on a long wait through the signal, within 100 ms', async () => {
-    const open = await openStream(url, { path: '/api/stream_reasoning_engine', body: envelope('long_wait', { id: 'w1' }) });
+  it.each([
+    ['ends a generator blocked on a long wait through the signal, within 100 ms', 'long_wait', 'w1'],
+    ['calls return() on a sync generator when the caller leaves, within 100 ms', 'firehose', 's1'],
+  ])('%s', async (_what, operation, id) => {
+    const open = await openStream(url, { path: '/api/stream_reasoning_engine', body: envelope(operation, { id }) });
     await open.nextLine();
     const hungUpAt = performance.now();
     open.hangUp();
-    const p = probes.get('w1');
-    await waitFor(() => p?.endedAt !== undefined);
-    expect((p?.endedAt ?? Infinity) - hungUpAt).toBeLessThan(100);
-  });
-
-  it('calls return() on a sync generator when the caller leaves', async () => {
-    const open = await openStream(url, { path: '/api/stream_reasoning_engine', body: envelope('firehose', { id: 's1' }) });
-    await open.nextLine();
-    const hungUpAt = performance.now();
-    open.hangUp();
-    const p = probes.get('s1');
+    const p = probes.get(id);
     await waitFor(() => p?.endedAt !== undefined);
     expect((p?.endedAt ?? Infinity) - hungUpAt).toBeLessThan(100);
   });
