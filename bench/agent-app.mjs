@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { BaseLlm, FunctionTool, InMemorySessionService, LlmAgent, Runner, createEvent } from '@google/adk';
 import { z } from 'zod';
-import { AgentApp, eventToWire } from '../dist/agent-app/index.js';
+import { AgentApp, eventToWire } from '@agentgen/agent-app';
 
 const { values } = parseArgs({ options: { turns: { type: 'string', default: '300' }, rounds: { type: 'string', default: '7' } } });
 const turns = Number(values.turns);

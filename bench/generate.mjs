@@ -4,9 +4,9 @@
 // the bar is the "well under a second".
 // Run: npm run bench:generate
 import { performance } from 'node:perf_hooks';
-import { generate } from '../dist/generator/generate.js';
-import { resolve } from '../dist/generator/resolve/resolve.js';
-import { noSpecSource } from '../dist/generator/load/load-spec.js';
+import { generate } from '../cli/dist/generator/generate.js';
+import { resolve } from '../cli/dist/generator/resolve/resolve.js';
+import { noSpecSource } from '../cli/dist/generator/load/load-spec.js';
 
 const once = () => {
   const start = performance.now();

@@ -71,10 +71,11 @@ function handWritten() {
   });
 }
 
-// Generated: generated/server.ts (standard surface) compiled to dist/, with the same handlers for
-// the two loaded operations; the other eleven answer but are not loaded.
+// Generated: the standard surface's server.ts, as @agentgen/agent-app compiles it into its dist/
+// (the same output as generated/), with the same handlers for the two loaded operations; the other
+// eleven answer but are not loaded.
 async function generated() {
-  const { createAgentServer } = await import('../dist/generated/server.js');
+  const { createAgentServer } = await import('../agent-app/dist/generated/server.js');
   const none = () => null;
   const empty = async function* () {};
   const handlers = {

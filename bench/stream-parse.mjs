@@ -8,7 +8,7 @@
 // A second pair measures the whole streaming path of the client (fetch Response → async iterator
 // → for await) against the plain loop reading the same ReadableStream, without a network.
 import { parseArgs } from 'node:util';
-import { createClientCore, StreamLineReader } from '../dist/templates/runtime/client-runtime.js';
+import { createClientCore, StreamLineReader } from '@agentgen/runtime/client';
 
 const { values } = parseArgs({
   options: {

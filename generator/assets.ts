@@ -1,8 +1,10 @@
 /**
- * The generator's own files: handlebars templates and the runtime modules copied into generated
- * code. Read once, here, so that emitters stay pure functions of (model, assets).
+ * The generator's own files: handlebars templates and, for `runtime: bundle`, the runtime's
+ * modules (the TypeScript sources that `@agentgen/runtime` ships). Read here, once, so that
+ * emitters stay pure functions of (model, assets).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
@@ -15,11 +17,24 @@ export interface HeaderData {
   readonly hash: string;
 }
 
+/** One module of the runtime, by its path under the package's `src/`, e.g. `server/errors.ts`. */
+export interface RuntimeModule {
+  readonly path: string;
+  readonly text: string;
+}
+
+export interface BundledRuntime {
+  /** The version of `@agentgen/runtime` the modules come from. */
+  readonly version: string;
+  readonly modules: readonly RuntimeModule[];
+}
+
 export interface Assets {
   readonly header: (data: HeaderData) => string;
+  readonly bundledRuntimeHeader: (data: { version: string; runtimeVersion: string }) => string;
   readonly initSpec: (data: { name: string }) => string;
-  /** Source text of `templates/runtime/*.ts`, keyed by file name without extension. */
-  readonly runtime: Readonly<Record<string, string>>;
+  /** Present when loaded with `bundledRuntime: true`. */
+  readonly bundledRuntime: BundledRuntime | undefined;
 }
 
 /** The package root holds `templates/`; found by walking up, so it works from sources and from dist/. */
@@ -47,21 +62,34 @@ function compile<T>(source: string): (data: T) => string {
   return hb.compile<T>(source, { noEscape: true, strict: true, knownHelpersOnly: true, knownHelpers });
 }
 
-let cached: Assets | undefined;
+/** The runtime package this generator depends on, with the TypeScript sources it ships in `src/`. */
+function readBundledRuntime(): BundledRuntime {
+  const manifestPath = createRequire(import.meta.url).resolve('@agentgen/runtime/package.json');
+  const root = dirname(manifestPath);
+  const { version } = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string };
+  const src = join(root, 'src');
+  if (!existsSync(src)) throw new Error(`agentgen: ${src} is missing; @agentgen/runtime is installed without its sources`);
+  const modules = (readdirSync(src, { recursive: true, encoding: 'utf8' }) as string[])
+    .map((path) => path.split('\\').join('/'))
+    .filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))
+    .sort()
+    .map((path) => ({ path, text: readFileSync(join(src, path), 'utf8') }));
+  return { version, modules };
+}
 
-export function loadAssets(): Assets {
-  if (cached !== undefined) return cached;
-  const dir = templatesDir();
-  const read = (path: string) => readFileSync(join(dir, path), 'utf8');
-  const runtime: Record<string, string> = {};
-  for (const name of ['server-runtime', 'client-runtime']) {
-    const path = join(dir, 'runtime', `${name}.ts`);
-    if (existsSync(path)) runtime[name] = readFileSync(path, 'utf8');
+let templates: Omit<Assets, 'bundledRuntime'> | undefined;
+let bundled: BundledRuntime | undefined;
+
+export function loadAssets(options: { bundledRuntime?: boolean } = {}): Assets {
+  if (templates === undefined) {
+    const dir = templatesDir();
+    const read = (path: string) => readFileSync(join(dir, path), 'utf8');
+    templates = {
+      header: compile(read('header.hbs')),
+      bundledRuntimeHeader: compile(read('bundled-runtime-header.hbs')),
+      initSpec: compile(read('agentgen.yaml.hbs')),
+    };
   }
-  cached = {
-    header: compile(read('header.hbs')),
-    initSpec: compile(read('agentgen.yaml.hbs')),
-    runtime,
-  };
-  return cached;
+  if (options.bundledRuntime === true) bundled ??= readBundledRuntime();
+  return { ...templates, bundledRuntime: options.bundledRuntime === true ? bundled : undefined };
 }

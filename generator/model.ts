@@ -3,6 +3,7 @@
  * loaded spec and the contract data in `spec/`; emitters never see raw spec text.
  */
 import type { ApiMode, ApiModeRouting, JsonSchema } from '../spec/index.js';
+import type { RuntimeMode } from './load/spec-format.js';
 
 export interface OperationModel {
   /** As declared; a validated identifier (snake_case for the standard surface). */
@@ -50,6 +51,8 @@ export interface Model {
   /** Short sha256 of the canonical model: changes exactly when the output's meaning can. */
   readonly hash: string;
   readonly generatorVersion: string;
+  /** `package`: generated code imports `@agentgen/runtime`; `bundle`: a copy under `runtime/`. */
+  readonly runtime: RuntimeMode;
   /** The contract's named schemas, in dependency order. */
   readonly schemas: readonly NamedSchema[];
   /** Declared operations, in a stable order: surface order, then custom ones by name. */

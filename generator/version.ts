@@ -1,2 +1,2 @@
-/** The generator's version, written into every generated header. A test keeps it equal to package.json's. */
-export const generatorVersion = '0.1.0';
+/** The generator's version, written into every generated header. A test keeps it equal to cli/package.json's. */
+export const generatorVersion = '0.2.0';

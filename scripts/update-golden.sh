@@ -4,12 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 npm run --silent build
-node bin/agentgen.js generate --out generated
+node cli/bin/agentgen.js generate --out generated
 for spec in test/fixtures/*/agentgen.yaml; do
   dir=$(dirname "$spec")
-  node bin/agentgen.js generate --spec "$spec" --out "$dir/expected"
+  node cli/bin/agentgen.js generate --spec "$spec" --out "$dir/expected"
 done
 for spec in examples/*/agentgen.yaml; do
   dir=$(dirname "$spec")
-  node bin/agentgen.js generate --spec "$spec" --out "$dir/generated"
+  node cli/bin/agentgen.js generate --spec "$spec" --out "$dir/generated"
 done
+# The surface AgentApp implements, generated as a user project's would be.
+node cli/bin/agentgen.js generate --spec agent-app/agentgen.yaml --out agent-app/generated

@@ -2,6 +2,8 @@
  * Section 4.3 of the contract: an operation's `api_mode` decides the public endpoint,
  * the container route, and whether the response is unary or streaming.
  */
+import { containerRoutes } from '@agentgen/runtime';
+
 export const apiModes = ['', 'async', 'stream', 'async_stream'] as const;
 export type ApiMode = (typeof apiModes)[number];
 
@@ -16,8 +18,8 @@ export interface ApiModeRouting {
   readonly response: ResponseKind;
 }
 
-export const unaryContainerRoute = '/api/reasoning_engine';
-export const streamContainerRoute = '/api/stream_reasoning_engine';
+export const unaryContainerRoute = containerRoutes.unary;
+export const streamContainerRoute = containerRoutes.stream;
 
 export const apiModeRouting: Readonly<Record<ApiMode, ApiModeRouting>> = {
   '': { mode: '', publicMethod: ':query', containerRoute: unaryContainerRoute, response: 'unary' },

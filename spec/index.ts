@@ -3,3 +3,4 @@ export * from './errors.js';
 export * from './json-schema.js';
 export * from './contract-schemas.js';
 export * from './agent-app-surface.js';
+export type { ManifestEntry } from '@agentgen/runtime';

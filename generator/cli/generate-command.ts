@@ -2,7 +2,7 @@
 import { watch } from 'node:fs';
 import { basename, dirname, resolve as resolvePath } from 'node:path';
 import { SpecError } from '../load/spec-error.js';
-import { defaultSpecFile } from '../load/spec-format.js';
+import { defaultSpecFile, type RuntimeMode } from '../load/spec-format.js';
 import { generate, loadModel } from '../generate.js';
 import { staleFiles, writeOutput } from '../write/write-output.js';
 import type { Io } from './io.js';
@@ -10,11 +10,12 @@ import type { Io } from './io.js';
 interface Args {
   readonly spec?: string;
   readonly out: string;
+  readonly runtime?: RuntimeMode;
 }
 
 export async function generateCommand(args: Args, io: Io): Promise<number> {
   const spec = args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec);
-  const files = generate(await loadModel(spec, io.cwd));
+  const files = generate(await loadModel(spec, io.cwd, { runtime: args.runtime }));
   const outDir = resolvePath(io.cwd, args.out);
   for (const result of await writeOutput(outDir, files)) {
     io.stdout(`${result.status === 'written' ? 'wrote    ' : 'unchanged'} ${args.out}/${result.path}\n`);
@@ -24,13 +25,13 @@ export async function generateCommand(args: Args, io: Io): Promise<number> {
 
 export async function checkCommand(args: Args, io: Io): Promise<number> {
   const spec = args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec);
-  const files = generate(await loadModel(spec, io.cwd));
+  const files = generate(await loadModel(spec, io.cwd, { runtime: args.runtime }));
   const stale = await staleFiles(resolvePath(io.cwd, args.out), files);
   if (stale.length === 0) {
     io.stdout(`${args.out}/ is up to date (${files.length} files).\n`);
     return 0;
   }
-  io.stderr(`${args.out}/ is stale; run \`npx agentgen generate\`:\n`);
+  io.stderr(`${args.out}/ is stale; run \`agentgen generate\`:\n`);
   for (const file of stale) io.stderr(`  ${file.reason === 'missing' ? 'missing  ' : 'different'} ${args.out}/${file.path}\n`);
   return 1;
 }

@@ -19,6 +19,6 @@ export async function initCommand(args: { force: boolean; name?: string }, io: I
   const text = loadAssets().initSpec({ name: args.name ?? (basename(io.cwd) || 'agent') });
   parseSpec(text, defaultSpecFile); // the starter must itself be a valid spec
   await writeFile(target, text, 'utf8');
-  io.stdout(`wrote ${defaultSpecFile}; next: npx agentgen generate\n`);
+  io.stdout(`wrote ${defaultSpecFile}; next: agentgen generate\n`);
   return 0;
 }

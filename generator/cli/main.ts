@@ -4,7 +4,7 @@
  */
 import yargs, { type Argv } from 'yargs';
 import { SpecError } from '../load/spec-error.js';
-import { defaultSpecFile } from '../load/spec-format.js';
+import { defaultSpecFile, runtimeModes, type RuntimeMode } from '../load/spec-format.js';
 import { checkCommand, generateCommand, watchCommand } from './generate-command.js';
 import { initCommand } from './init-command.js';
 import { manifestCommand } from './manifest-command.js';
@@ -17,6 +17,10 @@ const specOption = {
   describe: `Spec file (YAML or JSON). Default: ./${defaultSpecFile}; without one, the standard agent-app surface.`,
 } as const;
 const outOption = { type: 'string', default: 'generated', describe: 'Output folder.' } as const;
+const runtimeOption = {
+  choices: runtimeModes,
+  describe: "Where generated code finds its runtime: 'package' imports @agentgen/runtime; 'bundle' copies it into <out>/runtime/. Default: the spec's `runtime`, else package.",
+} as const;
 
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
   let exitCode = 0;
@@ -36,13 +40,14 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
         y
           .option('spec', specOption)
           .option('out', outOption)
+          .option('runtime', runtimeOption)
           .option('watch', { type: 'boolean', default: false, describe: 'Regenerate when the spec changes; keep going after errors.' }),
       run((args: { spec?: string; out: string; watch: boolean }, io) => (args.watch ? watchCommand(args, io) : generateCommand(args, io))),
     )
     .command(
       'check',
       'Exit 1 and list stale files when the output is not what `generate` would write (for CI).',
-      (y) => y.option('spec', specOption).option('out', outOption),
+      (y) => y.option('spec', specOption).option('out', outOption).option('runtime', runtimeOption),
       run(checkCommand),
     )
     .command('manifest', 'Print the classMethods deploy manifest as JSON, for deploy tooling.', (y) => y.option('spec', specOption), run(manifestCommand))

@@ -1,15 +1,34 @@
 /**
- * `client.ts`: the public API client. The runtime (`templates/runtime/client-runtime.ts`: requests,
- * stream reading, errors, cancellation) is copied verbatim; after it come the typed client
- * interface, the operation table and the typed factory.
+ * `client.ts`: the public API client, as the spec decides it: the typed client interface, the
+ * operation table and the typed factory. Requests, stream reading, errors and cancellation are the
+ * runtime's, imported (its client side uses only web globals, so this file runs in browsers too).
  */
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
 import { docComment, stringLiteral } from './escape.js';
-import { operationMethod, withRuntime } from './runtime-source.js';
+import { headerData } from './types.js';
+import { operationMethod, runtimeImport, runtimeModule } from './runtime-imports.js';
 
 export function emitClient(model: Model, assets: Assets): EmittedFile {
-  const text = withRuntime(model, assets, 'client-runtime', [
+  const runtime = runtimeModule(model, 'client');
+  const lines = [
+    assets.header(headerData(model)).trimEnd(),
+    '',
+    ...runtimeImport(model, 'client', [
+      'createClientCore',
+      'type AgentClientOptions',
+      'type CallOptions',
+      'type ClientCoreMethods',
+      'type ClientOperation',
+      'type ClientOperationTable',
+      'type EventStream',
+    ]),
+    "import type * as T from './types.js';",
+    "import * as v from './validators.js';",
+    '',
+    `export { AgentApiError, AgentValidationError } from '${runtime}';`,
+    `export type { AgentClientOptions, AgentResource, CallOptions, EventStream, GenericCallOptions } from '${runtime}';`,
+    '',
     docComment('The public API of the agent: one method per declared operation, plus `getResource` and `call`.'),
     'export interface AgentClient extends ClientCoreMethods {',
     ...model.operations.map((op) => clientMethod(op)),
@@ -29,8 +48,8 @@ export function emitClient(model: Model, assets: Assets): EmittedFile {
     'export function createAgentClient(options: AgentClientOptions): AgentClient {',
     '  return createClientCore(clientOperations, options) as unknown as AgentClient;',
     '}',
-  ]);
-  return { path: 'client.ts', contents: text };
+  ];
+  return { path: 'client.ts', contents: `${lines.join('\n')}\n` };
 }
 
 function clientMethod(op: OperationModel): string {

@@ -4,6 +4,7 @@
  */
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model } from '../model.js';
+import { emitBundledRuntime } from './bundled-runtime.js';
 import { emitClient } from './client.js';
 import { emitIndex } from './index-file.js';
 import { emitManifest } from './manifest.js';
@@ -13,16 +14,13 @@ import { emitServer } from './server.js';
 import { emitTypes } from './types.js';
 import { emitValidators } from './validators.js';
 
-/**
- * server.ts and client.ts each carry their own runtime, so they are re-exported by name: the
- * factories and the types a user writes against, not the runtime's internals.
- */
+/** The factories and the types a user writes against; server.ts and client.ts re-export the runtime's. */
 const indexExports = [
   "export type * from './types.js';",
   "export * from './validators.js';",
-  "export { createAgentServer, createRequestListener, AgentError, stderrLogger, operations } from './server.js';",
-  "export type { AgentHandlers, AgentServer, AgentServerOptions, HandlerContext } from './server.js';",
-  "export { createAgentClient, AgentApiError, clientOperations } from './client.js';",
+  "export { createAgentServer, createRequestListener, AgentError, isAgentError, stderrLogger, operations } from './server.js';",
+  "export type { AgentHandlers, AgentServer, AgentServerOptions, HandlerContext, LogEntry, RpcStatus } from './server.js';",
+  "export { createAgentClient, AgentApiError, AgentValidationError, clientOperations } from './client.js';",
   "export type { AgentClient, AgentClientOptions, CallOptions, EventStream } from './client.js';",
 ];
 
@@ -35,6 +33,7 @@ export function emitAll(model: Model, assets: Assets): EmittedFile[] {
     emitOpenApi(model),
     emitManifest(model),
     emitIndex(model, assets, indexExports),
+    ...emitBundledRuntime(model, assets),
   ];
   for (const file of files) if (file.path.endsWith('.ts')) assertParses(file.path, file.contents);
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

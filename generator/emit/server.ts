@@ -1,16 +1,35 @@
 /**
- * `server.ts`: the container. The runtime (`templates/runtime/server-runtime.ts`: routes, envelope,
- * dispatch, validation, streaming, errors) is copied verbatim; after it come the parts derived
- * from the spec: the typed handler interface, the operation table and the typed factories.
+ * `server.ts`: the container, as the spec decides it: the typed handler interface, the operation
+ * table and the typed factories. The machinery (routes, envelope, dispatch, validation, streaming,
+ * errors) is the runtime's, imported.
  */
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
 import { docComment, stringLiteral } from './escape.js';
-import { operationMethod, withRuntime } from './runtime-source.js';
+import { headerData } from './types.js';
+import { operationMethod, runtimeImport, runtimeModule } from './runtime-imports.js';
 
 export function emitServer(model: Model, assets: Assets): EmittedFile {
-  const text = withRuntime(model, assets, 'server-runtime', [
-    'type StreamOf<E> = Iterable<E> | AsyncIterable<E> | Promise<Iterable<E> | AsyncIterable<E>>;',
+  const runtime = runtimeModule(model, 'server');
+  const lines = [
+    assets.header(headerData(model)).trimEnd(),
+    '',
+    ...runtimeImport(model, 'server', [
+      'createContainer',
+      'createListener',
+      'type AgentServer',
+      'type AgentServerOptions',
+      'type HandlerContext',
+      'type RequestListener',
+      'type ServerOperation',
+      'type ServerOperationTable',
+      'type StreamOf',
+    ]),
+    "import type * as T from './types.js';",
+    "import * as v from './validators.js';",
+    '',
+    `export { AgentError, isAgentError, stderrLogger } from '${runtime}';`,
+    `export type { AgentServer, AgentServerOptions, HandlerContext, LogEntry, RequestListener, RpcStatus, StreamOf } from '${runtime}';`,
     '',
     docComment(
       'The declared operations, one method each: implement this (a class instance or a plain object).\n' +
@@ -22,21 +41,21 @@ export function emitServer(model: Model, assets: Assets): EmittedFile {
     '}',
     '',
     docComment('The declared operations: response kind and input validator. Dispatch goes through this map only.'),
-    'export const operations: OperationTable = new Map<string, OperationSpec>([',
+    'export const operations: ServerOperationTable = new Map<string, ServerOperation>([',
     ...model.operations.map((op) => `  [${stringLiteral(op.name)}, { kind: '${op.routing.response}', input: v.${op.names.inputSchema} }],`),
     ']);',
     '',
     docComment('The container: `await createAgentServer(handlers).listen()` serves both routes on $PORT (default 8080), 0.0.0.0.'),
     'export function createAgentServer(handlers: AgentHandlers, options?: AgentServerOptions): AgentServer {',
-    '  return createContainer(operations, handlers as unknown as HandlerTable, options);',
+    '  return createContainer(operations, handlers, options);',
     '}',
     '',
     docComment('The bare `(req, res)` listener, to mount in an existing `node:http` server.'),
     'export function createRequestListener(handlers: AgentHandlers, options?: AgentServerOptions): RequestListener {',
-    '  return createListener(operations, handlers as unknown as HandlerTable, options);',
+    '  return createListener(operations, handlers, options);',
     '}',
-  ]);
-  return { path: 'server.ts', contents: text };
+  ];
+  return { path: 'server.ts', contents: `${lines.join('\n')}\n` };
 }
 
 function handlerMethod(op: OperationModel): string {

@@ -7,6 +7,13 @@ import { z } from 'zod';
 import { apiModes, type JsonSchema } from '../../spec/index.js';
 
 export const specFormatVersion = 1;
+
+/**
+ * Where generated code finds its runtime: `package` imports `@agentgen/runtime` (a dependency of
+ * the project); `bundle` writes the runtime's modules under `runtime/` in the output folder.
+ */
+export const runtimeModes = ['package', 'bundle'] as const;
+export type RuntimeMode = (typeof runtimeModes)[number];
 export const defaultSpecFile = 'agentgen.yaml';
 
 const jsonTypes = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
@@ -53,6 +60,7 @@ export const specFormat = z.strictObject({
   name: z.string().min(1, 'expected a non-empty name'),
   surface: z.literal('agent-app', { error: 'expected "agent-app", the only standard surface' }).optional(),
   include: z.array(z.string()).optional(),
+  runtime: z.enum(runtimeModes, { error: `expected one of ${runtimeModes.map((m) => JSON.stringify(m)).join(', ')}` }).optional(),
   operations: z.record(z.string(), operationFormat).optional(),
 });
 

@@ -1,3 +1,4 @@
+import { reservedClientNames } from '@agentgen/runtime/client';
 /**
  * Names that generated files define whatever the spec says. An operation whose derived type
  * name would shadow one of them is a spec error, not a silent rename.
@@ -12,5 +13,5 @@ export const fixedTypeNames: readonly string[] = [
   'AgentClient',
 ];
 
-/** Members of the generated client besides the operations. */
-export const builtInClientMembers: ReadonlySet<string> = new Set(['call', 'getResource']);
+/** Members of the generated client besides the operations: the runtime's own names. */
+export const builtInClientMembers: ReadonlySet<string> = new Set(reservedClientNames);

@@ -15,7 +15,7 @@ import {
 } from '../../spec/index.js';
 import { camelCase, objectPrototypeNames, pascalCase, reservedWords } from '../emit/escape.js';
 import type { LoadedSpec } from '../load/load-spec.js';
-import type { OperationSpec } from '../load/spec-format.js';
+import type { OperationSpec, RuntimeMode } from '../load/spec-format.js';
 import { SpecError, type SpecProblem } from '../load/spec-error.js';
 import type { Model, NamedSchema, OperationModel } from '../model.js';
 import { generatorVersion } from '../version.js';
@@ -25,7 +25,12 @@ const operationNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const anyJson: JsonSchema = {};
 const anyKeywordArguments: JsonSchema = { type: 'object', additionalProperties: true };
 
-export function resolve(loaded: LoadedSpec): Model {
+export interface ResolveOptions {
+  /** Overrides the spec's `runtime` (the CLI's `--runtime`). */
+  readonly runtime?: RuntimeMode | undefined;
+}
+
+export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model {
   const problems: SpecProblem[] = [];
   const doc = loaded.document;
   const useSurface = doc === undefined || doc.surface === 'agent-app';
@@ -66,11 +71,13 @@ export function resolve(loaded: LoadedSpec): Model {
 
   const schemas: NamedSchema[] = contractSchemas.map(([name, schema]) => ({ name, schemaConst: camelCase(name), schema }));
   const name = doc?.name ?? 'agent-app';
+  const runtime = options.runtime ?? doc?.runtime ?? 'package';
   return deepFreeze({
     name,
     source: loaded.source,
-    hash: modelHash(name, schemas, operations),
+    hash: modelHash({ name, runtime, schemas, operations }),
     generatorVersion,
+    runtime,
     schemas,
     operations,
   });
@@ -208,8 +215,8 @@ function checkSchema(schema: JsonSchema, path: (string | number)[], names: Reado
 }
 
 /** Canonical JSON (sorted keys) of what the output depends on, hashed. */
-function modelHash(name: string, schemas: readonly NamedSchema[], operations: readonly OperationModel[]): string {
-  const canonical = JSON.stringify({ name, schemas, operations, generatorVersion }, (_key, value: unknown) =>
+function modelHash(meaning: Pick<Model, 'name' | 'runtime' | 'schemas' | 'operations'>): string {
+  const canonical = JSON.stringify({ ...meaning, generatorVersion }, (_key, value: unknown) =>
     value !== null && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : value,

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentApp } from '../../agent-app/index.js';
+import { AgentApp } from '@agentgen/agent-app';
 import { conformancePassed, formatConformanceTable, runConformance, type CaseResult } from '../../conformance/index.js';
 import { createAgentServer, type AgentServer } from '../../examples/weather-agent/generated/server.js';
 import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentApp } from '../../agent-app/index.js';
+import { AgentApp } from '@agentgen/agent-app';
 import { runDev } from '../../emulator/index.js';
 import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
 import { createAgentServer, type AgentServer } from '../../examples/weather-agent/generated/server.js';

@@ -4,7 +4,7 @@
  */
 import { FunctionTool, LlmAgent } from '@google/adk';
 import { z } from 'zod';
-import { AgentApp, type AgentAppOptions } from '../../agent-app/index.js';
+import { AgentApp, type AgentAppOptions } from '@agentgen/agent-app';
 import { ScriptedLlm } from './scripted-llm.js';
 
 export function makeAgent(model = new ScriptedLlm()) {

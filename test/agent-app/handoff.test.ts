@@ -3,7 +3,7 @@
  * handoff facts, over a real ADK Runner with in-memory services.
  */
 import { describe, expect, it } from 'vitest';
-import { sessionToWire, type HandoffEnvelope, type WireSession } from '../../agent-app/index.js';
+import { sessionToWire, type HandoffEnvelope, type WireSession } from '@agentgen/agent-app';
 import { drain, makeApp, textOf } from './fixtures.js';
 
 const TOKEN = 'gho_secret-token-1234567890';
@@ -223,7 +223,7 @@ describe.each(['separate', 'shared'] as const)('streaming_agent_run_with_events 
     const { app } = makeApp_();
     await expect(app.streaming_agent_run_with_events({ request_json: requestJson as never })).rejects.toMatchObject({
       status: 'INVALID_ARGUMENT',
-      code: 400,
+      httpStatus: 400,
       message: expect.stringContaining(word),
     });
   });

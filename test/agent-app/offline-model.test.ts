@@ -4,7 +4,7 @@
  * AgentApp, `async_stream_query` drained to its wire events. No network, no API key.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AgentApp, type WireEvent } from '../../agent-app/index.js';
+import { AgentApp, type WireEvent } from '@agentgen/agent-app';
 import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
 import { OfflineModel } from '../../examples/weather-agent/src/offline-model.js';
 import { drain, textOf } from './fixtures.js';

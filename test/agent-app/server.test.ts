@@ -1,7 +1,7 @@
 /**
  * `createAgentServer(new AgentApp({ agent }))` is a whole container: the generated server
  * on loopback, a real HTTP client, the real ADK. Checks the container routes end to end,
- * errors mapped from AgentAppError, and that a caller going away ends the turn.
+ * errors mapped from AgentError, and that a caller going away ends the turn.
  */
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';

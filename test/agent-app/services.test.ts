@@ -11,9 +11,9 @@ import {
   VertexAiSessionService,
 } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { engineIdFromEnv, type VertexServiceOptions } from '../../agent-app/index.js';
+import { engineIdFromEnv, type VertexServiceOptions } from '@agentgen/agent-app';
 import { makeAgent } from './fixtures.js';
-import { AgentApp } from '../../agent-app/index.js';
+import { AgentApp } from '@agentgen/agent-app';
 
 const cloud = { GOOGLE_CLOUD_PROJECT: 'demo-project', GOOGLE_CLOUD_LOCATION: 'us-central1' };
 

@@ -4,7 +4,7 @@
  * a missing session → NOT_FOUND, memories per user only.
  */
 import { describe, expect, it } from 'vitest';
-import { AgentAppError, agentAppOperations } from '../../agent-app/index.js';
+import { AgentError, agentAppOperations } from '@agentgen/agent-app';
 import { agentAppSurface } from '../../spec/index.js';
 import { drain, makeApp, textOf } from './fixtures.js';
 
@@ -50,14 +50,14 @@ describe.each(forms)('session lifecycle ($label form)', ({ create, get, list, de
     expect(listed.sessions.map((s) => s.id).sort()).toEqual([created.id, 'chosen-id'].sort());
 
     expect(await app[del]({ user_id: 'u1', session_id: created.id })).toBeNull();
-    await expect(app[get]({ user_id: 'u1', session_id: created.id })).rejects.toBeInstanceOf(AgentAppError);
+    await expect(app[get]({ user_id: 'u1', session_id: created.id })).rejects.toBeInstanceOf(AgentError);
     expect((await app[list]({ user_id: 'u1' })).sessions.map((s) => s.id)).toEqual(['chosen-id']);
   });
 
   it('answers a missing session with NOT_FOUND 404, for reading and deleting', async () => {
     const { app } = makeApp();
     for (const call of [() => app[get]({ user_id: 'u1', session_id: 'nope' }), () => app[del]({ user_id: 'u1', session_id: 'nope' })]) {
-      await expect(call()).rejects.toMatchObject({ name: 'AgentAppError', status: 'NOT_FOUND', rpcStatus: 'NOT_FOUND', code: 404, httpStatus: 404 });
+      await expect(call()).rejects.toMatchObject({ name: 'AgentError', status: 'NOT_FOUND', httpStatus: 404 });
     }
   });
 
@@ -70,7 +70,7 @@ describe.each(forms)('session lifecycle ($label form)', ({ create, get, list, de
   it('refuses to create a session whose id exists (ALREADY_EXISTS 409)', async () => {
     const { app } = makeApp();
     await app[create]({ user_id: 'u1', session_id: 'dup' });
-    await expect(app[create]({ user_id: 'u1', session_id: 'dup' })).rejects.toMatchObject({ status: 'ALREADY_EXISTS', code: 409 });
+    await expect(app[create]({ user_id: 'u1', session_id: 'dup' })).rejects.toMatchObject({ status: 'ALREADY_EXISTS', httpStatus: 409 });
   });
 
   it.each([

@@ -4,7 +4,7 @@
  * occur; plus DESIGN.md's inputs: text or content message, session creation, seeding.
  */
 import { describe, expect, it } from 'vitest';
-import type { WireEvent } from '../../agent-app/index.js';
+import type { WireEvent } from '@agentgen/agent-app';
 import { drain, makeApp, textOf } from './fixtures.js';
 import { weatherArgs } from './scripted-llm.js';
 
@@ -110,14 +110,13 @@ describe('async_stream_query (4.7)', () => {
     const session = await app.async_create_session({ user_id: 'u1' });
     await expect(
       app.async_stream_query({ user_id: 'u1', session_id: session.id, message: 'x', session_events: [] }),
-    ).rejects.toMatchObject({ status: 'INVALID_ARGUMENT', code: 400, message: expect.stringContaining('session_events') });
+    ).rejects.toMatchObject({ status: 'INVALID_ARGUMENT', httpStatus: 400, message: expect.stringContaining('session_events') });
   });
 
   it('answers an unknown session with NOT_FOUND before streaming', async () => {
     const { app } = makeApp();
     await expect(app.async_stream_query({ user_id: 'u1', session_id: 'nope', message: 'x' })).rejects.toMatchObject({
       status: 'NOT_FOUND',
-      code: 404,
       httpStatus: 404,
     });
   });

@@ -14,7 +14,7 @@ import {
   secondsFromMillis,
   sessionFromWire,
   sessionToWire,
-} from '../../agent-app/index.js';
+} from '@agentgen/agent-app';
 
 const wireEvent = {
   id: 'ev-1',

@@ -6,7 +6,7 @@ import {
   AgentValidationError,
   createClientCore,
   type ClientOperationTable,
-} from '../../templates/runtime/client-runtime.js';
+} from '@agentgen/runtime/client';
 import { sleep, splitAt, startFixture, writeChunks, type Fixture, type Handler } from './http-fixture.js';
 
 const resourceName = 'projects/p/locations/l/reasoningEngines/42';

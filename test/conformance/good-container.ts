@@ -1,9 +1,9 @@
 /** A container built from agentgen's runtime with a hand-written table: the checker's known-good target. */
 import { z } from 'zod';
-import type { OperationTable } from '../../templates/runtime/server-runtime.js';
+import type { ServerOperationTable } from '@agentgen/runtime/server';
 import type { DeclaredOperation } from '../../conformance/index.js';
 
-export const goodTable: OperationTable = new Map([
+export const goodTable: ServerOperationTable = new Map([
   ['create_session', { kind: 'unary', input: z.object({ user_id: z.string(), session_id: z.string().nullish() }) }],
   ['ping', { kind: 'unary', input: z.object({}) }],
   ['stream_query', { kind: 'stream', input: z.object({ message: z.string(), user_id: z.string() }) }],

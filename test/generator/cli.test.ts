@@ -98,14 +98,14 @@ describe('manifest, init, usage', () => {
   });
 
   test('the generator version equals the package version', () => {
-    expect(generatorVersion).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
+    expect(generatorVersion).toBe(JSON.parse(readFileSync(join(root, 'cli/package.json'), 'utf8')).version);
   });
 });
 
 describe('the real bin', () => {
-  const bin = join(root, 'bin/agentgen.js');
+  const bin = join(root, 'cli/bin/agentgen.js');
 
-  test('npx-style run of bin/agentgen.js generates and checks', () => {
+  test('npx-style run of cli/bin/agentgen.js generates and checks', () => {
     execFileSync(process.execPath, [bin, 'generate'], { cwd: dir, encoding: 'utf8' });
     expect(execFileSync(process.execPath, [bin, 'check'], { cwd: dir, encoding: 'utf8' })).toMatch(/up to date \(7 files\)/);
   });

@@ -43,4 +43,10 @@ export const goldenCases: readonly GoldenCase[] = [
       outDir: `examples/${example}/generated`,
       build: () => generateFromText(readFileSync(join(examplesDir, example, 'agentgen.yaml'), 'utf8')),
     })),
+  // The surface AgentApp implements: its handler, input and result types come from this output.
+  {
+    name: 'agent-app package',
+    outDir: 'agent-app/generated',
+    build: () => generateFromText(readFileSync(join(root, 'agent-app/agentgen.yaml'), 'utf8')),
+  },
 ];

@@ -3,7 +3,7 @@ import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openStream, probe } from '../../conformance/http.js';
-import type { HandlerContext, OperationTable } from '../../templates/runtime/server-runtime.js';
+import type { HandlerContext, ServerOperationTable } from '@agentgen/runtime/server';
 import { closeAll, envelope, sleep, start } from './fixture.js';
 
 interface Probe {
@@ -80,7 +80,7 @@ const ops = {
   },
 };
 const input = z.object({ id: z.string() });
-const table: OperationTable = new Map(
+const table: ServerOperationTable = new Map(
   Object.keys(ops).map((name) => [name, { kind: name === 'unary_wait' ? 'unary' : 'stream', input }] as const),
 );
 let url = '';

@@ -6,14 +6,13 @@ import {
   createContainer,
   readEngineId,
   type HandlerContext,
-  type HandlerTable,
-  type OperationTable,
-} from '../../templates/runtime/server-runtime.js';
+  type ServerOperationTable,
+} from '@agentgen/runtime/server';
 import { basicHandlers, basicTable, closeAll, envelope, parseLines, start } from './fixture.js';
 
 let url = '';
 const seen: Array<{ input: unknown; context: HandlerContext }> = [];
-const table: OperationTable = new Map([
+const table: ServerOperationTable = new Map([
   ...basicTable,
   ['nested', { kind: 'unary', input: z.object({ user: z.object({ id: z.string(), tags: z.array(z.string()) }) }) }],
   ['context', { kind: 'unary', input: z.object({ drop_me: z.string().optional() }) }],
@@ -116,14 +115,14 @@ describe('building the dispatcher', () => {
   });
 
   it('fails at build time when a declared operation has no handler', () => {
-    expect(() => createContainer(basicTable, { echo: basicHandlers.echo } as unknown as HandlerTable)).toThrow(
+    expect(() => createContainer(basicTable, { echo: basicHandlers.echo })).toThrow(
       'no handler function for declared operation(s): nothing, count, count_async',
     );
   });
 
   it('never takes Object.prototype methods as handlers', () => {
-    const table: OperationTable = new Map([['toString', { kind: 'unary', input: z.object({}) }]]);
-    expect(() => createContainer(table, {} as HandlerTable)).toThrow('declared operation(s): toString');
+    const table: ServerOperationTable = new Map([['toString', { kind: 'unary', input: z.object({}) }]]);
+    expect(() => createContainer(table, {})).toThrow('declared operation(s): toString');
   });
 
   it('accepts a class instance, calling its methods with `this` bound', async () => {

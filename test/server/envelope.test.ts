@@ -1,7 +1,7 @@
 /** Container envelope rules of contract section 4.2, over real HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../../conformance/http.js';
-import { parseEnvelope } from '../../templates/runtime/server-runtime.js';
+import { parseEnvelope } from '@agentgen/runtime/server';
 import { basicHandlers, basicTable, closeAll, envelope, start } from './fixture.js';
 
 let url = '';

@@ -7,9 +7,8 @@ import {
   createContainer,
   type AgentServer,
   type AgentServerOptions,
-  type HandlerTable,
-  type OperationTable,
-} from '../../templates/runtime/server-runtime.js';
+  type ServerOperationTable,
+} from '@agentgen/runtime/server';
 
 export interface Running {
   readonly url: string;
@@ -19,11 +18,11 @@ export interface Running {
 const running = new Set<AgentServer>();
 
 export async function start(
-  table: OperationTable,
+  table: ServerOperationTable,
   handlers: object,
   options: AgentServerOptions = {},
 ): Promise<Running> {
-  const server = createContainer(table, handlers as HandlerTable, { host: '127.0.0.1', port: 0, ...options });
+  const server = createContainer(table, handlers, { host: '127.0.0.1', port: 0, ...options });
   running.add(server);
   const { port } = await server.listen();
   return { url: `http://127.0.0.1:${port}`, server };
@@ -41,7 +40,7 @@ export function envelope(name: string, input?: unknown): string {
 }
 
 /** A small table used by several files: two unary and two stream operations. */
-export const basicTable: OperationTable = new Map([
+export const basicTable: ServerOperationTable = new Map([
   ['echo', { kind: 'unary', input: z.object({ text: z.string(), n: z.number().optional() }) }],
   ['nothing', { kind: 'unary', input: z.object({}) }],
   ['count', { kind: 'stream', input: z.object({ n: z.number().int().min(0) }) }],

@@ -7,9 +7,8 @@ import {
   createContainer,
   createListener,
   type HandlerContext,
-  type HandlerTable,
-  type OperationTable,
-} from '../../templates/runtime/server-runtime.js';
+  type ServerOperationTable,
+} from '@agentgen/runtime/server';
 import { basicHandlers, basicTable, closeAll, envelope, parseLines, sleep, start } from './fixture.js';
 
 afterEach(closeAll);
@@ -18,7 +17,7 @@ describe('listen()', () => {
   it('binds 0.0.0.0 and the port in $PORT by default', async () => {
     const saved = process.env['PORT'];
     process.env['PORT'] = '0';
-    const server = createContainer(basicTable, basicHandlers as unknown as HandlerTable);
+    const server = createContainer(basicTable, basicHandlers);
     try {
       const bound = await server.listen();
       expect(bound.host).toBe('0.0.0.0');
@@ -38,7 +37,7 @@ describe('listen()', () => {
     const saved = process.env['PORT'];
     process.env['PORT'] = 'eighty';
     try {
-      const server = createContainer(basicTable, basicHandlers as unknown as HandlerTable);
+      const server = createContainer(basicTable, basicHandlers);
       await expect(server.listen()).rejects.toThrow('$PORT must be an integer from 0 to 65535, got "eighty"');
     } finally {
       if (saved === undefined) delete process.env['PORT'];
@@ -49,7 +48,7 @@ describe('listen()', () => {
   it('rejects when the port is taken', async () => {
     const { url } = await start(basicTable, basicHandlers);
     const port = Number(new URL(url).port);
-    const second = createContainer(basicTable, basicHandlers as unknown as HandlerTable, { host: '127.0.0.1', port });
+    const second = createContainer(basicTable, basicHandlers, { host: '127.0.0.1', port });
     await expect(second.listen()).rejects.toThrow('EADDRINUSE');
   });
 });
@@ -58,7 +57,7 @@ describe('close()', () => {
   it('ends an in-flight stream with a last UNAVAILABLE line, aborts its producer, and resolves', async () => {
     let aborted = false;
     let ended = false;
-    const table: OperationTable = new Map([['forever', { kind: 'stream', input: z.object({}) }]]);
+    const table: ServerOperationTable = new Map([['forever', { kind: 'stream', input: z.object({}) }]]);
     const { url, server } = await start(table, {
       forever: async function* (_input: unknown, context: HandlerContext) {
         context.signal.addEventListener('abort', () => (aborted = true));
@@ -85,7 +84,7 @@ describe('close()', () => {
 
   it('lets an in-flight unary call finish before resolving', async () => {
     let release = (): void => undefined;
-    const table: OperationTable = new Map([['slow', { kind: 'unary', input: z.object({}) }]]);
+    const table: ServerOperationTable = new Map([['slow', { kind: 'unary', input: z.object({}) }]]);
     const { url, server } = await start(table, {
       slow: () => new Promise((resolve) => (release = () => resolve('done'))),
     });
@@ -123,7 +122,7 @@ describe('close()', () => {
 
 describe('bare request listener', () => {
   it('serves both routes when mounted in an existing node:http server', async () => {
-    const listener = createListener(basicTable, basicHandlers as unknown as HandlerTable);
+    const listener = createListener(basicTable, basicHandlers);
     const outer = createServer((req, res) => {
       if (req.url === '/healthz') {
         res.end('ok');

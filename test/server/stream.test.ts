@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openStream, probe } from '../../conformance/http.js';
-import { AgentError, type OperationTable } from '../../templates/runtime/server-runtime.js';
+import { AgentError, type ServerOperationTable } from '@agentgen/runtime/server';
 import { closeAll, envelope, parseLines, sleep, start } from './fixture.js';
 
 /** A promise with its resolver, to hand control between producer and test without timing. */
@@ -77,7 +77,7 @@ const ops = {
   },
 };
 
-const table: OperationTable = new Map(
+const table: ServerOperationTable = new Map(
   Object.keys(ops).map((name) => [name, { kind: 'stream' as const, input: z.object({ n: z.number().int().optional() }) }]),
 );
 let url = '';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { probe } from '../../conformance/http.js';
-import { AgentError, type LogEntry, type OperationTable } from '../../templates/runtime/server-runtime.js';
+import { AgentError, type LogEntry, type ServerOperationTable } from '@agentgen/runtime/server';
 import { closeAll, envelope, start } from './fixture.js';
 
 const any = z.object({}).passthrough();
@@ -10,7 +10,7 @@ const names = [
   'value', 'promise', 'nothing', 'throws', 'rejects', 'throws_string', 'not_found', 'big', 'circular', 'falsy',
   'throws_undescribable', 'bad_thenable',
 ];
-const table: OperationTable = new Map(names.map((name) => [name, { kind: 'unary' as const, input: any }]));
+const table: ServerOperationTable = new Map(names.map((name) => [name, { kind: 'unary' as const, input: any }]));
 const logged: LogEntry[] = [];
 let url = '';
 

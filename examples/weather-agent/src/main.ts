@@ -3,7 +3,7 @@
  * with AgentApp (the thirteen standard operations over ADK) as its handlers. It listens on
  * `$PORT` (default 8080) on 0.0.0.0, as the runtime requires, and stops cleanly on SIGTERM.
  */
-import { AgentApp } from 'agentgen/agent-app';
+import { AgentApp } from '@agentgen/agent-app';
 import { createAgentServer, stderrLogger } from '../generated/server.js';
 import { createWeatherAgent } from './agent.js';
 

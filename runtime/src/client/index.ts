@@ -1,0 +1,21 @@
+/**
+ * `@agentgen/runtime/client`: the public API side. Generated `client.ts` files build on it (through
+ * `@agentgen/runtime/codegenv1/client`). No `node:` imports: it runs in browsers too.
+ */
+export { AgentApiError, AgentValidationError, errorFromResponse, type AgentApiErrorInit } from './errors.js';
+export { StreamLineReader } from './line-reader.js';
+export type { EventStream } from './event-stream.js';
+export {
+  createClientCore,
+  reservedClientNames,
+  type AgentClientOptions,
+  type AgentResource,
+  type CallOptions,
+  type ClientCore,
+  type ClientCoreMethods,
+  type ClientOperation,
+  type ClientOperationTable,
+  type ClientSchema,
+  type GenericCallOptions,
+} from './client.js';
+export type { ManifestEntry } from '../contract.js';

@@ -1,0 +1,90 @@
+/** Builds the request listener from the operation table and the handlers, once per server. */
+import { containerRoutes } from '../contract.js';
+import { Exchange, type ResolvedOperation, type Settings } from './exchange.js';
+import { Tracker } from './tracker.js';
+import type { AgentServerOptions, OperationHandler, RequestListener, ServerOperationTable } from './types.js';
+
+const defaultBodyLimit = 16 * 1024 * 1024;
+
+/** A request listener plus what `close()` needs to end its in-flight work. */
+export interface Dispatcher {
+  readonly listener: RequestListener;
+  /** Ends in-flight streams now and marks later responses `Connection: close`. */
+  shutdown(): void;
+  /** Resolves when no request is in flight. */
+  idle(): Promise<void>;
+}
+
+export function readEngineId(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const id = env['GOOGLE_CLOUD_AGENT_ENGINE_ID'] || env['PLATFORM_CLOUD_AGENT_ENGINE_ID'];
+  return id === undefined || id === '' ? undefined : id;
+}
+
+/**
+ * Handlers are a plain object or a class instance (methods on its prototype are fine). Each is
+ * looked up once, by declared name only: a method inherited from Object.prototype is no handler.
+ */
+function resolveOperations(table: ServerOperationTable, handlers: object): Map<string, ResolvedOperation> {
+  const resolved = new Map<string, ResolvedOperation>();
+  const missing: string[] = [];
+  for (const [name, operation] of table) {
+    const handler = (handlers as Record<string, unknown>)[name];
+    const inherited = (Object.prototype as unknown as Record<string, unknown>)[name];
+    if (typeof handler !== 'function' || handler === inherited) {
+      missing.push(name);
+      continue;
+    }
+    const route = operation.kind === 'stream' ? containerRoutes.stream : containerRoutes.unary;
+    const what = operation.kind === 'stream' ? 'a streaming operation' : 'a unary operation';
+    resolved.set(name, {
+      name,
+      kind: operation.kind,
+      input: operation.input,
+      handler: handler as OperationHandler,
+      wrongRouteMessage: `operation ${JSON.stringify(name)} is ${what}: call it on ${route}`,
+    });
+  }
+  if (missing.length > 0) {
+    throw new TypeError(`agent server: no handler function for declared operation(s): ${missing.join(', ')}`);
+  }
+  return resolved;
+}
+
+export function createDispatcher(table: ServerOperationTable, handlers: object, options: AgentServerOptions = {}): Dispatcher {
+  const limit = options.bodyLimitBytes ?? defaultBodyLimit;
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new RangeError(`agent server: bodyLimitBytes must be a non-negative integer, got ${String(limit)}`);
+  }
+  const operations = resolveOperations(table, handlers);
+  const declared = [...operations.keys()].sort();
+  const settings: Settings = {
+    operations,
+    handlers,
+    bodyLimit: limit,
+    logger: options.logger,
+    engineId: options.engineId ?? readEngineId(),
+    unknownSuffix: declared.length > 0 ? `; declared operations: ${declared.join(', ')}` : '; no operations are declared',
+  };
+  const tracker = new Tracker<Exchange>();
+  const listener: RequestListener = (req, res) => {
+    // Tell keep-alive clients to reconnect elsewhere once shutdown has begun.
+    if (tracker.closing) res.setHeader('connection', 'close');
+    const exchange = new Exchange(req, res, settings, tracker);
+    try {
+      exchange.start();
+    } catch (error) {
+      exchange.fail(error);
+    }
+  };
+
+  return {
+    listener,
+    shutdown(): void {
+      tracker.closing = true;
+      for (const exchange of tracker.inFlight) exchange.shutdown();
+    },
+    idle(): Promise<void> {
+      return tracker.idle();
+    },
+  };
+}

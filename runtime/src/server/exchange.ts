@@ -1,0 +1,392 @@
+/**
+ * One request/response exchange on a container route: route and method checks, the body under
+ * its limit, the envelope, dispatch to the declared operation, validation, then the unary answer
+ * or the NDJSON stream, and what a disconnect or a shutdown does to work in flight.
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { ZodType } from 'zod';
+import { containerErrors, containerRoutes, type ErrorRow } from '../contract.js';
+import { checkContentType, describeIssues, jsonMediaType, parseEnvelope, rawHeader } from './envelope.js';
+import { describeError, errorBody, errorLine } from './errors.js';
+import type { AgentServerLogger, LogEntry } from './logger.js';
+import { NdjsonStream } from './ndjson-stream.js';
+import type { Tracker, TrackedWork } from './tracker.js';
+import type { HandlerContext, OperationHandler, ResponseKind } from './types.js';
+import { clip, describeValue, isIterable, isThenable, iteratorOf, nextTurn, type Closable } from './values.js';
+
+/** A declared operation with its handler, resolved once when the server is built. */
+export interface ResolvedOperation {
+  readonly name: string;
+  readonly kind: ResponseKind;
+  readonly input: ZodType;
+  readonly handler: OperationHandler;
+  readonly wrongRouteMessage: string;
+}
+
+/** What every exchange of one server shares. */
+export interface Settings {
+  readonly operations: ReadonlyMap<string, ResolvedOperation>;
+  /** The handlers object: `this` of every handler call. */
+  readonly handlers: object;
+  readonly bodyLimit: number;
+  readonly logger: AgentServerLogger | undefined;
+  readonly engineId: string | undefined;
+  /** Appended to an unknown-operation message: the declared names. */
+  readonly unknownSuffix: string;
+}
+
+export class Exchange implements TrackedWork {
+  private readonly started: number;
+  /** Made on first use of `context.signal`: most handlers never look, and it costs per request. */
+  private controller: AbortController | undefined;
+  private abortReason: Error | undefined;
+  private operation: string | undefined;
+  private stream: NdjsonStream | undefined;
+  private kind: ResponseKind = 'unary';
+  private iterator: Closable | undefined;
+  private stopped = false;
+  private watched = false;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    private readonly settings: Settings,
+    private readonly tracker: Tracker<Exchange>,
+  ) {
+    this.started = settings.logger === undefined ? 0 : performance.now();
+  }
+
+  /** From here on the work is asynchronous: a disconnect must stop it, a shutdown must end it. */
+  private watch(): void {
+    if (this.watched) return;
+    this.watched = true;
+    this.tracker.add(this);
+    this.res.on('close', () => this.onClose());
+  }
+
+  signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.abortReason !== undefined) this.controller.abort(this.abortReason);
+    }
+    return this.controller.signal;
+  }
+
+  private abort(reason: Error): void {
+    this.abortReason ??= reason;
+    this.controller?.abort(reason);
+  }
+
+  private onClose(): void {
+    this.tracker.finished(this);
+    if (this.res.writableFinished) return;
+    // The caller went away before the response ended: stop the producer promptly.
+    this.stop();
+  }
+
+  private stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.abort(new Error('the caller went away'));
+    this.stream?.stop();
+    this.closeIterator();
+  }
+
+  private closeIterator(): void {
+    const iterator = this.iterator;
+    this.iterator = undefined;
+    if (iterator === undefined || typeof iterator.return !== 'function') return;
+    try {
+      const result = iterator.return();
+      if (isThenable(result)) result.then(undefined, () => undefined);
+    } catch {
+      // A generator that is still running or that throws from `finally` has nothing more to give.
+    }
+  }
+
+  /** Server shutdown: streams end now with a last error line; unary work is left to finish. */
+  shutdown(): void {
+    const stream = this.stream;
+    if (stream === undefined) {
+      // Unary work finishes, and the caller is told not to reuse the connection.
+      if (!this.res.headersSent) this.res.setHeader('connection', 'close');
+      return;
+    }
+    if (this.stopped) return;
+    this.stopped = true;
+    this.abort(new Error('the server is shutting down'));
+    this.closeIterator();
+    stream.finish(errorLine('UNAVAILABLE', 503, 'the server is shutting down'));
+  }
+
+  /**
+   * Callback style on purpose, up to the handler call: a sync handler's answer is written in the
+   * same tick as the body's `end`, with no promise per request (measured: a promise-based path
+   * cost about a quarter more CPU per request than a hand-written server).
+   */
+  start(): void {
+    const { req, res } = this;
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    const kind: ResponseKind | undefined =
+      path === containerRoutes.unary ? 'unary' : path === containerRoutes.stream ? 'stream' : undefined;
+    if (kind === undefined) {
+      const served = `POST ${containerRoutes.unary} and POST ${containerRoutes.stream}`;
+      return this.reject(containerErrors.unknownPath, `no route ${JSON.stringify(clip(path))}; the container serves ${served}`);
+    }
+    if (req.method !== 'POST') {
+      res.setHeader('allow', 'POST');
+      const message = `method ${req.method ?? ''} is not allowed on ${path}: use POST`;
+      return this.reject(containerErrors.methodNotAllowed, message);
+    }
+    const mediaError = checkContentType(rawHeader(req.rawHeaders, 'content-type'));
+    if (mediaError !== undefined) return this.reject(containerErrors.unsupportedMediaType, mediaError);
+
+    this.kind = kind;
+    this.readBody();
+  }
+
+  private onBody(text: string): void {
+    const { req } = this;
+    const kind = this.kind;
+    const envelope = parseEnvelope(text);
+    if ('error' in envelope) return this.reject(envelope.row, envelope.error);
+
+    const op = this.settings.operations.get(envelope.name);
+    if (op === undefined) {
+      const message = `unknown operation ${JSON.stringify(clip(envelope.name))}${this.settings.unknownSuffix}`;
+      return this.reject(containerErrors.unknownOperation, message);
+    }
+    this.operation = op.name;
+    if (op.kind !== kind) return this.reject(containerErrors.wrongRoute, op.wrongRouteMessage);
+
+    const parsed = op.input.safeParse(envelope.input);
+    if (!parsed.success) {
+      const message = `invalid input for ${JSON.stringify(op.name)}: ${describeIssues(parsed.error.issues)}`;
+      return this.reject(containerErrors.invalidInput, message);
+    }
+    const context = new RequestContext(this, req, this.settings.engineId, op.name);
+    if (op.kind === 'stream') {
+      this.runStream(op, parsed.data, context).catch((error: unknown) => this.fail(error));
+      return;
+    }
+    let result: unknown;
+    try {
+      result = op.handler.call(this.settings.handlers, parsed.data, context);
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    if (isThenable(result)) {
+      this.watch();
+      result.then(
+        (value) => this.reply(value),
+        (error: unknown) => this.fail(error),
+      );
+    } else {
+      this.reply(result);
+    }
+  }
+
+  private reply(result: unknown): void {
+    if (this.stopped) return;
+    let body: string;
+    try {
+      // `{"output": null}` for a handler that returns nothing (JSON.stringify(undefined) is undefined).
+      body = `{"output":${JSON.stringify(result) ?? 'null'}}`;
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    this.send(200, body);
+    this.log('info', 'ok', 200);
+  }
+
+  private async runStream(op: ResolvedOperation, input: unknown, context: HandlerContext): Promise<void> {
+    this.watch();
+    let produced = op.handler.call(this.settings.handlers, input, context);
+    // The stream is accepted: headers go out at the end of this tick even if no event is ready.
+    const stream = new NdjsonStream(this.res);
+    this.stream = stream;
+    if (isThenable(produced)) produced = await produced;
+    if (this.stopped) {
+      // The caller left while the handler was getting ready: let its generator clean up.
+      this.iterator = iteratorOf(produced);
+      this.closeIterator();
+      return;
+    }
+    if (!isIterable(produced)) {
+      const what = describeValue(produced);
+      throw new Error(`the handler of stream operation ${JSON.stringify(op.name)} returned ${what}, not an iterable`);
+    }
+    const asyncFactory = (produced as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator];
+    if (typeof asyncFactory === 'function') await this.pumpAsync(asyncFactory.call(produced), stream);
+    else await this.pumpSync((produced as Iterable<unknown>)[Symbol.iterator](), stream);
+    if (this.stopped) return;
+    this.iterator = undefined;
+    stream.finish('');
+    this.log('info', 'ok', 200);
+  }
+
+  private async pumpAsync(iterator: AsyncIterator<unknown>, stream: NdjsonStream): Promise<void> {
+    this.iterator = iterator;
+    for (;;) {
+      if (stream.blocked !== undefined) await stream.blocked;
+      if (this.stopped) return;
+      const step = await iterator.next();
+      if (this.stopped || step.done === true) return;
+      if (stream.push(step.value)) await nextTurn();
+    }
+  }
+
+  private async pumpSync(iterator: Iterator<unknown>, stream: NdjsonStream): Promise<void> {
+    this.iterator = iterator;
+    for (;;) {
+      if (stream.blocked !== undefined) await stream.blocked;
+      if (this.stopped) return;
+      // A sync generator produces its events in one tick: pull a batch, then write it at once.
+      let step = iterator.next();
+      while (step.done !== true && !stream.push(step.value)) step = iterator.next();
+      if (step.done === true) return;
+      // A full batch was written; give other requests and the disconnect event a turn.
+      await nextTurn();
+    }
+  }
+
+  private readBody(): void {
+    const { req } = this;
+    const limit = this.settings.bodyLimit;
+    const declared = rawHeader(req.rawHeaders, 'content-length');
+    if (declared !== undefined && Number(declared) > limit) {
+      this.refuseBody(Number(declared));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        this.refuseBody(size);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      const only = chunks.length === 1 ? chunks[0] : undefined;
+      const text = only !== undefined ? only.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+      try {
+        this.onBody(text);
+      } catch (error) {
+        this.fail(error);
+      }
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    // The caller went away mid-body: nothing to answer; the response's `close` stops the rest.
+    req.on('error', ignore);
+  }
+
+  /** 413 without reading the rest of the body: answer, then drop the connection. */
+  private refuseBody(size: number): void {
+    const { req, res } = this;
+    req.pause();
+    res.setHeader('connection', 'close');
+    const row = containerErrors.bodyTooLarge;
+    this.reject(row, `request body of ${size} bytes or more exceeds the limit of ${this.settings.bodyLimit} bytes`);
+    // Node would otherwise read and discard the rest of the body to reuse the connection.
+    res.once('finish', () => req.socket.destroySoon());
+  }
+
+  private reject(row: ErrorRow, message: string): void {
+    this.send(row.http, errorBody(row.status, row.http, message));
+    this.log(row.http >= 500 ? 'error' : 'info', message, row.http);
+  }
+
+  private send(status: number, body: string): void {
+    const { res } = this;
+    if (res.headersSent || res.writableEnded) return;
+    if (this.tracker.closing) res.setHeader('connection', 'close');
+    res.writeHead(status, { 'content-type': jsonMediaType, 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  }
+
+  /** A thrown handler error or a failed stream: a JSON error when nothing was sent, else a last line. */
+  /** Never throws: it runs in `.catch` handlers, where a throw would be an unhandled rejection. */
+  fail(error: unknown): void {
+    try {
+      this.failOrThrow(error);
+    } catch {
+      // Writing the error failed too (e.g. the socket broke): drop the connection.
+      this.res.destroy();
+    }
+  }
+
+  private failOrThrow(error: unknown): void {
+    if (this.stopped) return;
+    const { status, http, message } = describeError(error, this.operation);
+    this.log('error', message, http, error);
+    const stream = this.stream;
+    this.iterator = undefined;
+    if (stream !== undefined && stream.hasOutput) {
+      stream.finish(errorLine(status, http, message));
+      return;
+    }
+    stream?.stop();
+    if (this.res.headersSent) {
+      this.res.end();
+      return;
+    }
+    this.send(http, errorBody(status, http, message));
+  }
+
+  private log(level: LogEntry['level'], message: string, status: number, error?: unknown): void {
+    const logger = this.settings.logger;
+    if (logger === undefined) return;
+    try {
+      logger({
+        level,
+        message,
+        method: this.req.method,
+        path: this.req.url,
+        operation: this.operation,
+        status,
+        durationMs: performance.now() - this.started,
+        error,
+      });
+    } catch {
+      // A failing logger must not take a request down with it.
+    }
+  }
+}
+
+/**
+ * The handler's context. A class with `signal` as a prototype getter: the AbortController is made
+ * only when a handler reads it (an object literal with a getter per request measured ~9 us).
+ */
+class RequestContext implements HandlerContext {
+  readonly #exchange: Exchange;
+  readonly #req: IncomingMessage;
+  constructor(
+    exchange: Exchange,
+    req: IncomingMessage,
+    readonly engineId: string | undefined,
+    readonly operation: string,
+  ) {
+    this.#exchange = exchange;
+    this.#req = req;
+  }
+
+  get signal(): AbortSignal {
+    return this.#exchange.signal();
+  }
+
+  /** Node builds `req.headers` lazily; so does this, for handlers that never look. */
+  get headers(): IncomingHttpHeaders {
+    return this.#req.headers;
+  }
+}
+
+function ignore(): void {}

@@ -1,0 +1,21 @@
+/**
+ * `@agentgen/runtime/server`: the container side. Generated `server.ts` files build on it (through
+ * `@agentgen/runtime/codegenv1/server`); import from here what handlers and entry points use.
+ */
+export { AgentError, isAgentError } from './errors.js';
+export { stderrLogger, type AgentServerLogger, type LogEntry } from './logger.js';
+export { createContainer, createListener } from './lifecycle.js';
+export { createDispatcher, readEngineId, type Dispatcher } from './dispatcher.js';
+export { checkContentType, parseEnvelope, type Envelope } from './envelope.js';
+export type {
+  AgentServer,
+  AgentServerOptions,
+  HandlerContext,
+  OperationHandler,
+  RequestListener,
+  ResponseKind,
+  ServerOperation,
+  ServerOperationTable,
+  StreamOf,
+} from './types.js';
+export { containerErrors, containerRoutes, type RpcStatus } from '../contract.js';

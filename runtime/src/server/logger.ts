@@ -1,0 +1,27 @@
+/** The server's optional log callback, and a ready one that writes a line per entry to stderr. */
+
+export interface LogEntry {
+  readonly level: 'info' | 'error';
+  readonly message: string;
+  readonly method?: string | undefined;
+  readonly path?: string | undefined;
+  readonly operation?: string | undefined;
+  readonly status?: number;
+  readonly durationMs?: number;
+  readonly error?: unknown;
+}
+
+export type AgentServerLogger = (entry: LogEntry) => void;
+
+/** One line per entry on stderr; pass as `logger` to see requests and handler failures. */
+export const stderrLogger: AgentServerLogger = (entry) => {
+  const parts: string[] = [entry.level];
+  if (entry.method !== undefined) parts.push(entry.method);
+  if (entry.path !== undefined) parts.push(entry.path);
+  if (entry.operation !== undefined) parts.push(entry.operation);
+  if (entry.status !== undefined) parts.push(String(entry.status));
+  if (entry.durationMs !== undefined) parts.push(`${entry.durationMs.toFixed(1)}ms`);
+  parts.push(entry.message);
+  if (entry.error instanceof Error && entry.error.stack !== undefined) parts.push(`\n${entry.error.stack}`);
+  process.stderr.write(`${parts.join(' ')}\n`);
+};

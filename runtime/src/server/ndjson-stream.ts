@@ -1,0 +1,96 @@
+/** NDJSON output: one JSON line per event, the events of one tick in one write, with backpressure. */
+import type { ServerResponse } from 'node:http';
+import { jsonMediaType } from './envelope.js';
+
+/** A stream writes at once when this much is pending, even within one tick. */
+const streamBatchChars = 64 * 1024;
+const streamHeaders = { 'content-type': jsonMediaType } as const;
+
+export class NdjsonStream {
+  private pending = '';
+  private scheduled = false;
+  private stopped = false;
+  /** True once the status line went out (headers or data). */
+  started = false;
+  /** Set while the socket buffer is full; the producer waits on it. */
+  blocked: Promise<void> | undefined;
+  private unblock: (() => void) | undefined;
+
+  constructor(private readonly res: ServerResponse) {
+    this.schedule();
+  }
+
+  /** True once anything was sent or queued: an error then has to be the last line. */
+  get hasOutput(): boolean {
+    return this.started || this.pending !== '';
+  }
+
+  /** Queues one event; returns true when a full batch was written and the producer should yield. */
+  push(value: unknown): boolean {
+    this.pending += `${JSON.stringify(value) ?? 'null'}\n`;
+    if (this.pending.length >= streamBatchChars) {
+      this.flush();
+      return true;
+    }
+    this.schedule();
+    return false;
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(this.onTurnEnd);
+  }
+
+  private readonly onTurnEnd = (): void => {
+    this.scheduled = false;
+    this.flush();
+  };
+
+  private flush(): void {
+    const { res } = this;
+    if (this.stopped || res.writableEnded) return;
+    if (!res.headersSent) res.writeHead(200, streamHeaders);
+    this.started = true;
+    if (this.pending === '') {
+      // Nothing produced yet: send the headers now (Node would hold them until the first write).
+      res.flushHeaders();
+      return;
+    }
+    const chunk = this.pending;
+    this.pending = '';
+    if (!res.write(chunk) && this.blocked === undefined) {
+      this.blocked = new Promise((resolve) => {
+        this.unblock = resolve;
+      });
+      res.once('drain', this.release);
+    }
+  }
+
+  private readonly release = (): void => {
+    this.res.off('drain', this.release);
+    const unblock = this.unblock;
+    this.blocked = undefined;
+    this.unblock = undefined;
+    unblock?.();
+  };
+
+  /** Writes what is pending plus `last`, and ends the response. */
+  finish(last: string): void {
+    const { res } = this;
+    if (this.stopped || res.writableEnded) return;
+    this.stopped = true;
+    if (!res.headersSent) res.writeHead(200, streamHeaders);
+    this.started = true;
+    res.end(this.pending + last);
+    this.pending = '';
+    this.release();
+  }
+
+  /** The caller left: drop what is pending and wake a producer waiting for `drain`. */
+  stop(): void {
+    this.stopped = true;
+    this.pending = '';
+    this.release();
+  }
+}

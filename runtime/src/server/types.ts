@@ -1,0 +1,54 @@
+/** The server runtime's public types: the operation table, handlers, their context, options. */
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { ZodType } from 'zod';
+import type { AgentServerLogger } from './logger.js';
+
+export type ResponseKind = 'unary' | 'stream';
+
+/** One declared operation as the server dispatches it: its response kind and the zod schema of its `input`. */
+export interface ServerOperation {
+  readonly kind: ResponseKind;
+  readonly input: ZodType;
+}
+
+/** The declared operations by name. Dispatch goes through this map only. */
+export type ServerOperationTable = ReadonlyMap<string, ServerOperation>;
+
+/** What a streaming handler may return: a sync or async iterable of events, or a promise of one. */
+export type StreamOf<E> = Iterable<E> | AsyncIterable<E> | Promise<Iterable<E> | AsyncIterable<E>>;
+
+export interface HandlerContext {
+  /** Aborted when the caller goes away or the server shuts down. */
+  readonly signal: AbortSignal;
+  readonly headers: IncomingHttpHeaders;
+  /** From `GOOGLE_CLOUD_AGENT_ENGINE_ID`, else `PLATFORM_CLOUD_AGENT_ENGINE_ID`. */
+  readonly engineId: string | undefined;
+  readonly operation: string;
+}
+
+export type OperationHandler = (input: unknown, context: HandlerContext) => unknown;
+
+export interface AgentServerOptions {
+  /** Port for `listen()`; default `$PORT`, else 8080. `0` picks a free port. */
+  readonly port?: number;
+  /** Host for `listen()`; default `0.0.0.0` as the contract requires. */
+  readonly host?: string;
+  /** Largest accepted request body in bytes; default 16 MiB. Larger bodies get 413 unread. */
+  readonly bodyLimitBytes?: number;
+  /** Default: silent. */
+  readonly logger?: AgentServerLogger;
+  /** Overrides the engine id read from the environment. */
+  readonly engineId?: string;
+}
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface AgentServer {
+  /** Starts listening; resolves with the bound address. */
+  listen(): Promise<{ port: number; host: string }>;
+  /** Stops accepting, ends in-flight streams with a last UNAVAILABLE error line, waits for the rest. */
+  close(): Promise<void>;
+  /** The bare request listener, to mount in another `node:http` server. */
+  readonly listener: RequestListener;
+  readonly server: Server;
+}
