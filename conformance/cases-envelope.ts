@@ -1,5 +1,5 @@
 /**
- * Cases about the HTTP surface and the container envelope (contract 4.2 rules 1–3). They need no
+ * Cases about the HTTP surface and the container envelope (`class_method`, a body sent as a JSON string, a missing `input`). They need no
  * valid input: each is judged from refusals, or by comparing two answers that must be equal.
  */
 import { describe, signature, statusOf, type Observation } from './observe.js';

@@ -1,12 +1,12 @@
 /**
  * Per-operation cases: each declared operation must be dispatched on its own route and refused on
- * the other (contract 4.3). The checker does not know valid inputs, so "dispatched" means "not the
+ * the other (by its `api_mode`). The checker does not know valid inputs, so "dispatched" means "not the
  * container's unknown-operation answer, not a crash": a validation 400 for `input: {}` counts.
  */
 import { unaryContainerRoute } from '../spec/index.js';
 import { describe, errorMessage, statusOf, type Observation } from './observe.js';
 import { envelopeBody, isUnknownAnswer, otherRoute, result, routeOf, type RunState } from './state.js';
-import type { CaseResult, DeclaredOperation } from './types.js';
+import type { CaseResult, CheckedEntry } from './types.js';
 
 export async function operationCases(state: RunState): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
@@ -17,7 +17,7 @@ export async function operationCases(state: RunState): Promise<CaseResult[]> {
   return results;
 }
 
-async function rightRouteCase(state: RunState, op: DeclaredOperation): Promise<CaseResult> {
+async function rightRouteCase(state: RunState, op: CheckedEntry): Promise<CaseResult> {
   const route = routeOf(op);
   const name = `${op.name} on ${route}`;
   const expected = 'dispatched: 2xx, or a 4xx about the input';
@@ -52,7 +52,7 @@ async function rightRouteCase(state: RunState, op: DeclaredOperation): Promise<C
   return result(name, expected, describe(opened), 'pass');
 }
 
-async function wrongRouteCase(state: RunState, op: DeclaredOperation): Promise<CaseResult> {
+async function wrongRouteCase(state: RunState, op: CheckedEntry): Promise<CaseResult> {
   const right = routeOf(op);
   const wrong = otherRoute(right);
   const name = `${op.name} on ${wrong} (wrong route)`;

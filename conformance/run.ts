@@ -1,18 +1,18 @@
 /**
  * `runConformance`: a black-box check of a running container against the container contract
- * (section 4.2) and agentgen's error rules. Cases run one after another (a container under test
+ * (the two fixed routes, the envelope, streaming) and agentgen's error rules. Cases run one after another (a container under test
  * should see one probe at a time), in a fixed order, so two runs give the same table.
  */
-import { agentAppSurface, isApiMode } from '../spec/index.js';
+import { agentAppSurface, isApiMode, type ManifestEntry } from '../spec/index.js';
 import { dispatchCases, doubleEncodingCases, httpCases, missingInputCase } from './cases-envelope.js';
 import { errorShapeCase, stillServingCase } from './cases-errors.js';
 import { operationCases } from './cases-operations.js';
 import { disconnectCases, streamFramingCases, unaryOutputCase } from './cases-results.js';
 import { Observer } from './observe.js';
 import { routesInUse, undeclaredName, type RunState } from './state.js';
-import type { CaseResult, ConformanceOptions, DeclaredOperation } from './types.js';
+import type { CaseResult, CheckedEntry, ConformanceOptions } from './types.js';
 
-export const standardOperations: readonly DeclaredOperation[] = agentAppSurface.map((op) => ({
+export const standardOperations: readonly CheckedEntry[] = agentAppSurface.map((op) => ({
   name: op.name,
   api_mode: op.api_mode,
 }));
@@ -63,7 +63,7 @@ function checkUrl(url: string): string {
   return parsed.origin;
 }
 
-function checkOperations(operations: readonly DeclaredOperation[]): readonly DeclaredOperation[] {
+function checkOperations(operations: readonly ManifestEntry[]): readonly CheckedEntry[] {
   const seen = new Set<string>();
   for (const [index, op] of operations.entries()) {
     if (typeof op.name !== 'string' || op.name === '') {
@@ -78,5 +78,5 @@ function checkOperations(operations: readonly DeclaredOperation[]): readonly Dec
     if (seen.has(op.name)) throw new Error(`conformance: operation ${op.name} is declared twice`);
     seen.add(op.name);
   }
-  return operations;
+  return operations as readonly CheckedEntry[];
 }

@@ -2,11 +2,11 @@
 import { apiModeRouting, streamContainerRoute, unaryContainerRoute } from '../spec/index.js';
 import { envelopeBody, signature, type Observation, type Observer } from './observe.js';
 import type { ProbeResponse } from './http.js';
-import type { CaseResult, CaseStatus, DeclaredOperation } from './types.js';
+import type { CaseResult, CaseStatus, CheckedEntry } from './types.js';
 
 export interface RunState {
   readonly observer: Observer;
-  readonly operations: readonly DeclaredOperation[];
+  readonly operations: readonly CheckedEntry[];
   readonly samples: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Routes the declared operations need; a container may serve only these. */
   readonly routes: readonly string[];
@@ -22,7 +22,7 @@ export interface RunState {
 
 export const undeclaredName = 'agentgen_conformance_undeclared';
 
-export function routeOf(operation: DeclaredOperation): string {
+export function routeOf(operation: CheckedEntry): string {
   return apiModeRouting[operation.api_mode].containerRoute;
 }
 
@@ -30,7 +30,7 @@ export function otherRoute(route: string): string {
   return route === unaryContainerRoute ? streamContainerRoute : unaryContainerRoute;
 }
 
-export function routesInUse(operations: readonly DeclaredOperation[]): string[] {
+export function routesInUse(operations: readonly CheckedEntry[]): string[] {
   const used = new Set(operations.map(routeOf));
   // With nothing declared there is nothing to narrow by: check both routes.
   if (used.size === 0) return [unaryContainerRoute, streamContainerRoute];

@@ -1,16 +1,14 @@
 /** The conformance checker's public shapes. */
-import type { ApiMode } from '../spec/index.js';
+import type { ApiMode, ManifestEntry } from '../spec/index.js';
 
-export interface DeclaredOperation {
-  readonly name: string;
-  readonly api_mode: ApiMode;
-}
+/** A manifest entry whose `api_mode` was checked: the checker's view of a declared operation. */
+export type CheckedEntry = ManifestEntry & { readonly api_mode: ApiMode };
 
 export interface ConformanceOptions {
   /** Base URL of the running container, e.g. `http://127.0.0.1:8080`. */
   readonly url: string;
   /** The container's declared `classMethods`; default: the thirteen standard operations. */
-  readonly operations?: readonly DeclaredOperation[];
+  readonly operations?: readonly ManifestEntry[];
   /**
    * Inputs known to be valid, by operation name. Without them the checker only sends `input: {}`,
    * so the cases that need a successful call (stream framing, the `{"output"}` wrapper,

@@ -5,7 +5,7 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Argv } from 'yargs';
 import { defaultPort, defaultResource, startEmulator } from './emulator.js';
-import type { ManifestEntry } from './manifest.js';
+import type { ManifestEntry } from '../spec/index.js';
 
 /** Same shape as the CLI's `Io`. */
 export interface DevIo {

@@ -1,6 +1,6 @@
 /**
- * `agentgen dev --command`: starts the container as the platform would (contract 4.2 rules 6, 7):
- * `PORT` set to a free port and the engine id in both variable spellings (DESIGN.md). Waits until
+ * `agentgen dev --command`: starts the container as the platform would:
+ * `PORT` set to a free port and the engine id in both variable spellings (`GOOGLE_CLOUD_AGENT_ENGINE_ID`, `PLATFORM_CLOUD_AGENT_ENGINE_ID`). Waits until
  * it accepts connections, and stops its whole process group on close (a shell command may have
  * started children of its own).
  */

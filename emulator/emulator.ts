@@ -1,5 +1,5 @@
 /**
- * `agentgen dev`: the runtime's public API (contract 4.1) on loopback, in front of a container.
+ * `agentgen dev`: the runtime's public API (`:query`, `:streamQuery`, `GET` of the resource) on loopback, in front of a container.
  * It authenticates, parses the envelope, routes by the declared `api_mode` only, forwards to the
  * container's fixed routes, and answers errors as `google.rpc.Status`, as the runtime does.
  */
@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { spawnContainer, type ContainerProcess } from './container-process.js';
 import { resolveCall, type PublicEndpoint, type ResolvedCall } from './envelope.js';
 import { forwardStream, forwardUnary, type Upstream } from './forward.js';
-import { buildMethodTable, type ManifestEntry } from './manifest.js';
+import type { ManifestEntry } from '../spec/index.js';
+import { buildMethodTable } from './manifest.js';
 import { PublicError, sendStatus, statusOf } from './status.js';
 
 export interface EmulatorOptions {
@@ -26,7 +27,7 @@ export interface EmulatorOptions {
   readonly resource?: string;
   /** When set, only `Authorization: Bearer <token>` is accepted; otherwise any bearer token. */
   readonly token?: string;
-  /** Forward sync bodies as a JSON-encoded string, as the runtime may (contract 4.2 rule 2). Default true. */
+  /** Forward sync bodies as a JSON-encoded string, as the runtime may. Default true. */
   readonly forwardSyncAsString?: boolean;
   /** One line per call, and the container's output under `--command`. Default: console.log. */
   readonly logger?: (line: string) => void;

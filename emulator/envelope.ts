@@ -1,5 +1,5 @@
 /**
- * The public query envelope (contract 2.3) and routing by declared `api_mode` (4.3): pure
+ * The public query envelope (`{classMethod, input}`) and routing by declared `api_mode` (4.3): pure
  * functions from a request body to the call to forward, or a PublicError saying what is wrong.
  */
 import { defaultMethodByEndpoint, type ApiModeRouting } from '../spec/index.js';
@@ -12,7 +12,7 @@ export interface ResolvedCall {
   readonly method: string;
   readonly declared: DeclaredMethod;
   readonly routing: ApiModeRouting;
-  /** Absent when the caller sent none: the container treats that as `{}` (contract 2.4). */
+  /** Absent when the caller sent none: the container treats that as `{}`. */
   readonly input: Record<string, unknown> | undefined;
 }
 
@@ -24,7 +24,7 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** `classMethod` is canonical, `class_method` accepted (contract 9); both at once must agree. */
+/** `classMethod` is canonical, `class_method` accepted, as the public API does; both at once must agree. */
 function methodName(envelope: Record<string, unknown>): string | undefined {
   const names: string[] = [];
   for (const key of ['classMethod', 'class_method'] as const) {
@@ -79,7 +79,7 @@ export function resolveCall(body: string, endpoint: PublicEndpoint, table: Metho
   return { method, declared, routing: declared.routing, input };
 }
 
-/** What the runtime sends the container (contract 2.4): `class_method`, and `input` when there is one. */
+/** What the runtime sends the container: `class_method`, and `input` when there is one. */
 export function containerEnvelope(call: ResolvedCall): { class_method: string; input?: Record<string, unknown> } {
   return call.input === undefined ? { class_method: call.method } : { class_method: call.method, input: call.input };
 }

@@ -1,5 +1,5 @@
 /**
- * Forwarding to the container's fixed routes (contract 4.2): the unary route's answer is checked
+ * Forwarding to the container's fixed routes: the unary route's answer is checked
  * and re-wrapped; the stream route's lines are passed on as they arrive, with backpressure, and
  * the upstream request is aborted when the caller goes away.
  */
@@ -107,7 +107,7 @@ export async function forwardStream(
   const status = response.statusCode ?? 0;
   if (status < 200 || status > 299) return failed(call, route, response);
 
-  // The real service labels both framings application/json (DESIGN.md); so does the emulator.
+  // The real service labels both framings application/json; so does the emulator.
   res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
   res.flushHeaders();
   const framer = sse ? new SseFramer() : undefined;

@@ -1,17 +1,9 @@
 /**
- * The emulator's view of the deployed resource's `spec.classMethods` (contract 2.1, 2.2): the only
+ * The emulator's view of the deployed resource's `spec.classMethods`: the only
  * thing the runtime knows about a container. Entries are kept as given so `GET /v1/{resource}`
  * returns exactly the manifest; routing reads only `name` and `api_mode`.
  */
-import { apiModeRouting, apiModes, isApiMode, type ApiModeRouting } from '../spec/index.js';
-
-/** A `classMethods` entry: minimal `{name, api_mode}` or the full form the deploy manifest carries. */
-export interface ManifestEntry {
-  readonly name: string;
-  readonly api_mode: string;
-  readonly description?: string;
-  readonly parameters?: unknown;
-}
+import { apiModeRouting, apiModes, isApiMode, type ApiModeRouting, type ManifestEntry } from '../spec/index.js';
 
 export interface DeclaredMethod {
   readonly entry: ManifestEntry;

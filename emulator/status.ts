@@ -1,4 +1,4 @@
-/** `google.rpc.Status` error bodies of the public API (DESIGN.md "Errors"), from the rows of `spec/errors.ts`. */
+/** `google.rpc.Status` error bodies of the public API, as the reference platform writes them, from the rows of `spec/errors.ts`. */
 import type { ServerResponse } from 'node:http';
 import { errorConditions, type ErrorCondition } from '../spec/index.js';
 

@@ -1,6 +1,6 @@
 /**
- * The standard AgentApp surface (contract section 4.4, inputs from DESIGN.md's
- * reference-platform facts): thirteen operations, in the contract's order.
+ * The standard AgentApp surface, with the inputs the reference platform's SDK declares:
+ * thirteen operations, in the contract's order.
  * `required` lists the arguments with no default; an optional argument is nullable,
  * as the reference SDK declares it.
  */

@@ -1,5 +1,5 @@
 /**
- * Section 4.3 of the contract: an operation's `api_mode` decides the public endpoint,
+ * Routing by `api_mode`: an operation's `api_mode` decides the public endpoint,
  * the container route, and whether the response is unary or streaming.
  */
 import { containerRoutes } from '@agentgen/runtime';

@@ -1,5 +1,6 @@
 /**
- * The named schemas of the contract (sections 2.3–2.8 and DESIGN.md's wire facts).
+ * The named schemas of the contract (envelopes, session, events, handoff) in the reference
+ * platform's wire form.
  * Order matters: a schema only refers to schemas listed before it, so emitters can
  * declare them top to bottom.
  */
@@ -146,7 +147,7 @@ export const contractSchemas: ReadonlyArray<readonly [name: string, schema: Json
     {
       type: 'object',
       description:
-        'The JSON object inside `request_json` of streaming_agent_run_with_events (section 2.7). ' +
+        'The JSON object inside `request_json` of streaming_agent_run_with_events. ' +
         'Both spellings of the user and session id are accepted.',
       properties: {
         message: { $ref: '#/components/schemas/Content' },
@@ -186,7 +187,7 @@ export const contractSchemas: ReadonlyArray<readonly [name: string, schema: Json
   ],
 ];
 
-/** Envelopes (sections 2.3–2.5): fixed shapes, shared by every spec. */
+/** Envelopes (query, container request, unary response): fixed shapes, shared by every spec. */
 export const envelopeSchemas = {
   /** Public query envelope; `classMethod` is canonical, `class_method` is accepted. */
   QueryRequest: {

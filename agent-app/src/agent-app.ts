@@ -1,5 +1,5 @@
 /**
- * `AgentApp`: the thirteen operations of the standard surface (contract 4.4) over an ADK
+ * `AgentApp`: the thirteen operations of the standard surface over an ADK
  * agent, shaped as the generated server's handlers, so that
  *
  *     createAgentServer(new AgentApp({ agent }))
@@ -206,14 +206,14 @@ export class AgentApp implements AgentHandlers {
   }
 }
 
-/** `stream_query` has no `session_events` argument (DESIGN.md); a stray one is ignored, not obeyed. */
+/** `stream_query` has no `session_events` argument in the reference AdkApp; a stray one is ignored, not obeyed. */
 function withoutSeed(input: unknown): unknown {
   if (typeof input !== 'object' || input === null || !('session_events' in input)) return input;
   const { session_events: _ignored, ...rest } = input as Record<string, unknown>;
   return rest;
 }
 
-/** The operations AgentApp serves, in the contract's order (contract 4.4). */
+/** The operations AgentApp serves, in the order of the standard surface. */
 export const agentAppOperations = [
   'create_session',
   'get_session',

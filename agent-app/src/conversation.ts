@@ -1,5 +1,5 @@
 /**
- * `async_stream_query` / `stream_query` (contract 4.7): one conversation turn, every event
+ * `async_stream_query` / `stream_query`: one conversation turn, every event
  * of it (tool calls with their exact arguments, tool results, model events) streamed in
  * wire form as ADK produces it.
  *

@@ -1,5 +1,5 @@
 /**
- * `streaming_agent_run_with_events` (contract 4.6, DESIGN.md handoff facts): the native
+ * `streaming_agent_run_with_events`, as the reference AdkApp runs it: the native
  * chat integration hands over one turn as `request_json`.
  *
  * 1. `request_json` is parsed (both spellings of user and session id) and the named session resumed;

@@ -9,7 +9,7 @@ import { contentFromWire, type Content } from './wire.js';
 
 export type Input = Readonly<Record<string, unknown>>;
 
-/** The input object itself: absent means `{}` (contract 2.4), anything else must be an object. */
+/** The input object itself: absent means `{}`, anything else must be an object. */
 export function inputObject(input: unknown, operation: string): Input {
   if (input === undefined || input === null) return {};
   if (typeof input !== 'object' || Array.isArray(input)) {

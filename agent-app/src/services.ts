@@ -1,6 +1,6 @@
 /**
  * Which ADK services an AgentApp uses, decided once from its options and environment
- * (contract 4.2 rule 7): given services win; otherwise, when the runtime names the engine
+ * (the engine id the runtime injects): given services win; otherwise, when the runtime names the engine
  * (`GOOGLE_CLOUD_AGENT_ENGINE_ID`, or the contract's `PLATFORM_CLOUD_AGENT_ENGINE_ID`),
  * sessions and memory live in that engine's Vertex AI services, so the container stays
  * stateless; otherwise everything is in memory (local runs, tests).

@@ -1,6 +1,6 @@
 /**
  * A session service for one turn that shows the agent extra `temp:` state which is never
- * stored (contract 4.6 point 3: forwarded OAuth tokens live for the turn only).
+ * stored (forwarded OAuth tokens live for the turn only, never in the session).
  *
  * Why a wrapper and not `runAsync({ stateDelta })`: ADK strips `temp:` keys from a delta
  * before applying it, so a token passed that way would never reach a tool. Instead, the

@@ -1,5 +1,5 @@
 /**
- * The one place where ADK objects meet the reference wire form (DESIGN.md).
+ * The one place where ADK objects meet the reference wire form (snake_case keys, timestamps in seconds, no nulls).
  *
  * `@google/adk` for TypeScript speaks camelCase with millisecond timestamps; the reference
  * platform's callers expect snake_case keys, timestamps in seconds and no nulls in events.

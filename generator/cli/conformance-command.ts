@@ -1,13 +1,11 @@
 /** `conformance`: the black-box container checker, with the operations of a spec's manifest. */
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import type { Argv } from 'yargs';
 import { conformancePassed, formatConformanceTable, runConformance } from '../../conformance/index.js';
-import type { DeclaredOperation } from '../../conformance/index.js';
 import { buildManifest } from '../emit/manifest.js';
-import { loadModel } from '../generate.js';
-import type { Runner } from './extra-commands.js';
 import type { Io } from './io.js';
+import { loadModel } from './pipeline.js';
+import type { Verb } from './verb.js';
 
 interface Args {
   readonly url: string;
@@ -18,9 +16,7 @@ interface Args {
 
 export async function conformanceCommand(args: Args, io: Io): Promise<number> {
   const spec = args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec);
-  const operations = buildManifest(await loadModel(spec, io.cwd)).map(
-    (m) => ({ name: m.name, api_mode: m.api_mode }) as DeclaredOperation,
-  );
+  const operations = buildManifest(await loadModel(spec, io.cwd));
   const samples = args.samples === undefined ? undefined : await readSamples(resolvePath(io.cwd, args.samples));
   const results = await runConformance({ url: args.url, operations, samples, timeoutMs: args.timeout });
   io.stdout(`${formatConformanceTable(results)}\n`);
@@ -43,16 +39,17 @@ async function readSamples(path: string): Promise<Record<string, Record<string, 
   return parsed as Record<string, Record<string, unknown>>;
 }
 
-export function addConformanceCommand(parser: Argv, run: Runner): Argv {
-  return parser.command(
-    'conformance',
-    'Check a running container against the container contract (any language); exit 1 on a failure.',
-    (y) =>
-      y
-        .option('url', { type: 'string', demandOption: true, describe: 'Base URL of the container, e.g. http://127.0.0.1:8080.' })
-        .option('spec', { type: 'string', describe: 'Spec whose operations the container declares. Default: ./agentgen.yaml, else the standard surface.' })
-        .option('samples', { type: 'string', describe: 'JSON file: operation name → a valid input, to check results and streams too.' })
-        .option('timeout', { type: 'number', default: 10_000, describe: 'Per-request time-out in ms.' }),
-    run(conformanceCommand),
-  );
-}
+export const conformanceVerb: Verb = {
+  register: (parser, run, describe) =>
+    parser.command(
+      'conformance',
+      describe,
+      (y) =>
+        y
+          .option('url', { type: 'string', demandOption: true, describe: 'Base URL of the container, e.g. http://127.0.0.1:8080.' })
+          .option('spec', { type: 'string', describe: 'Spec whose operations the container declares. Default: ./agentgen.yaml, else the standard surface.' })
+          .option('samples', { type: 'string', describe: 'JSON file: operation name → a valid input, to check results and streams too.' })
+          .option('timeout', { type: 'number', default: 10_000, describe: 'Per-request time-out in ms.' }),
+      run(conformanceCommand),
+    ),
+};

@@ -1,11 +1,17 @@
 /** `generate`, `generate --watch` and `check`. */
 import { watch } from 'node:fs';
 import { basename, dirname, resolve as resolvePath } from 'node:path';
+import { loadAssets } from '../assets.js';
+import { expectedOutput } from '../emit/emit-all.js';
 import { SpecError } from '../load/spec-error.js';
-import { defaultSpecFile, type RuntimeMode } from '../load/spec-format.js';
-import { generate, loadModel } from '../generate.js';
-import { staleFiles, writeOutput } from '../write/write-output.js';
+import type { RuntimeMode } from '../load/spec-format.js';
+import { bundledRuntimeMarker } from '../emit/bundled-runtime.js';
+import { allCurrent, leftoverRuntimeFiles, removeLeftovers, staleFiles, writeOutput } from '../write/write-output.js';
 import type { Io } from './io.js';
+import { outOption, runtimeOption, specOption } from './options.js';
+import { emitModel, loadModel } from './pipeline.js';
+import { defaultSpecFile } from '../load/spec-defaults.js';
+import { plainVerb } from './verb.js';
 
 interface Args {
   readonly spec?: string;
@@ -15,25 +21,39 @@ interface Args {
 
 export async function generateCommand(args: Args, io: Io): Promise<number> {
   const spec = args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec);
-  const files = generate(await loadModel(spec, io.cwd, { runtime: args.runtime }));
+  const files = await emitModel(await loadModel(spec, io.cwd, { runtime: args.runtime }));
   const outDir = resolvePath(io.cwd, args.out);
   for (const result of await writeOutput(outDir, files)) {
     io.stdout(`${result.status === 'written' ? 'wrote    ' : 'unchanged'} ${args.out}/${result.path}\n`);
   }
+  const leftovers = await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker);
+  await removeLeftovers(outDir, leftovers);
+  for (const path of leftovers) io.stdout(`removed   ${args.out}/${path}\n`);
   return 0;
 }
 
+/**
+ * Up to date when every file passes `expectedOutput`'s test, which prints nothing (so ts-morph is
+ * not loaded). Otherwise the whole output is emitted and compared byte for byte, for the report.
+ */
 export async function checkCommand(args: Args, io: Io): Promise<number> {
   const spec = args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec);
-  const files = generate(await loadModel(spec, io.cwd, { runtime: args.runtime }));
-  const stale = await staleFiles(resolvePath(io.cwd, args.out), files);
-  if (stale.length === 0) {
-    io.stdout(`${args.out}/ is up to date (${files.length} files).\n`);
-    return 0;
-  }
+  const model = await loadModel(spec, io.cwd, { runtime: args.runtime });
+  const outDir = resolvePath(io.cwd, args.out);
+  const expected = expectedOutput(model, loadAssets({ bundledRuntime: model.runtime === 'bundle' }));
+  const leftovers = await leftoverRuntimeFiles(outDir, expected, bundledRuntimeMarker);
+  if (leftovers.length === 0 && (await allCurrent(outDir, expected))) return upToDate(args.out, expected.length, io);
+  const files = await emitModel(model);
+  const stale = [...(await staleFiles(outDir, files)), ...leftovers.map((path) => ({ path, reason: 'left over' as const }))];
+  if (stale.length === 0) return upToDate(args.out, files.length, io);
   io.stderr(`${args.out}/ is stale; run \`agentgen generate\`:\n`);
-  for (const file of stale) io.stderr(`  ${file.reason === 'missing' ? 'missing  ' : 'different'} ${args.out}/${file.path}\n`);
+  for (const file of stale) io.stderr(`  ${file.reason.padEnd(9)} ${args.out}/${file.path}\n`);
   return 1;
+}
+
+function upToDate(out: string, count: number, io: Io): number {
+  io.stdout(`${out}/ is up to date (${count} files).\n`);
+  return 0;
 }
 
 /**
@@ -72,3 +92,15 @@ export async function watchCommand(args: Args, io: Io): Promise<number> {
   await running;
   return 0;
 }
+
+export const generateVerb = plainVerb(
+  {
+    spec: specOption,
+    out: outOption,
+    runtime: runtimeOption,
+    watch: { type: 'boolean', default: false, describe: 'Regenerate when the spec changes; keep going after errors.' },
+  },
+  (args: Args & { watch: boolean }, io) => (args.watch ? watchCommand(args, io) : generateCommand(args, io)),
+);
+
+export const checkVerb = plainVerb({ spec: specOption, out: outOption, runtime: runtimeOption }, checkCommand);

@@ -3,8 +3,9 @@ import { access, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { loadAssets } from '../assets.js';
 import { parseSpec } from '../load/load-spec.js';
-import { defaultSpecFile } from '../load/spec-format.js';
 import type { Io } from './io.js';
+import { defaultSpecFile } from '../load/spec-defaults.js';
+import { plainVerb } from './verb.js';
 
 export async function initCommand(args: { force: boolean; name?: string }, io: Io): Promise<number> {
   const target = join(io.cwd, defaultSpecFile);
@@ -22,3 +23,11 @@ export async function initCommand(args: { force: boolean; name?: string }, io: I
   io.stdout(`wrote ${defaultSpecFile}; next: agentgen generate\n`);
   return 0;
 }
+
+export const initVerb = plainVerb(
+  {
+    force: { type: 'boolean', default: false, describe: 'Overwrite an existing spec.' },
+    name: { type: 'string', describe: 'Agent name (default: the folder name).' },
+  },
+  initCommand,
+);

@@ -7,10 +7,14 @@
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model } from '../model.js';
 
+/** How every bundled runtime file begins (templates/bundled-runtime-header.hbs): how leftovers are recognised. */
+export const bundledRuntimeMarker = '// Copied by agentgen ';
+
 export function emitBundledRuntime(model: Model, assets: Assets): EmittedFile[] {
   if (model.runtime !== 'bundle') return [];
   const runtime = assets.bundledRuntime;
   if (runtime === undefined) throw new Error('internal: the bundled runtime was not loaded for a `runtime: bundle` model');
   const header = assets.bundledRuntimeHeader({ version: model.generatorVersion, runtimeVersion: runtime.version }).trimEnd();
+  if (!header.startsWith(bundledRuntimeMarker)) throw new Error('internal: the bundled runtime header lost its marker');
   return runtime.modules.map((module) => ({ path: `runtime/${module.path}`, contents: `${header}\n\n${module.text}` }));
 }

@@ -6,14 +6,12 @@
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
 import { docComment, stringLiteral } from './escape.js';
-import { headerData } from './types.js';
+import { withHeader } from './header.js';
 import { operationMethod, runtimeImport, runtimeModule } from './runtime-imports.js';
 
 export function emitClient(model: Model, assets: Assets): EmittedFile {
   const runtime = runtimeModule(model, 'client');
   const lines = [
-    assets.header(headerData(model)).trimEnd(),
-    '',
     ...runtimeImport(model, 'client', [
       'createClientCore',
       'type AgentClientOptions',
@@ -49,7 +47,7 @@ export function emitClient(model: Model, assets: Assets): EmittedFile {
     '  return createClientCore(clientOperations, options) as unknown as AgentClient;',
     '}',
   ];
-  return { path: 'client.ts', contents: `${lines.join('\n')}\n` };
+  return { path: 'client.ts', contents: withHeader(model, assets, `${lines.join('\n')}\n`) };
 }
 
 function clientMethod(op: OperationModel): string {

@@ -3,19 +3,13 @@
  * `parameters` in the form the reference SDK sends: an object schema of `properties`, `required`
  * (the arguments with no default) and `type: "object"`; optional arguments are `nullable`.
  */
-import { contractSchemas, refPrefix, type JsonSchema } from '../../spec/index.js';
+import { contractSchemas, refPrefix, type JsonSchema, type ManifestEntry } from '../../spec/index.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
-
-export interface ClassMethod {
-  readonly name: string;
-  readonly api_mode: string;
-  readonly description: string;
-  readonly parameters: ManifestSchema;
-}
 
 type ManifestSchema = { readonly [key: string]: unknown };
 
-export function buildManifest(model: Model): ClassMethod[] {
+/** Every entry of the manifest agentgen writes carries all four fields. */
+export function buildManifest(model: Model): Required<ManifestEntry>[] {
   return model.operations.map((op) => ({
     name: op.name,
     api_mode: op.apiMode,

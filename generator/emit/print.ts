@@ -1,36 +1,28 @@
 /**
- * Prints one generated TypeScript file from ts-morph structures, built whole (never `addX` in a
- * loop), in an in-memory project. Statements given as strings are fixed text or comments.
+ * Prints the body of one generated TypeScript file from ts-morph structures, built whole (never
+ * `addX` in a loop). Statements given as strings are fixed text or comments. The structure printer
+ * is used alone, with no project or source file: the text is parsed once, by `assertParses`.
  */
-import { IndentationText, NewLineKind, Project, QuoteKind, ts, type StatementStructures } from 'ts-morph';
+import type { StatementStructures, ts } from 'ts-morph';
+import { tsMorph } from './ts-morph.js';
 
-let project: Project | undefined;
-
-function memoryProject(): Project {
-  project ??= new Project({
-    useInMemoryFileSystem: true,
-    manipulationSettings: {
-      indentationText: IndentationText.TwoSpaces,
-      newLineKind: NewLineKind.LineFeed,
-      quoteKind: QuoteKind.Single,
-    },
-  });
-  return project;
-}
-
-export function printFile(name: string, header: string, statements: readonly (string | StatementStructures)[]): string {
-  const file = memoryProject().createSourceFile(name, { statements: [...statements] }, { overwrite: true });
-  const text = `${header.trimEnd()}\n\n${file.getFullText().trimEnd()}\n`;
-  memoryProject().removeSourceFile(file);
-  return text;
+/** The body of a file (the text under its header), ending in one newline. */
+export function printFile(statements: readonly (string | StatementStructures)[]): string {
+  const { printStructure, StructureKind } = tsMorph();
+  const text = printStructure({ kind: StructureKind.SourceFile, statements: [...statements] }, { indentNumberOfSpaces: 2, useSingleQuote: true });
+  return `${text.trimEnd()}\n`;
 }
 
 /**
  * Re-parses an emitted file: a syntax error here is a generator bug (or an escaping hole), and the
- * run fails before anything is written. Parse only (no transform or emit), so it stays cheap.
+ * run fails before anything is written. Parse only (no transform or emit), so it stays cheap; the
+ * inside of doc comments is not parsed as JSDoc (where a comment ends is the scanner's, and is
+ * still checked).
  */
 export function assertParses(path: string, text: string): void {
-  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const { ts } = tsMorph();
+  const options = { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
+  const file = ts.createSourceFile(path, text, options, false, ts.ScriptKind.TS);
   // `parseDiagnostics` holds the parser's syntax errors; it is not in the public typings.
   const diagnostics = (file as unknown as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics;
   if (diagnostics === undefined) throw new Error('internal: this TypeScript version does not expose parse diagnostics');

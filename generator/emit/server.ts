@@ -6,14 +6,12 @@
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
 import { docComment, stringLiteral } from './escape.js';
-import { headerData } from './types.js';
+import { withHeader } from './header.js';
 import { operationMethod, runtimeImport, runtimeModule } from './runtime-imports.js';
 
 export function emitServer(model: Model, assets: Assets): EmittedFile {
   const runtime = runtimeModule(model, 'server');
   const lines = [
-    assets.header(headerData(model)).trimEnd(),
-    '',
     ...runtimeImport(model, 'server', [
       'createContainer',
       'createListener',
@@ -55,7 +53,7 @@ export function emitServer(model: Model, assets: Assets): EmittedFile {
     '  return createListener(operations, handlers, options);',
     '}',
   ];
-  return { path: 'server.ts', contents: `${lines.join('\n')}\n` };
+  return { path: 'server.ts', contents: withHeader(model, assets, `${lines.join('\n')}\n`) };
 }
 
 function handlerMethod(op: OperationModel): string {

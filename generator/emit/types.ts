@@ -2,13 +2,15 @@
  * `types.ts`: the contract's named schemas, the envelopes, and per operation its input type and
  * its result (unary) or event (stream) type. Built as one ts-morph structure.
  */
-import { StructureKind, type InterfaceDeclarationStructure, type TypeAliasDeclarationStructure } from 'ts-morph';
+import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } from 'ts-morph';
 import { envelopeSchemas, type JsonSchema } from '../../spec/index.js';
-import type { Assets, HeaderData } from '../assets.js';
+import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
 import { docText, identifier, jsonLiteral, typePropertyKey } from './escape.js';
+import { withHeader } from './header.js';
 import { printFile } from './print.js';
 import { tsType } from './schema-to-ts.js';
+import { tsMorph } from './ts-morph.js';
 
 type Declaration = InterfaceDeclarationStructure | TypeAliasDeclarationStructure;
 
@@ -19,18 +21,14 @@ export function emitTypes(model: Model, assets: Assets): EmittedFile {
     ...model.schemas.map((s) => declare(s.name, s.schema, s.schema.description)),
     '\n// Envelopes of the public API and of the container routes.',
     ...Object.entries(envelopeSchemas).map(([name, schema]) => declare(name, schema, envelopeDocs[name])),
-    unaryResponse,
+    unaryResponse(),
     '\n// Operations.',
     ...model.operations.flatMap((op) => [
       declare(op.names.inputType, op.input, operationDoc(op, 'Keyword arguments')),
       declare(op.names.outputType, op.output, operationDoc(op, op.routing.response === 'stream' ? 'One streamed event' : 'Result')),
     ]),
   ];
-  return { path: 'types.ts', contents: printFile('types.ts', assets.header(headerData(model)), statements) };
-}
-
-export function headerData(model: Model): HeaderData {
-  return { name: model.name, version: model.generatorVersion, source: model.source, hash: model.hash };
+  return { path: 'types.ts', contents: withHeader(model, assets, printFile(statements)) };
 }
 
 const envelopeDocs: Record<string, string> = {
@@ -39,18 +37,20 @@ const envelopeDocs: Record<string, string> = {
   ErrorBody: 'Error body: `google.rpc.Status` under `error`.',
 };
 
-const unaryResponse: InterfaceDeclarationStructure = {
-  kind: StructureKind.Interface,
-  name: 'UnaryResponse',
-  isExported: true,
-  docs: ['Body of a unary answer, from `:query` and from `/api/reasoning_engine`.'],
-  typeParameters: [{ name: 'T', default: 'unknown' }],
-  properties: [{ name: 'output', type: 'T' }],
-};
+function unaryResponse(): InterfaceDeclarationStructure {
+  return {
+    kind: tsMorph().StructureKind.Interface,
+    name: 'UnaryResponse',
+    isExported: true,
+    docs: ['Body of a unary answer, from `:query` and from `/api/reasoning_engine`.'],
+    typeParameters: [{ name: 'T', default: 'unknown' }],
+    properties: [{ name: 'output', type: 'T' }],
+  };
+}
 
 function operationNameType(model: Model): TypeAliasDeclarationStructure {
   return {
-    kind: StructureKind.TypeAlias,
+    kind: tsMorph().StructureKind.TypeAlias,
     name: 'OperationName',
     isExported: true,
     docs: ['The declared operations.'],
@@ -67,6 +67,7 @@ function operationDoc(op: OperationModel, what: string): string {
 
 /** An interface for a plain object with properties (reads best in editors); a type alias otherwise. */
 function declare(name: string, schema: JsonSchema, doc: string | undefined): Declaration {
+  const { StructureKind } = tsMorph();
   const docs = doc === undefined ? [] : [docText(doc)];
   const declared = identifier(name);
   const isPlainObject =

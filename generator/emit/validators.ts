@@ -8,9 +8,9 @@
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model } from '../model.js';
 import { docComment, identifier, stringLiteral } from './escape.js';
+import { withHeader } from './header.js';
 import { printFile } from './print.js';
 import { acceptCamelCaseHelper, zodExpression } from './schema-to-zod.js';
-import { headerData } from './types.js';
 
 export function emitValidators(model: Model, assets: Assets): EmittedFile {
   const statements: string[] = [
@@ -37,7 +37,7 @@ export function emitValidators(model: Model, assets: Assets): EmittedFile {
     ),
     ']);',
   ];
-  return { path: 'validators.ts', contents: printFile('validators.ts', assets.header(headerData(model)), statements) };
+  return { path: 'validators.ts', contents: withHeader(model, assets, printFile(statements)) };
 }
 
 function schemaConst(name: string, typeName: string, expression: string, doc: string | undefined): string {

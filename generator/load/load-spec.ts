@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
-import { defaultSpecFile, specFormat, type SpecDocument } from './spec-format.js';
+import { defaultSpecFile, noSpecSource } from './spec-defaults.js';
+import { specFormat, type SpecDocument } from './spec-format.js';
 import { SpecError, type Locate, type SpecProblem } from './spec-error.js';
 
 export interface LoadedSpec {
@@ -17,7 +18,7 @@ export interface LoadedSpec {
   readonly locate: Locate;
 }
 
-export const noSpecSource = 'the standard agent-app surface';
+export { noSpecSource } from './spec-defaults.js';
 
 /**
  * Reads `file`, or `agentgen.yaml` in `cwd` when no file is named. A named file that is missing is

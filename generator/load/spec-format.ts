@@ -5,16 +5,11 @@
  */
 import { z } from 'zod';
 import { apiModes, type JsonSchema } from '../../spec/index.js';
+import { runtimeModes } from './spec-defaults.js';
 
 export const specFormatVersion = 1;
 
-/**
- * Where generated code finds its runtime: `package` imports `@agentgen/runtime` (a dependency of
- * the project); `bundle` writes the runtime's modules under `runtime/` in the output folder.
- */
-export const runtimeModes = ['package', 'bundle'] as const;
-export type RuntimeMode = (typeof runtimeModes)[number];
-export const defaultSpecFile = 'agentgen.yaml';
+export { defaultSpecFile, runtimeModes, type RuntimeMode } from './spec-defaults.js';
 
 const jsonTypes = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
 const jsonValue: z.ZodType<unknown> = z.lazy(() =>

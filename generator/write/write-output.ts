@@ -1,13 +1,13 @@
 /**
  * Write: the only place the generator touches the output folder. Writes only files whose bytes
- * changed (atomically, through a temporary file), or, for `check`, only compares.
+ * changed (atomically, through a temporary file), or, for `check`, only reads and compares.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { EmittedFile } from '../model.js';
 
 export type FileStatus = 'written' | 'unchanged';
-export type StaleReason = 'missing' | 'different';
+export type StaleReason = 'missing' | 'different' | 'left over';
 
 async function current(path: string): Promise<string | undefined> {
   try {
@@ -19,28 +19,74 @@ async function current(path: string): Promise<string | undefined> {
 }
 
 export async function writeOutput(outDir: string, files: readonly EmittedFile[]): Promise<{ path: string; status: FileStatus }[]> {
-  const results: { path: string; status: FileStatus }[] = [];
-  for (const file of files) {
-    const target = join(outDir, file.path);
-    if ((await current(target)) === file.contents) {
-      results.push({ path: file.path, status: 'unchanged' });
-      continue;
-    }
-    await mkdir(dirname(target), { recursive: true });
-    const temporary = `${target}.${process.pid}.tmp`;
-    await writeFile(temporary, file.contents, 'utf8');
-    await rename(temporary, target);
-    results.push({ path: file.path, status: 'written' });
-  }
-  return results;
+  // The files are independent: they are read, compared and written concurrently.
+  return Promise.all(
+    files.map(async (file) => {
+      const target = join(outDir, file.path);
+      if ((await current(target)) === file.contents) return { path: file.path, status: 'unchanged' as const };
+      await mkdir(dirname(target), { recursive: true });
+      const temporary = `${target}.${process.pid}.tmp`;
+      await writeFile(temporary, file.contents, 'utf8');
+      await rename(temporary, target);
+      return { path: file.path, status: 'written' as const };
+    }),
+  );
 }
 
 export async function staleFiles(outDir: string, files: readonly EmittedFile[]): Promise<{ path: string; reason: StaleReason }[]> {
+  const existing = await Promise.all(files.map((file) => current(join(outDir, file.path))));
   const stale: { path: string; reason: StaleReason }[] = [];
-  for (const file of files) {
-    const existing = await current(join(outDir, file.path));
-    if (existing === undefined) stale.push({ path: file.path, reason: 'missing' });
-    else if (existing !== file.contents) stale.push({ path: file.path, reason: 'different' });
-  }
+  files.forEach((file, index) => {
+    const text = existing[index];
+    if (text === undefined) stale.push({ path: file.path, reason: 'missing' });
+    else if (text !== file.contents) stale.push({ path: file.path, reason: 'different' });
+  });
   return stale;
+}
+
+/**
+ * True when every expected file is in `outDir` and passes its own test (see `expectedOutput` in
+ * `emit/emit-all.ts`). Only reads.
+ */
+export async function allCurrent(outDir: string, files: readonly { path: string; isCurrent: (text: string) => boolean }[]): Promise<boolean> {
+  const texts = await Promise.all(files.map((file) => current(join(outDir, file.path))));
+  return files.every((file, index) => {
+    const text = texts[index];
+    return text !== undefined && file.isCurrent(text);
+  });
+}
+
+/**
+ * Files under `runtime/` that an earlier `runtime: bundle` wrote (they start with `marker`) and
+ * this output no longer has: all of them after a switch to `runtime: package`. Paths relative to
+ * `outDir`, sorted. Files without the marker are the user's and are never listed.
+ */
+export async function leftoverRuntimeFiles(outDir: string, files: readonly { path: string }[], marker: string): Promise<string[]> {
+  let entries: string[];
+  try {
+    entries = (await readdir(join(outDir, 'runtime'), { recursive: true, encoding: 'utf8' })) as string[];
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const emitted = new Set(files.map((file) => file.path));
+  const candidates = entries.map((entry) => `runtime/${entry.split('\\').join('/')}`).filter((path) => path.endsWith('.ts') && !emitted.has(path));
+  const texts = await Promise.all(candidates.map((path) => current(join(outDir, path)).catch(() => undefined)));
+  return candidates.filter((_path, index) => texts[index]?.startsWith(marker) === true).sort();
+}
+
+/** Deletes the given leftover files; the `runtime/` folder too when nothing else is left in it. */
+export async function removeLeftovers(outDir: string, paths: readonly string[]): Promise<void> {
+  await Promise.all(paths.map((path) => rm(join(outDir, path), { force: true })));
+  if (paths.length === 0) return;
+  // Empty folders go, deepest first; a folder that still holds a file of the user's stays.
+  const folders = [...new Set(paths.map((path) => path.slice(0, path.lastIndexOf('/'))))].sort((a, b) => b.length - a.length);
+  for (const folder of folders) {
+    for (let dir = folder; dir.startsWith('runtime'); dir = dir.slice(0, Math.max(dir.lastIndexOf('/'), 0))) {
+      const left = await readdir(join(outDir, dir)).catch(() => undefined);
+      if (left === undefined || left.length > 0) break;
+      await rm(join(outDir, dir), { recursive: true, force: true });
+      if (!dir.includes('/')) break;
+    }
+  }
 }

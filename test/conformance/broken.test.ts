@@ -5,10 +5,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { conformancePassed, runConformance, type CaseResult, type DeclaredOperation } from '../../conformance/index.js';
+import { conformancePassed, runConformance, type CaseResult, type ManifestEntry } from '../../conformance/index.js';
 
 const script = fileURLToPath(new URL('./mini-container.mjs', import.meta.url));
-const operations: DeclaredOperation[] = [
+const operations: ManifestEntry[] = [
   { name: 'ping', api_mode: 'async' },
   { name: 'tick', api_mode: 'async_stream' },
 ];

@@ -1,7 +1,7 @@
 /** A container built from agentgen's runtime with a hand-written table: the checker's known-good target. */
 import { z } from 'zod';
 import type { ServerOperationTable } from '@agentgen/runtime/server';
-import type { DeclaredOperation } from '../../conformance/index.js';
+import type { ManifestEntry } from '../../conformance/index.js';
 
 export const goodTable: ServerOperationTable = new Map([
   ['create_session', { kind: 'unary', input: z.object({ user_id: z.string(), session_id: z.string().nullish() }) }],
@@ -10,7 +10,7 @@ export const goodTable: ServerOperationTable = new Map([
   ['tick', { kind: 'stream', input: z.object({ n: z.number().int().optional() }) }],
 ]);
 
-export const goodOperations: DeclaredOperation[] = [
+export const goodOperations: ManifestEntry[] = [
   { name: 'create_session', api_mode: '' },
   { name: 'ping', api_mode: 'async' },
   { name: 'stream_query', api_mode: 'stream' },

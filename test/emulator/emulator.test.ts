@@ -2,7 +2,7 @@
 import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
-import type { ManifestEntry } from '../../emulator/manifest.js';
+import type { ManifestEntry } from '../../spec/index.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 
 const resource = 'projects/p/locations/l/reasoningEngines/9';

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { conformancePassed, formatConformanceTable, runConformance, type DeclaredOperation } from '../../conformance/index.js';
+import { conformancePassed, formatConformanceTable, runConformance, type ManifestEntry } from '../../conformance/index.js';
 import { probe } from '../../conformance/http.js';
 import * as custom from '../fixtures/custom/expected/server.js';
 import * as hostile from '../fixtures/hostile/expected/server.js';
@@ -20,9 +20,9 @@ async function serve(server: { listen(): Promise<{ port: number }>; close(): Pro
   return `http://127.0.0.1:${port}`;
 }
 
-function manifest(fixture: string): DeclaredOperation[] {
+function manifest(fixture: string): ManifestEntry[] {
   const text = readFileSync(new URL(`../fixtures/${fixture}/expected/class-methods.json`, import.meta.url), 'utf8');
-  return (JSON.parse(text) as DeclaredOperation[]).map(({ name, api_mode }) => ({ name, api_mode }));
+  return (JSON.parse(text) as ManifestEntry[]).map(({ name, api_mode }) => ({ name, api_mode }));
 }
 
 const call = (url: string, path: string, name: string, input?: unknown) => probe(url, { path, body: envelope(name, input) });

@@ -1,0 +1,16 @@
+/** Options that several verbs share. */
+import { defaultSpecFile, runtimeModes } from '../load/spec-defaults.js';
+import type { OptionSpec } from './verb.js';
+
+export const specOption = {
+  type: 'string',
+  describe: `Spec file (YAML or JSON). Default: ./${defaultSpecFile}; without one, the standard agent-app surface.`,
+} as const satisfies OptionSpec;
+
+export const outOption = { type: 'string', default: 'generated', describe: 'Output folder.' } as const satisfies OptionSpec;
+
+export const runtimeOption = {
+  type: 'string',
+  choices: runtimeModes,
+  describe: "Where generated code finds its runtime: 'package' imports @agentgen/runtime; 'bundle' copies it into <out>/runtime/. Default: the spec's `runtime`, else package.",
+} as const satisfies OptionSpec;

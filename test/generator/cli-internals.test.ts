@@ -1,0 +1,115 @@
+/**
+ * What the CLI's fast paths stand on: the parser of the common option forms agrees with yargs,
+ * and `check`'s view of the output without printing
+ * (`expectedOutput`) covers exactly the files `emitAll` writes.
+ */
+import { describe, expect, test } from 'vitest';
+import yargs from 'yargs';
+import { loadAssets } from '../../generator/assets.js';
+import { parseCommonForms } from '../../generator/cli/args.js';
+import { checkVerb, generateVerb } from '../../generator/cli/generate-command.js';
+import { initVerb } from '../../generator/cli/init-command.js';
+import { registerPlain } from '../../generator/cli/main.js';
+import { manifestVerb } from '../../generator/cli/manifest-command.js';
+import type { ParsedArgs, PlainVerb, Runner } from '../../generator/cli/verb.js';
+import { expectedOutput, printedPaths } from '../../generator/emit/emit-all.js';
+import { goldenCases } from './golden-cases.js';
+
+const plainVerbs: [string, PlainVerb][] = [
+  ['generate', generateVerb],
+  ['check', checkVerb],
+  ['manifest', manifestVerb],
+  ['init', initVerb],
+];
+
+/** What yargs gives the verb's action for `argv`, or the usage error it throws. */
+async function viaYargs(name: string, verb: PlainVerb, argv: string[]): Promise<ParsedArgs | Error> {
+  let captured: ParsedArgs | undefined;
+  const run: Runner = () => async (args) => {
+    captured = args as ParsedArgs;
+  };
+  try {
+    await registerPlain(name, verb)(yargs(), run, 'd')
+      .strict()
+      .exitProcess(false)
+      .fail((message, error) => {
+        throw error ?? new Error(message);
+      })
+      .parseAsync([name, ...argv]);
+  } catch (error) {
+    return error as Error;
+  }
+  return Object.fromEntries(Object.keys(verb.options).map((key) => [key, captured![key]]));
+}
+
+describe('the common forms of plain verbs parse as yargs parses them', () => {
+  const accepted: [string, string[]][] = [
+    ['generate', []],
+    ['generate', ['--out', 'x']],
+    ['generate', ['--out=x', '--spec', 'a b.yaml']],
+    ['generate', ['--spec=a=b.yaml', '--runtime', 'bundle', '--watch']],
+    ['generate', ['--watch', '--out', '123']],
+    ['generate', ['--runtime=package']],
+    ['check', ['--out', 'dir/sub', '--spec', './s.json', '--runtime', 'bundle']],
+    ['manifest', ['--spec', 'agentgen.yaml']],
+    ['init', ['--force', '--name', 'my-agent']],
+    ['init', ['--name=x']],
+  ];
+  test.each(accepted)('%s %j', async (name, argv) => {
+    const verb = plainVerbs.find(([n]) => n === name)![1];
+    const fast = parseCommonForms(verb.options, argv);
+    expect(fast).toBeDefined();
+    expect(fast).toEqual(await viaYargs(name, verb, argv));
+  });
+
+  // Forms left to yargs (which parses or rejects them): the fast parser must not guess.
+  const left: [string, string[]][] = [
+    ['generate', ['--help']],
+    ['generate', ['-h']],
+    ['generate', ['--nope']],
+    ['generate', ['extra']],
+    ['generate', ['--out']],
+    ['generate', ['--out', '--watch']],
+    ['generate', ['--out=']],
+    ['generate', ['--out', 'a', '--out', 'b']],
+    ['generate', ['--no-watch']],
+    ['generate', ['--watch=false']],
+    ['generate', ['--runtime', 'nope']],
+    ['generate', ['--', '--out', 'x']],
+    ['generate', ['--Out', 'x']],
+    ['check', ['--watch']],
+    ['manifest', ['--out', 'x']],
+    ['init', ['--__proto__', 'x']],
+  ];
+  test.each(left)('%s %j is left to yargs', (name, argv) => {
+    const verb = plainVerbs.find(([n]) => n === name)![1];
+    expect(parseCommonForms(verb.options, argv)).toBeUndefined();
+  });
+});
+
+describe.each(goldenCases)("check's view of the output without printing: $name", ({ build }) => {
+  const { model, files } = build();
+  const assets = loadAssets({ bundledRuntime: model.runtime === 'bundle' });
+  const expected = expectedOutput(model, assets);
+
+  test('covers exactly the files emitAll writes, and accepts each of them', () => {
+    expect(expected.map((e) => e.path)).toEqual(files.map((f) => f.path));
+    for (const [index, file] of files.entries()) expect(expected[index]!.isCurrent(file.contents), file.path).toBe(true);
+  });
+
+  test('rejects any change to a printed file: its body, its header, another model', () => {
+    const other = { ...model, hash: '0123456789ab' };
+    const otherVersion = { ...model, generatorVersion: '9.9.9' };
+    for (const path of printedPaths) {
+      const text = files.find((f) => f.path === path)!.contents;
+      const isCurrent = expected.find((e) => e.path === path)!.isCurrent;
+      expect(isCurrent(`${text} `)).toBe(false);
+      expect(isCurrent(text.replace(/\n(?=[^\n]*\n$)/, '\n\n'))).toBe(false);
+      expect(isCurrent(text.replace('// Do not edit', '//  Do not edit'))).toBe(false);
+      expect(isCurrent(text.replace('\n\n', '\n'))).toBe(false);
+      expect(isCurrent('')).toBe(false);
+      expect(expectedOutput(other, assets).find((e) => e.path === path)!.isCurrent(text)).toBe(false);
+      expect(expectedOutput(otherVersion, assets).find((e) => e.path === path)!.isCurrent(text)).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,386 @@
+/**
+ * The three packages as a user gets them: packed tarballs, installed with the literal commands into
+ * an empty project, then `agentgen init` / `generate`, a handler compiled against what was
+ * installed, and real answers over HTTP from the container routes. The production tree must hold
+ * none of the generator's own dependencies.
+ *
+ * The packages are not on npm, so a tiny registry on 127.0.0.1 serves the @agentgen scope (and
+ * only it) from the tarballs; every other package comes from the configured registry (the npm
+ * cache is warm after `npm ci`). `npm pack` runs in a copy of the checkout, so its `prepack` builds
+ * never rewrite the dist/ folders that other tests run from.
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const tsc = join(root, 'node_modules/typescript/bin/tsc');
+
+/** The generator's own dependencies (and the repo's build tools): never in a production tree. */
+const forbidden = ['ts-morph', 'typescript', 'handlebars', 'yargs', 'openapi-typescript'];
+
+const packages = [
+  { name: '@agentgen/runtime', folder: 'runtime' },
+  { name: '@agentgen/agent-app', folder: 'agent-app' },
+  { name: '@agentgen/cli', folder: 'cli' },
+] as const;
+type PackageName = (typeof packages)[number]['name'];
+
+interface Packed {
+  readonly file: string;
+  readonly manifest: Record<string, unknown> & { name: string; version: string };
+  readonly entries: readonly string[];
+  readonly integrity: string;
+  readonly shasum: string;
+}
+
+interface Result {
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The environment of child npm processes: nothing inherited from an enclosing `npm test` or `npx`. */
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^npm_/i.test(key) || key === 'INIT_CWD' || key === 'NODE_ENV') continue;
+    env[key] = value;
+  }
+  // No node_modules/.bin of the checkout on PATH: `npx agentgen` must find the installed bin only.
+  env['PATH'] = (process.env['PATH'] ?? '')
+    .split(':')
+    .filter((entry) => !entry.includes('node_modules'))
+    .join(':');
+  return env;
+}
+
+function run(command: string, args: readonly string[], cwd: string): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { cwd, env: childEnv(), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) failed: ${error.message}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`));
+      else resolve({ stdout, stderr });
+    });
+  });
+}
+
+/** The source tree (tracked and untracked-but-not-ignored files) in `target`, with the checkout's node_modules behind symlinks. */
+async function copyCheckout(target: string): Promise<void> {
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], root);
+  for (const path of stdout.split('\0')) {
+    if (path === '' || !existsSync(join(root, path))) continue;
+    mkdirSync(dirname(join(target, path)), { recursive: true });
+    cpSync(join(root, path), join(target, path));
+  }
+  // Everything but the workspace links resolves to the checkout's installed packages.
+  const modules = join(target, 'node_modules');
+  mkdirSync(join(modules, '@agentgen'), { recursive: true });
+  for (const entry of readdirSync(join(root, 'node_modules'))) {
+    if (entry === '@agentgen' || entry === '.package-lock.json') continue;
+    symlinkSync(realpathSync(join(root, 'node_modules', entry)), join(modules, entry));
+  }
+  for (const { name, folder } of packages) symlinkSync(join('..', '..', folder), join(modules, name));
+}
+
+function tarEntries(file: string): Promise<string[]> {
+  return run('tar', ['-tzf', file], dirname(file)).then(({ stdout }) => stdout.split('\n').filter((line) => line !== ''));
+}
+
+async function pack(checkout: string, destination: string): Promise<Map<PackageName, Packed>> {
+  mkdirSync(destination, { recursive: true });
+  await run('npm', ['pack', ...packages.flatMap(({ folder }) => ['-w', folder]), '--pack-destination', destination], checkout);
+  const packed = new Map<PackageName, Packed>();
+  for (const { name } of packages) {
+    const file = join(destination, readdirSync(destination).find((f) => f.startsWith(`${name.slice(1).replace('/', '-')}-`) && f.endsWith('.tgz'))!);
+    const { stdout } = await run('tar', ['-xzOf', file, 'package/package.json'], destination);
+    const bytes = readFileSync(file);
+    packed.set(name, {
+      file,
+      manifest: JSON.parse(stdout) as Packed['manifest'],
+      entries: await tarEntries(file),
+      integrity: `sha512-${createHash('sha512').update(bytes).digest('base64')}`,
+      shasum: createHash('sha1').update(bytes).digest('hex'),
+    });
+  }
+  return packed;
+}
+
+/**
+ * A registry for the @agentgen scope: packuments at `<base>@agentgen%2f<name>`, tarballs at
+ * `<base>tarballs/<file>`. The base has a fresh path per run, so nothing cached by an earlier run
+ * (same port, other tarballs) can answer for this one. Every request is recorded.
+ */
+async function startRegistry(packed: Map<PackageName, Packed>): Promise<{ server: Server; url: string; requests: string[] }> {
+  const prefix = `/run-${process.pid}-${Date.now()}/`;
+  const requests: string[] = [];
+  let base = '';
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? '').split('?')[0]!);
+    requests.push(`${req.method} ${path.startsWith(prefix) ? path.slice(prefix.length) : path}`);
+    const rest = path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
+    const tarball = rest?.startsWith('tarballs/') ? [...packed.values()].find((p) => basename(p.file) === rest.slice('tarballs/'.length)) : undefined;
+    const document = rest === undefined ? undefined : packed.get(rest as PackageName);
+    if (req.method === 'GET' && tarball) {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(tarball.file));
+    } else if (req.method === 'GET' && document) {
+      const { manifest } = document;
+      const version = {
+        ...manifest,
+        _id: `${manifest.name}@${manifest.version}`,
+        dist: { tarball: `${base}tarballs/${basename(document.file)}`, integrity: document.integrity, shasum: document.shasum },
+      };
+      const packument = { _id: manifest.name, name: manifest.name, 'dist-tags': { latest: manifest.version }, versions: { [manifest.version]: version } };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(packument));
+    } else {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('registry: no address');
+  base = `http://127.0.0.1:${address.port}${prefix}`;
+  return { server, url: base, requests };
+}
+
+/** Names of every package in an `npm ls --json` tree. */
+function treeNames(tree: { dependencies?: Record<string, unknown> }): Set<string> {
+  const names = new Set<string>();
+  const walk = (node: { dependencies?: Record<string, unknown> }) => {
+    for (const [name, child] of Object.entries(node.dependencies ?? {})) {
+      names.add(name);
+      walk(child as { dependencies?: Record<string, unknown> });
+    }
+  };
+  walk(tree);
+  return names;
+}
+
+/** The starter spec with its commented-out `include` line switched on, as a user would edit it. */
+function spec(initial: string): string {
+  const edited = initial.replace(/^# include: .*$/m, 'include: [async_create_session, async_stream_query]');
+  if (edited === initial) throw new Error(`agentgen init wrote no "# include:" line to switch on:\n${initial}`);
+  return edited;
+}
+
+const handler = `import { AgentError, createAgentServer, type AgentHandlers } from './generated/server.js';
+import type { Session } from './generated/types.js';
+
+const sessions = new Map<string, Session>();
+
+const handlers: AgentHandlers = {
+  async async_create_session({ user_id, session_id, state }) {
+    const id = session_id ?? \`s\${sessions.size + 1}\`;
+    if (sessions.has(id)) throw new AgentError('ALREADY_EXISTS', \`session \${id} exists\`);
+    const session: Session = { id, app_name: 'probe', user_id, state: state ?? {}, events: [] };
+    sessions.set(id, session);
+    return session;
+  },
+  async *async_stream_query({ user_id, message }) {
+    const text = typeof message === 'string' ? message : JSON.stringify(message);
+    for (const word of text.split(' ')) {
+      yield { author: 'probe', content: { role: 'model', parts: [{ text: \`\${user_id}:\${word}\` }] } };
+    }
+  },
+};
+
+const server = createAgentServer(handlers, { host: '127.0.0.1', port: 0 });
+const { port } = await server.listen();
+console.log(JSON.stringify({ port }));
+process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));
+`;
+
+const tsconfig = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    lib: ['ES2023'],
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    outDir: 'dist',
+    rootDir: '.',
+    // Only @types/node comes from the checkout; everything else resolves in this project.
+    typeRoots: [join(root, 'node_modules/@types')],
+    types: ['node'],
+  },
+  include: ['main.ts', 'generated'],
+};
+
+let work: string;
+let project: string;
+let packed: Map<PackageName, Packed>;
+let registry: Awaited<ReturnType<typeof startRegistry>> | undefined;
+let container: ChildProcess | undefined;
+let base: string;
+const installs: Result[] = [];
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'agentgen-tarballs-'));
+  const checkout = join(work, 'checkout');
+  await copyCheckout(checkout);
+  packed = await pack(checkout, join(work, 'tarballs'));
+  registry = await startRegistry(packed);
+
+  // An empty project: a manifest with no dependencies, and the scope's registry.
+  project = join(work, 'project');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'probe', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+  writeFileSync(join(project, '.npmrc'), `@agentgen:registry=${registry.url}\n`);
+  const npmFlags = ['--prefer-offline', '--no-audit', '--no-fund'];
+  installs.push(await run('npm', ['i', '-D', '@agentgen/cli', ...npmFlags], project));
+  installs.push(await run('npm', ['i', '@agentgen/runtime', 'zod', ...npmFlags], project));
+
+  // `npx --no`: never fetch a package named `agentgen` (an unrelated one) if the bin were missing.
+  await run('npx', ['--no', 'agentgen', 'init'], project);
+  writeFileSync(join(project, 'agentgen.yaml'), spec(readFileSync(join(project, 'agentgen.yaml'), 'utf8')));
+  await run('npx', ['--no', 'agentgen', 'generate'], project);
+  writeFileSync(join(project, 'main.ts'), handler);
+  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+  await run(process.execPath, [tsc, '-p', 'tsconfig.json'], project);
+
+  const child = spawn(process.execPath, ['dist/main.js'], { cwd: project, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  container = child;
+  base = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line !== undefined) resolve(`http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`);
+    });
+    child.once('exit', (code) => reject(new Error(`the container exited (${code}) before listening:\n${out}\n${err}`)));
+  });
+}, 240_000);
+
+afterAll(async () => {
+  if (container && container.exitCode === null) {
+    const exited = new Promise((resolve) => container!.once('exit', resolve));
+    container.kill('SIGTERM');
+    await exited;
+  }
+  await new Promise((resolve) => (registry ? registry.server.close(resolve) : resolve(undefined)));
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed tarballs', () => {
+  test.each(packages.map((p) => p.name))('%s: LICENSE, README.md, package.json fields, exports and bin present; no tests or build info', (name) => {
+    const { file, manifest, entries } = packed.get(name)!;
+    const files = entries.map((entry) => entry.replace(/^package\//, ''));
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
+    expect(execFileSync('tar', ['-xzOf', file, 'package/LICENSE'], { encoding: 'utf8' })).toBe(readFileSync(join(root, 'LICENSE'), 'utf8'));
+
+    expect(manifest).toMatchObject({ name, version: expect.stringMatching(/^\d+\.\d+\.\d+/), license: 'Apache-2.0', type: 'module', engines: { node: '>=20' } });
+    expect(typeof manifest['description']).toBe('string');
+    // Nothing runs on install: no install-time lifecycle scripts (building happens in prepack).
+    const scripts = Object.keys((manifest['scripts'] ?? {}) as Record<string, string>);
+    expect(scripts.filter((s) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(s))).toEqual([]);
+
+    // Every export's `types` and `default` target and every bin is in the tarball.
+    const targets: string[] = [];
+    const collect = (value: unknown, condition: string) => {
+      if (typeof value === 'string') {
+        if (condition === 'types' || condition === 'default' || condition === '') targets.push(value);
+      } else if (value && typeof value === 'object') {
+        for (const [key, inner] of Object.entries(value)) collect(inner, key.startsWith('.') ? '' : key);
+      }
+    };
+    collect(manifest['exports'], '');
+    collect(manifest['bin'], '');
+    expect(targets.length).toBeGreaterThan(0);
+    for (const target of targets) expect(files, `${name}: ${target}`).toContain(target.replace(/^\.\//, ''));
+
+    // No tests, fixtures, TypeScript build info or source maps.
+    expect(files.filter((f) => /(^|\/)(test|tests|__tests__|fixtures)\/|\.test\.|\.tsbuildinfo$|\.map$|(^|\/)tsconfig[^/]*\.json$/.test(f))).toEqual([]);
+  });
+
+  test('@agentgen/cli ships its templates; @agentgen/runtime its sources for `runtime: bundle`', () => {
+    const cli = packed.get('@agentgen/cli')!.entries;
+    expect(cli).toEqual(expect.arrayContaining(['package/templates/header.hbs', 'package/templates/agentgen.yaml.hbs', 'package/templates/bundled-runtime-header.hbs']));
+    expect(packed.get('@agentgen/runtime')!.entries).toContain('package/src/index.ts');
+  });
+});
+
+describe('installed into an empty project', () => {
+  test('npm resolved the @agentgen scope from the local registry and nothing else', () => {
+    const asked = new Set(registry!.requests.map((r) => r.replace(/^GET /, '')));
+    expect([...asked].filter((r) => !r.startsWith('tarballs/')).sort()).toEqual(['@agentgen/cli', '@agentgen/runtime']);
+    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+    expect(Object.keys(manifest['devDependencies']!)).toEqual(['@agentgen/cli']);
+    expect(Object.keys(manifest['dependencies']!).sort()).toEqual(['@agentgen/runtime', 'zod']);
+    // The bin that `npx agentgen` ran is the installed package's.
+    const bin = realpathSync(join(project, 'node_modules/.bin/agentgen'));
+    expect(relative(project, bin)).toBe(join('node_modules', '@agentgen', 'cli', 'bin', 'agentgen.js'));
+  });
+
+  test('installing prints no install-script warning, and no installed package has an install script', () => {
+    for (const { stdout, stderr } of installs) expect(`${stdout}\n${stderr}`).not.toMatch(/script/i);
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    expect(Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript).map(([path]) => path)).toEqual([]);
+    expect(lock.packages['node_modules/@agentgen/cli']).toBeDefined();
+  });
+
+  test('generate wrote the code for the two included operations', () => {
+    expect(readdirSync(join(project, 'generated')).sort()).toEqual(['class-methods.json', 'client.ts', 'index.ts', 'openapi.json', 'server.ts', 'types.ts', 'validators.ts']);
+    const manifest = JSON.parse(readFileSync(join(project, 'generated/class-methods.json'), 'utf8')) as Array<{ name: string; api_mode: string }>;
+    expect(manifest.map(({ name, api_mode }) => [name, api_mode])).toEqual([
+      ['async_create_session', 'async'],
+      ['async_stream_query', 'async_stream'],
+    ]);
+    expect(lstatSync(join(project, 'dist/generated/server.js')).isFile()).toBe(true);
+  });
+
+  test('the container answers POST /api/reasoning_engine', async () => {
+    const response = await fetch(`${base}/api/reasoning_engine`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ class_method: 'async_create_session', input: { user_id: 'ada', state: { k: 1 } } }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ output: { id: 's1', app_name: 'probe', user_id: 'ada', state: { k: 1 }, events: [] } });
+
+    const invalid = await fetch(`${base}/api/reasoning_engine`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ class_method: 'async_create_session', input: {} }),
+    });
+    expect(invalid.status).toBe(400);
+    expect(((await invalid.json()) as { error: { status: string; message: string } }).error).toMatchObject({ status: 'INVALID_ARGUMENT', message: expect.stringContaining('user_id') });
+
+    // Not declared (the spec includes two operations): dispatch knows only those.
+    const undeclared = await fetch(`${base}/api/reasoning_engine`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ class_method: 'async_get_session', input: { user_id: 'ada', session_id: 's1' } }),
+    });
+    expect(undeclared.status).toBe(404);
+    expect(((await undeclared.json()) as { error: { status: string } }).error.status).toBe('NOT_FOUND');
+  });
+
+  test('the container streams from POST /api/stream_reasoning_engine', async () => {
+    const response = await fetch(`${base}/api/stream_reasoning_engine`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ class_method: 'async_stream_query', input: { user_id: 'ada', message: 'weather in Paris' } }),
+    });
+    expect(response.status).toBe(200);
+    const lines = (await response.text()).split('\n').filter((line) => line !== '');
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual(
+      ['ada:weather', 'ada:in', 'ada:Paris'].map((text) => ({ author: 'probe', content: { role: 'model', parts: [{ text }] } })),
+    );
+  });
+
+  test(`the production tree (npm ls --omit=dev) holds none of ${forbidden.join(', ')}`, async () => {
+    const production = treeNames(JSON.parse((await run('npm', ['ls', '--omit=dev', '--all', '--json'], project)).stdout) as object);
+    expect([...production].sort()).toEqual(['@agentgen/runtime', 'zod']);
+    expect(forbidden.filter((name) => production.has(name))).toEqual([]);
+    // The same listing with dev dependencies does see the generator's (so the check above can fail).
+    const everything = treeNames(JSON.parse((await run('npm', ['ls', '--all', '--json'], project)).stdout) as object);
+    expect(everything.has('@agentgen/cli')).toBe(true);
+    expect(everything.has('ts-morph')).toBe(true);
+  });
+});
