@@ -1,9 +1,10 @@
-// The two servers bench/server-throughput.mjs compares, each run as its own child process:
-//   node bench/server-targets.mjs generated|hand-written
+// The servers bench/server-throughput.mjs compares, each run as its own child process:
+//   node bench/server-targets.mjs generated|generated-validating|hand-written
 // Listens on 127.0.0.1 on a free port and sends it over IPC; answers 'cpu' with its
-// process.cpuUsage(), and 'stop' by closing. Both do the same work: parse the JSON body (decoding a
+// process.cpuUsage(), and 'stop' by closing. All do the same work: parse the JSON body (decoding a
 // string body once more), check the method and the input fields, answer the same result, or
-// stream the same events as NDJSON.
+// stream the same events as NDJSON. `generated` runs as in production (validateResults off);
+// `generated-validating` also checks each result and event against the declared output.
 import { createServer } from 'node:http';
 
 const eventsPerStream = Number(process.env.BENCH_EVENTS ?? 20);
@@ -74,7 +75,7 @@ function handWritten() {
 // Generated: the standard surface's server.ts, as @agentgen/agent-app compiles it into its dist/
 // (the same output as generated/), with the same handlers for the two loaded operations; the other
 // eleven answer but are not loaded.
-async function generated() {
+async function generated(validateResults) {
   const { createAgentServer } = await import('../agent-app/dist/generated/server.js');
   const none = () => null;
   const empty = async function* () {};
@@ -93,15 +94,15 @@ async function generated() {
     async_stream_query: turn,
     streaming_agent_run_with_events: empty,
   };
-  return createAgentServer(handlers, { host: '127.0.0.1', port: 0 }).server;
+  return createAgentServer(handlers, { host: '127.0.0.1', port: 0, validateResults }).server;
 }
 
 const which = process.argv[2];
-if (which !== 'generated' && which !== 'hand-written') {
-  process.stderr.write('usage: node bench/server-targets.mjs generated|hand-written\n');
+if (which !== 'generated' && which !== 'generated-validating' && which !== 'hand-written') {
+  process.stderr.write('usage: node bench/server-targets.mjs generated|generated-validating|hand-written\n');
   process.exit(2);
 }
-const server = which === 'generated' ? await generated() : handWritten();
+const server = which === 'hand-written' ? handWritten() : await generated(which === 'generated-validating');
 server.listen(0, '127.0.0.1', () => process.send(server.address().port));
 process.on('message', (message) => {
   if (message === 'cpu') {

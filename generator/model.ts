@@ -26,8 +26,16 @@ export interface OperationModel {
 export interface OperationNames {
   /** PascalCase base, e.g. `AsyncCreateSession`. */
   readonly pascal: string;
-  /** TypeScript type of `input`, e.g. `AsyncCreateSessionInput`. */
+  /**
+   * TypeScript type of `input` as a handler receives it (validated: a property with a `default` is
+   * always there), e.g. `AsyncCreateSessionInput`.
+   */
   readonly inputType: string;
+  /**
+   * TypeScript type of `input` as a caller passes it (a property with a `default` may be left
+   * out), e.g. `PlanTripCallInput`; the same as `inputType` when the two do not differ.
+   */
+  readonly callInputType: string;
   /** TypeScript type of the result or event, e.g. `AsyncCreateSessionResult` / `AsyncStreamQueryEvent`. */
   readonly outputType: string;
   /** zod schema constants, e.g. `asyncCreateSessionInput`, `asyncCreateSessionResult`. */
@@ -36,11 +44,23 @@ export interface OperationNames {
 }
 
 export interface NamedSchema {
-  /** PascalCase type name; also the OpenAPI component name. */
+  /** The type name (a validated value); also the OpenAPI component name. */
   readonly name: string;
-  /** zod schema constant, camelCase, e.g. `session`. */
+  /**
+   * The type of the JSON a sender writes, when a `default` inside makes it differ from `name` (a
+   * property with a default may be left out), e.g. `OptionsInput`; else the same as `name`.
+   */
+  readonly inputName: string;
+  /** zod schema constant, e.g. `session` (the contract's) or `addressSchema` (the spec's). */
   readonly schemaConst: string;
   readonly schema: JsonSchema;
+  /** The contract's (`#/components/schemas/…` in specs) or the spec's own (`schemas:`). */
+  readonly origin: 'contract' | 'spec';
+  /**
+   * The named schemas it reaches through `$ref`s and that reach it back, itself included; empty
+   * when it is not recursive. Their zod schemas refer to each other through `z.lazy`.
+   */
+  readonly cycle: readonly string[];
 }
 
 export interface Model {
@@ -53,7 +73,10 @@ export interface Model {
   readonly generatorVersion: string;
   /** `package`: generated code imports `@agentgen/runtime`; `bundle`: a copy under `runtime/`. */
   readonly runtime: RuntimeMode;
-  /** The contract's named schemas, in dependency order. */
+  /**
+   * The named schemas, in dependency order: the contract's, then the spec's (a schema after those
+   * it refers to, except within a cycle). Every `$ref` in the model is `#/components/schemas/Name`.
+   */
   readonly schemas: readonly NamedSchema[];
   /** Declared operations, in a stable order: surface order, then custom ones by name. */
   readonly operations: readonly OperationModel[];

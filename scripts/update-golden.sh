@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 npm run --silent build
-node cli/bin/agentgen.js generate --out generated
+node cli/bin/agentgen.js generate --standard-surface --out generated
 for spec in test/fixtures/*/agentgen.yaml; do
   dir=$(dirname "$spec")
   node cli/bin/agentgen.js generate --spec "$spec" --out "$dir/expected"

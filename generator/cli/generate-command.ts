@@ -1,35 +1,109 @@
 /** `generate`, `generate --watch` and `check`. */
 import { watch } from 'node:fs';
-import { basename, dirname, resolve as resolvePath } from 'node:path';
+import { open, readdir } from 'node:fs/promises';
+import { basename, dirname, join, resolve as resolvePath } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { loadAssets } from '../assets.js';
 import { expectedOutput } from '../emit/emit-all.js';
 import { SpecError } from '../load/spec-error.js';
+import type { LoadedSpec } from '../load/load-spec.js';
 import type { RuntimeMode } from '../load/spec-format.js';
 import { bundledRuntimeMarker } from '../emit/bundled-runtime.js';
-import { allCurrent, leftoverRuntimeFiles, removeLeftovers, staleFiles, writeOutput } from '../write/write-output.js';
+import type { Model } from '../model.js';
+import { resolve } from '../resolve/resolve.js';
+import { allCurrent, leftoverRuntimeFiles, removeLeftovers, staleFiles, writeOutput, type FileStatus } from '../write/write-output.js';
 import type { Io } from './io.js';
 import { outOption, runtimeOption, specOption } from './options.js';
-import { emitModel, loadModel } from './pipeline.js';
-import { defaultSpecFile } from '../load/spec-defaults.js';
+import { emitModel, loadSpecFile, missing, standardSurface } from './pipeline.js';
+import { defaultSpecFile, noSpecSource } from '../load/spec-defaults.js';
+import { UsageError } from './usage-error.js';
 import { plainVerb } from './verb.js';
 
 interface Args {
   readonly spec?: string;
   readonly out: string;
   readonly runtime?: RuntimeMode;
+  /** Use the standard surface without reading a spec file, even over output generated from one. */
+  readonly 'standard-surface': boolean;
+}
+
+const standardSurfaceFlag = '--standard-surface';
+
+/**
+ * The spec a run reads: the standard surface when asked for, else `--spec`, else `./agentgen.yaml`,
+ * else the standard surface by default (`byDefault`).
+ */
+async function loadSource(args: Args, io: Io): Promise<{ loaded: LoadedSpec; byDefault: boolean }> {
+  if (args['standard-surface']) {
+    if (args.spec !== undefined) throw new UsageError(`${standardSurfaceFlag} and --spec name two different sources; give one of them`);
+    return { loaded: standardSurface, byDefault: false };
+  }
+  const loaded = await loadSpecFile(args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec), io.cwd);
+  return { loaded, byDefault: loaded.document === undefined };
 }
 
 export async function generateCommand(args: Args, io: Io): Promise<number> {
-  const spec = args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec);
-  const files = await emitModel(await loadModel(spec, io.cwd, { runtime: args.runtime }));
+  const { loaded, byDefault } = await loadSource(args, io);
   const outDir = resolvePath(io.cwd, args.out);
-  for (const result of await writeOutput(outDir, files)) {
+  if (loaded.document === undefined) {
+    // Without a spec file, output generated from one is the user's work: it is not replaced
+    // unless the standard surface is asked for by name.
+    const from = byDefault ? await generatedFromSpec(outDir) : undefined;
+    if (from !== undefined) {
+      io.stderr(
+        `agentgen: ${args.out}/ was generated from ${from}, and there is no ./${defaultSpecFile} here; not replacing it with the standard agent-app surface.\n` +
+          `Run where the spec is, name it with --spec FILE, or pass ${standardSurfaceFlag} to replace ${args.out}/ with the standard surface.\n`,
+      );
+      return 1;
+    }
+    const why = byDefault ? `no ./${defaultSpecFile}, so` : `${standardSurfaceFlag}:`;
+    io.stderr(`agentgen: ${why} generating the standard agent-app surface into ${args.out}/\n`);
+  }
+  const report = await writeModel(resolve(loaded, { runtime: args.runtime }), outDir);
+  for (const result of report.results) {
     io.stdout(`${result.status === 'written' ? 'wrote    ' : 'unchanged'} ${args.out}/${result.path}\n`);
   }
-  const leftovers = await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker);
-  await removeLeftovers(outDir, leftovers);
-  for (const path of leftovers) io.stdout(`removed   ${args.out}/${path}\n`);
+  for (const path of report.removed) io.stdout(`removed   ${args.out}/${path}\n`);
   return 0;
+}
+
+/** Emits the model and writes what changed; removes a bundled runtime's leftover files. */
+async function writeModel(model: Model, outDir: string): Promise<{ results: { path: string; status: FileStatus }[]; removed: string[] }> {
+  const files = await emitModel(model);
+  const results = await writeOutput(outDir, files);
+  const removed = await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker);
+  await removeLeftovers(outDir, removed);
+  return { results, removed };
+}
+
+/**
+ * The spec file that the generated files in `outDir` name in their headers (see
+ * `templates/header.hbs`), when it is not the standard surface; undefined when none does (no
+ * folder, no generated file, or the standard surface).
+ */
+async function generatedFromSpec(outDir: string): Promise<string | undefined> {
+  const entries = await readdir(outDir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const firstLine = await readFirstLine(join(outDir, entry.name));
+    const source = /^\/\/ .*: generated by agentgen \S+ from (.+) \(model [0-9a-f]+, body [0-9a-f]+\)\.$/.exec(firstLine)?.[1];
+    if (source !== undefined && source !== noSpecSource) return source;
+  }
+  return undefined;
+}
+
+/** The first line of a file (read up to 1 KiB), or '' when it cannot be read. */
+async function readFirstLine(path: string): Promise<string> {
+  const file = await open(path).catch(() => undefined);
+  if (file === undefined) return '';
+  try {
+    const { buffer, bytesRead } = await file.read({ buffer: Buffer.alloc(1024), position: 0 });
+    return buffer.subarray(0, bytesRead).toString('utf8').split('\n', 1)[0]!;
+  } catch {
+    return '';
+  } finally {
+    await file.close();
+  }
 }
 
 /**
@@ -37,8 +111,9 @@ export async function generateCommand(args: Args, io: Io): Promise<number> {
  * not loaded). Otherwise the whole output is emitted and compared byte for byte, for the report.
  */
 export async function checkCommand(args: Args, io: Io): Promise<number> {
-  const spec = args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec);
-  const model = await loadModel(spec, io.cwd, { runtime: args.runtime });
+  const { loaded, byDefault } = await loadSource(args, io);
+  if (byDefault) io.stderr(`agentgen: no ./${defaultSpecFile}, so checking ${args.out}/ against the standard agent-app surface\n`);
+  const model = resolve(loaded, { runtime: args.runtime });
   const outDir = resolvePath(io.cwd, args.out);
   const expected = expectedOutput(model, loadAssets({ bundledRuntime: model.runtime === 'bundle' }));
   const leftovers = await leftoverRuntimeFiles(outDir, expected, bundledRuntimeMarker);
@@ -56,23 +131,58 @@ function upToDate(out: string, count: number, io: Io): number {
   return 0;
 }
 
+/** The local time as `12:03:04`, for watch output. */
+function clock(): string {
+  return new Date().toTimeString().slice(0, 8);
+}
+
 /**
- * Regenerates whenever the spec file changes. A bad spec prints its errors and the watch goes on;
- * the folder is watched rather than the file, since editors replace files on save.
+ * Regenerates whenever the spec file changes, one timestamped line each time. A bad spec prints
+ * its errors and the watch goes on. The watch always reads the spec file: while it is gone (a
+ * `git stash`, a checkout) nothing is written, and it regenerates once the file is back; the
+ * standard surface is never written over the output. The folder is watched rather than the file,
+ * since editors replace files on save.
  */
 export async function watchCommand(args: Args, io: Io): Promise<number> {
-  const specPath = resolvePath(io.cwd, args.spec ?? defaultSpecFile);
-  const once = async () => {
-    try {
-      await generateCommand(args, io);
-    } catch (error) {
-      io.stderr(`${error instanceof SpecError ? error.message : `agentgen: ${(error as Error).message}`}\n`);
-    }
-    io.stdout(`watching ${basename(specPath)} (Ctrl-C to stop)\n`);
+  if (args['standard-surface']) throw new UsageError(`--watch follows a spec file; ${standardSurfaceFlag} reads none`);
+  const shown = args.spec ?? defaultSpecFile;
+  const specPath = resolvePath(io.cwd, shown);
+  const outDir = resolvePath(io.cwd, args.out);
+  let absent: 'never' | 'at start' | 'reported' = 'never';
+  const waitForSpec = () => {
+    if (absent === 'reported') return;
+    io.stderr(
+      absent === 'never'
+        ? `${clock()} ${shown} is gone; waiting for it to come back (${args.out}/ left as it is)\n`
+        : `${clock()} no ${shown} yet; waiting for it\n`,
+    );
+    absent = 'reported';
   };
-  await once();
+  const once = async () => {
+    const started = performance.now();
+    if (await missing(specPath)) return waitForSpec();
+    try {
+      // Named explicitly: if it goes away between the test above and the read, that is an error,
+      // never the standard surface.
+      const { results, removed } = await writeModel(resolve(await loadSpecFile(specPath, io.cwd), { runtime: args.runtime }), outDir);
+      absent = 'never';
+      const written = results.filter((result) => result.status === 'written').length;
+      const counts = `${written} written, ${results.length - written} unchanged${removed.length > 0 ? `, ${removed.length} removed` : ''}`;
+      io.stdout(`${clock()} regenerated ${args.out}/ in ${Math.round(performance.now() - started)} ms (${counts})\n`);
+    } catch (error) {
+      if (await missing(specPath)) return waitForSpec();
+      absent = 'never';
+      if (error instanceof SpecError) {
+        const count = error.problems.length;
+        io.stderr(`${clock()} not regenerated: ${count} problem${count === 1 ? '' : 's'} in ${shown} (${args.out}/ left as it is)\n${error.message}\n`);
+      } else {
+        io.stderr(`${clock()} not regenerated: agentgen: ${(error as Error).message}\n`);
+      }
+    }
+  };
   let timer: NodeJS.Timeout | undefined;
   let running = Promise.resolve();
+  // Watching starts before the first run, so that no change during it is missed.
   const watcher = watch(dirname(specPath), (_event, file) => {
     if (file !== null && file !== basename(specPath)) return;
     clearTimeout(timer);
@@ -80,6 +190,10 @@ export async function watchCommand(args: Args, io: Io): Promise<number> {
       running = running.then(once);
     }, 50);
   });
+  if (await missing(specPath)) absent = 'at start';
+  running = running.then(once);
+  await running;
+  io.stdout(`${clock()} watching ${shown} (Ctrl-C to stop)\n`);
   await new Promise<void>((stop) => {
     const end = () => {
       watcher.close();
@@ -93,14 +207,31 @@ export async function watchCommand(args: Args, io: Io): Promise<number> {
   return 0;
 }
 
+const standardSurfaceOption = (describe: string) => ({ type: 'boolean', default: false, describe }) as const;
+
 export const generateVerb = plainVerb(
   {
     spec: specOption,
     out: outOption,
     runtime: runtimeOption,
-    watch: { type: 'boolean', default: false, describe: 'Regenerate when the spec changes; keep going after errors.' },
+    'standard-surface': standardSurfaceOption(
+      'Generate the standard agent-app surface and read no spec file, even over output generated from a spec (which is otherwise refused).',
+    ),
+    watch: {
+      type: 'boolean',
+      default: false,
+      describe: 'Regenerate when the spec file changes; keep going after errors, and wait (writing nothing) while the file is gone.',
+    },
   },
   (args: Args & { watch: boolean }, io) => (args.watch ? watchCommand(args, io) : generateCommand(args, io)),
 );
 
-export const checkVerb = plainVerb({ spec: specOption, out: outOption, runtime: runtimeOption }, checkCommand);
+export const checkVerb = plainVerb(
+  {
+    spec: specOption,
+    out: outOption,
+    runtime: runtimeOption,
+    'standard-surface': standardSurfaceOption('Check against the standard agent-app surface and read no spec file.'),
+  },
+  checkCommand,
+);

@@ -12,6 +12,7 @@ import { SpecError } from '../load/spec-error.js';
 import { generatorVersion } from '../version.js';
 import { parseCommonForms } from './args.js';
 import { processIo, type Io } from './io.js';
+import { UsageError } from './usage-error.js';
 import type { ParsedArgs, PlainVerb, Register, Verb } from './verb.js';
 
 interface VerbEntry {
@@ -193,5 +194,3 @@ function editDistance(a: string, b: string): number {
   }
   return d[a.length]![b.length]!;
 }
-
-class UsageError extends Error {}

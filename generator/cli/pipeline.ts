@@ -10,21 +10,27 @@ import type { EmittedFile, Model } from '../model.js';
 import { resolve, type ResolveOptions } from '../resolve/resolve.js';
 import { defaultSpecFile, noSpecSource } from '../load/spec-defaults.js';
 
+/** What `resolve` makes the standard surface from: no spec document. */
+export const standardSurface: LoadedSpec = { source: noSpecSource, document: undefined, locate: () => undefined };
+
 /** Load and resolve: `specFile` (absolute), else `agentgen.yaml` in `cwd`, else the standard surface. */
 export async function loadModel(specFile: string | undefined, cwd: string, options?: ResolveOptions): Promise<Model> {
   return resolve(await loadSpecFile(specFile, cwd), options);
 }
 
-async function loadSpecFile(specFile: string | undefined, cwd: string): Promise<LoadedSpec> {
+/**
+ * Load only: `specFile` (absolute; an error when it cannot be read), else `agentgen.yaml` in `cwd`,
+ * else `standardSurface` (the only case whose `document` is undefined).
+ */
+export async function loadSpecFile(specFile: string | undefined, cwd: string): Promise<LoadedSpec> {
   // The same path `loadSpec` reads; when it is there (or unreadable), `loadSpec` reads or reports it.
-  if (specFile === undefined && (await missing(`${cwd}/${defaultSpecFile}`))) {
-    return { source: noSpecSource, document: undefined, locate: () => undefined };
-  }
+  if (specFile === undefined && (await missing(`${cwd}/${defaultSpecFile}`))) return standardSurface;
   const { loadSpec } = await import('../load/load-spec.js');
   return loadSpec(specFile, cwd);
 }
 
-async function missing(path: string): Promise<boolean> {
+/** True when nothing is at `path` (and false when something is, readable or not). */
+export async function missing(path: string): Promise<boolean> {
   return access(path).then(
     () => false,
     (error: NodeJS.ErrnoException) => error.code === 'ENOENT',

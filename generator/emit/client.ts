@@ -51,7 +51,7 @@ export function emitClient(model: Model, assets: Assets): EmittedFile {
 }
 
 function clientMethod(op: OperationModel): string {
-  const input = `T.${op.names.inputType}`;
+  const input = `T.${op.names.callInputType}`;
   const output = `T.${op.names.outputType}`;
   const result = op.routing.response === 'stream' ? `EventStream<${output}>` : `Promise<${output}>`;
   return operationMethod(op, `input: ${input}, options?: CallOptions`, result);

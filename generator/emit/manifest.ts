@@ -1,20 +1,22 @@
 /**
  * `class-methods.json`: the deploy manifest, `[{name, api_mode, description, parameters}]`, with
- * `parameters` in the form the reference SDK sends: an object schema of `properties`, `required`
- * (the arguments with no default) and `type: "object"`; optional arguments are `nullable`.
+ * `parameters` in the form the reference SDK sends (pydantic's JSON Schema, post-processed): an
+ * object schema of `properties`, `required` (the arguments with no default) and `type: "object"`;
+ * null is written `nullable: true`, never as a `"null"` type; no `$ref`s.
  */
-import { contractSchemas, refPrefix, type JsonSchema, type ManifestEntry } from '../../spec/index.js';
-import type { EmittedFile, Model, OperationModel } from '../model.js';
+import { refPrefix, schemaTypes, type JsonSchema, type JsonType, type ManifestEntry } from '../../spec/index.js';
+import type { EmittedFile, Model, NamedSchema, OperationModel } from '../model.js';
 
 type ManifestSchema = { readonly [key: string]: unknown };
 
 /** Every entry of the manifest agentgen writes carries all four fields. */
 export function buildManifest(model: Model): Required<ManifestEntry>[] {
+  const named = new Map(model.schemas.map((s) => [s.name, s]));
   return model.operations.map((op) => ({
     name: op.name,
     api_mode: op.apiMode,
     description: description(op),
-    parameters: parameters(op.input),
+    parameters: parameters(op.input, named),
   }));
 }
 
@@ -26,36 +28,90 @@ function description(op: OperationModel): string {
   return op.deprecated === undefined ? op.description : `${op.description} ${op.deprecated}`.trim();
 }
 
-function parameters(input: JsonSchema): ManifestSchema {
+type Named = ReadonlyMap<string, NamedSchema>;
+
+function parameters(input: JsonSchema, named: Named): ManifestSchema {
   const properties = Object.fromEntries(
-    Object.entries(input.properties ?? {}).map(([key, schema]) => [key, manifestSchema(schema)]),
+    Object.entries(input.properties ?? {}).map(([key, schema]) => [key, manifestSchema(schema, named, [])]),
   );
-  return { properties, required: [...(input.required ?? [])], type: 'object' };
+  const required = (input.required ?? []).filter((key) => input.properties?.[key]?.default === undefined);
+  return { properties, required, type: 'object' };
 }
 
-const contractSchemaByName = new Map(contractSchemas);
+/** Keywords of one type, written on the member of that type when a schema has several. */
+const keywordsOfType: Readonly<Partial<Record<JsonType, readonly (keyof JsonSchema)[]>>> = {
+  string: ['format', 'minLength', 'maxLength', 'pattern'],
+  number: ['format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  integer: ['format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  array: ['minItems', 'maxItems', 'uniqueItems'],
+  object: ['minProperties', 'maxProperties'],
+};
 
 /**
- * The reference SDK describes a dict-typed argument as a plain object; a contract `$ref` is written
- * the same way (its top-level type and description). Extension keywords are left out.
+ * One argument's schema. A contract `$ref` is written as the reference SDK describes a dict-typed
+ * argument: its top-level type and description. A `$ref` to one of the spec's schemas is written
+ * out in place, except where it refers back to a schema being written (a cycle), which is written
+ * like a contract `$ref`. Extension keywords are left out.
  */
-function manifestSchema(schema: JsonSchema): ManifestSchema {
-  if (schema.$ref !== undefined) {
-    const target = contractSchemaByName.get(schema.$ref.slice(refPrefix.length));
-    return compact({ type: target?.type, description: schema.description ?? target?.description, nullable: schema.nullable });
-  }
-  return compact({
-    type: schema.type,
+function manifestSchema(schema: JsonSchema, named: Named, within: readonly string[]): ManifestSchema {
+  const annotations = {
+    title: schema.title,
     description: schema.description,
+    default: schema.default,
+    examples: schema.examples,
+    example: schema.example,
+    deprecated: schema.deprecated,
+    readOnly: schema.readOnly,
+    writeOnly: schema.writeOnly,
+  };
+  if (schema.$ref !== undefined) {
+    // Beside a `$ref` there are only annotations, `default` and `nullable` (resolve checks that).
+    const name = schema.$ref.slice(refPrefix.length);
+    const target = named.get(name);
+    if (target === undefined || target.origin === 'contract' || within.includes(name)) {
+      return compact({
+        type: target === undefined ? undefined : schemaTypes(target.schema).find((t) => t !== 'null'),
+        description: schema.description ?? target?.schema.description,
+        nullable: schema.nullable,
+      });
+    }
+    const inlined = manifestSchema(target.schema, named, [...within, name]);
+    return compact({ ...inlined, ...compact(annotations), nullable: schema.nullable || inlined.nullable === true || undefined });
+  }
+  // `null` among other types is `nullable: true`; a schema of type null alone stays that.
+  const all = schemaTypes(schema);
+  const types = all.length === 1 ? all : all.filter((t) => t !== 'null');
+  const nullable = schema.nullable === true || (all.length > 1 && all.includes('null')) || undefined;
+  const pick = (keys: readonly (keyof JsonSchema)[]) => Object.fromEntries(keys.map((k) => [k, schema[k]]));
+  const inner = (s: JsonSchema) => manifestSchema(s, named, within);
+  // Several types: one `anyOf` member each, with the keywords of its type (as pydantic writes a Union).
+  const typeMembers = types.length > 1 ? types.map((t) => compact({ type: t, ...pick(keywordsOfType[t] ?? []) })) : undefined;
+  const anyOf = schema.anyOf?.map(inner);
+  const allOf = [...(schema.allOf?.map(inner) ?? []), ...(typeMembers !== undefined && anyOf !== undefined ? [{ anyOf }] : [])];
+  return compact({
+    type: types.length === 1 ? types[0] : undefined,
+    title: annotations.title,
+    description: annotations.description,
+    ...(types.length === 1 ? pick(keywordsOfType[types[0]!] ?? []) : {}),
     enum: schema.enum,
-    anyOf: schema.anyOf?.map(manifestSchema),
-    items: schema.items === undefined ? undefined : manifestSchema(schema.items),
+    const: schema.const,
+    anyOf: typeMembers ?? anyOf,
+    oneOf: schema.oneOf?.map(inner),
+    allOf: allOf.length > 0 ? allOf : undefined,
+    not: schema.not === undefined ? undefined : inner(schema.not),
+    items: schema.items === undefined ? undefined : inner(schema.items),
     properties:
       schema.properties === undefined
         ? undefined
-        : Object.fromEntries(Object.entries(schema.properties).map(([k, s]) => [k, manifestSchema(s)])),
+        : Object.fromEntries(Object.entries(schema.properties).map(([k, s]) => [k, inner(s)])),
     required: schema.required,
-    nullable: schema.nullable,
+    default: annotations.default,
+    examples: annotations.examples,
+    example: annotations.example,
+    deprecated: annotations.deprecated,
+    readOnly: annotations.readOnly,
+    writeOnly: annotations.writeOnly,
+    nullable,
   });
 }
 

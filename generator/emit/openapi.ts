@@ -2,7 +2,17 @@
  * `openapi.json`: OpenAPI 3.1 for the public API (`:query`, `:streamQuery` with `?alt=sse`, GET
  * resource) and the two container routes, one component schema per operation input and result.
  */
-import { apiModes, envelopeSchemas, refPrefix, streamContainerRoute, unaryContainerRoute, type JsonSchema } from '../../spec/index.js';
+import {
+  apiModes,
+  envelopeSchemas,
+  errorConditions,
+  refPrefix,
+  schemaTypes,
+  streamContainerRoute,
+  unaryContainerRoute,
+  type ErrorCondition,
+  type JsonSchema,
+} from '../../spec/index.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
 
 type Json = { [key: string]: unknown };
@@ -42,7 +52,10 @@ export function buildOpenApi(model: Model): Json {
     description: 'Full resource name of the engine, e.g. projects/p/locations/l/reasoningEngines/1 (slashes included).',
     schema: { type: 'string' },
   };
-  const errors = { default: { description: 'Error (google.rpc.Status).', content: json(ref('ErrorBody')) } };
+  // The public API's refusals (as `agentgen dev` answers them, after the reference platform), then the container's own.
+  const publicCallErrors = errorResponses(['malformedJson', 'invalidEnvelope', 'invalidInput', 'wrongRoute', 'containerFailed', 'unauthenticated', 'unknownPath', 'unknownOperation']);
+  const resourceErrors = errorResponses(['unauthenticated', 'unknownPath']);
+  const containerCallErrors = errorResponses(['malformedJson', 'invalidEnvelope', 'invalidInput', 'wrongRoute', 'unknownOperation', 'bodyTooLarge', 'unsupportedMediaType']);
   const paths: Json = {};
   if (unary.length > 0) {
     paths['/v1/{resource_name}:query'] = {
@@ -50,8 +63,8 @@ export function buildOpenApi(model: Model): Json {
         operationId: 'query',
         summary: 'Calls a unary operation (api_mode "" or "async").',
         parameters: [resourceName],
-        requestBody: { required: true, content: json(oneOf(unary.map((op) => publicRequest(op)))) },
-        responses: { 200: { description: 'The result under `output`.', content: json(oneOf(unary.map(unaryResponse))) }, ...errors },
+        requestBody: { required: true, content: json(anyOf(unary.map(publicRequest))) },
+        responses: { 200: { description: 'The result under `output`.', content: json(anyOf(unary.map(unaryResponse))) }, ...publicCallErrors },
       },
     };
   }
@@ -65,10 +78,10 @@ export function buildOpenApi(model: Model): Json {
           resourceName,
           { name: 'alt', in: 'query', required: false, description: 'sse: server-sent-events framing.', schema: { type: 'string', enum: ['sse'] } },
         ],
-        requestBody: { required: true, content: json(oneOf(stream.map((op) => publicRequest(op)))) },
+        requestBody: { required: true, content: json(anyOf(stream.map(publicRequest))) },
         responses: {
-          200: { description: 'One JSON event per line, as produced.', content: json(oneOf(stream.map((op) => ref(op.names.outputType)))) },
-          ...errors,
+          200: { description: 'One JSON event per line, as produced.', content: json(anyOf(stream.map((op) => ref(op.names.outputType)))) },
+          ...publicCallErrors,
         },
       },
     };
@@ -78,7 +91,7 @@ export function buildOpenApi(model: Model): Json {
       operationId: 'getReasoningEngine',
       summary: 'Reads the deployed resource, including `spec.classMethods`.',
       parameters: [resourceName],
-      responses: { 200: { description: 'The resource.', content: json(ref('ReasoningEngine')) }, ...errors },
+      responses: { 200: { description: 'The resource.', content: json(ref('ReasoningEngine')) }, ...resourceErrors },
     },
   };
   const container = { security: [], tags: ['container'] };
@@ -89,7 +102,7 @@ export function buildOpenApi(model: Model): Json {
         operationId: 'containerReasoningEngine',
         summary: 'Container route for unary operations (runtime to container).',
         requestBody: { required: true, content: json(oneOf(unary.map(containerRequest))) },
-        responses: { 200: { description: 'The result under `output`.', content: json(oneOf(unary.map(unaryResponse))) }, ...errors },
+        responses: { 200: { description: 'The result under `output`.', content: json(anyOf(unary.map(unaryResponse))) }, ...containerCallErrors },
       },
     };
   }
@@ -101,8 +114,8 @@ export function buildOpenApi(model: Model): Json {
         summary: 'Container route for streaming operations: newline-delimited JSON events.',
         requestBody: { required: true, content: json(oneOf(stream.map(containerRequest))) },
         responses: {
-          200: { description: 'One JSON event per line; an error after the first line is a last line `{"error": {...}}`.', content: json(oneOf(stream.map((op) => ref(op.names.outputType)))) },
-          ...errors,
+          200: { description: 'One JSON event per line; an error after the first line is a last line `{"error": {...}}`.', content: json(anyOf(stream.map((op) => ref(op.names.outputType)))) },
+          ...containerCallErrors,
         },
       },
     };
@@ -115,7 +128,9 @@ export function buildOpenApi(model: Model): Json {
       version: model.hash,
       description: `Generated by agentgen ${model.generatorVersion} from ${model.source}. Do not edit.`,
     },
-    servers: [{ url: '{baseUrl}', variables: { baseUrl: { default: 'http://127.0.0.1:8600', description: 'Regional API host, or `agentgen dev`.' } } }],
+    // The description sits on the server, not its variable: swagger-parser's 3.1 schema misspells
+    // the variable's field (`descriptions`) and rejects `description` there.
+    servers: [{ url: '{baseUrl}', description: 'baseUrl: the regional API host, or `agentgen dev`.', variables: { baseUrl: { default: 'http://127.0.0.1:8600' } } }],
     security: [{ bearerAuth: [] }],
     tags: [{ name: 'container', description: 'Routes inside the agent container, called by the runtime only.' }],
     paths,
@@ -149,16 +164,34 @@ function unaryResponse(op: OperationModel): Json {
 }
 
 /**
- * agentgen's schema language → OpenAPI 3.1 (JSON Schema 2020-12): `nullable` becomes a `null`
- * alternative; extension keywords used only by the generator are dropped.
+ * agentgen's schema language → OpenAPI 3.1 (JSON Schema 2020-12): every keyword carries over as
+ * it is (`exclusiveMinimum` and `exclusiveMaximum` are numbers there too); `nullable` becomes a
+ * `null` type or enum value, or, beside a `$ref`, `const` or a combination, an `anyOf` with
+ * `{type: "null"}`; extension keywords used only by the generator are dropped.
  */
 export function toOpenApi(schema: JsonSchema): Json {
   const out: Json = {};
+  const types = schemaTypes(schema);
+  // Where null cannot be added to a type or an enum, the schema becomes one alternative of two.
+  const wrapNull =
+    schema.nullable === true &&
+    (schema.$ref !== undefined || schema.const !== undefined || schema.anyOf !== undefined || schema.oneOf !== undefined ||
+      schema.allOf !== undefined || schema.not !== undefined);
+  const addNull = schema.nullable === true && !wrapNull;
   if (schema.$ref !== undefined) out.$ref = schema.$ref;
+  if (schema.title !== undefined) out.title = schema.title;
   if (schema.description !== undefined) out.description = schema.description;
-  if (schema.type !== undefined) out.type = schema.nullable && schema.type !== 'null' ? [schema.type, 'null'] : schema.type;
-  if (schema.enum !== undefined) out.enum = schema.nullable && !schema.enum.includes(null) ? [...schema.enum, null] : [...schema.enum];
+  if (types.length > 0) {
+    const withNull = addNull && !types.includes('null') ? [...types, 'null'] : [...types];
+    out.type = withNull.length === 1 ? withNull[0] : withNull;
+  }
+  if (schema.format !== undefined) out.format = schema.format;
+  if (schema.enum !== undefined) out.enum = addNull && !schema.enum.includes(null) ? [...schema.enum, null] : [...schema.enum];
+  if (schema.const !== undefined) out.const = schema.const;
   if (schema.anyOf !== undefined) out.anyOf = schema.anyOf.map(toOpenApi);
+  if (schema.oneOf !== undefined) out.oneOf = schema.oneOf.map(toOpenApi);
+  if (schema.allOf !== undefined) out.allOf = schema.allOf.map(toOpenApi);
+  if (schema.not !== undefined) out.not = toOpenApi(schema.not);
   if (schema.properties !== undefined) {
     out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, s]) => [k, toOpenApi(s)]));
   }
@@ -167,13 +200,30 @@ export function toOpenApi(schema: JsonSchema): Json {
   if (schema.additionalProperties !== undefined) {
     out.additionalProperties = typeof schema.additionalProperties === 'object' ? toOpenApi(schema.additionalProperties) : schema.additionalProperties;
   }
+  for (const keyword of constraintKeywords) if (schema[keyword] !== undefined) out[keyword] = schema[keyword];
   if (schema.default !== undefined) out.default = schema.default;
-  const nullableWithoutType = schema.nullable && schema.type === undefined && schema.enum === undefined;
-  if (nullableWithoutType && (schema.$ref !== undefined || schema.anyOf !== undefined)) {
-    return { anyOf: [out, { type: 'null' }] };
-  }
-  return out;
+  if (schema.examples !== undefined) out.examples = [...schema.examples];
+  if (schema.example !== undefined) out.example = schema.example;
+  for (const keyword of ['deprecated', 'readOnly', 'writeOnly'] as const) if (schema[keyword] !== undefined) out[keyword] = schema[keyword];
+  return wrapNull ? { anyOf: [out, { type: 'null' }] } : out;
 }
+
+/** Validation keywords that carry over unchanged, in this order. */
+const constraintKeywords = [
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+] as const;
 
 function ref(name: string): Json {
   return { $ref: `${refPrefix}${name}` };
@@ -181,6 +231,48 @@ function ref(name: string): Json {
 
 function oneOf(schemas: Json[]): Json {
   return schemas.length === 1 ? schemas[0]! : { oneOf: schemas };
+}
+
+/**
+ * `anyOf`, not `oneOf`, where one value may fit several alternatives: two operations may return the
+ * same shape (the caller knows which it called), and a public request may leave out the method name
+ * (`classMethod` and `class_method` are both optional; the endpoint then calls its default, `query`
+ * or `stream_query`), so it can fit several envelopes.
+ */
+function anyOf(schemas: Json[]): Json {
+  return schemas.length === 1 ? schemas[0]! : { anyOf: schemas };
+}
+
+const conditionText: Readonly<Record<ErrorCondition, string>> = {
+  malformedJson: 'the body is not JSON',
+  invalidEnvelope: 'the envelope is malformed',
+  invalidInput: 'the input is not valid for the operation',
+  wrongRoute: 'the operation is served by the other endpoint',
+  containerFailed: 'the container failed',
+  unauthenticated: 'no valid bearer token',
+  unknownPath: 'no such resource',
+  unknownOperation: 'the operation is not declared',
+  bodyTooLarge: 'the body is too large',
+  unsupportedMediaType: 'the content type is not JSON',
+  methodNotAllowed: 'the HTTP method is not allowed',
+  handlerFailed: 'the handler failed',
+  containerUnreachable: 'the container cannot be reached',
+};
+
+/** One response per HTTP status of the given conditions (from the one error table), and `default` for the rest. */
+function errorResponses(conditions: readonly ErrorCondition[]): Json {
+  const byStatus = new Map<number, ErrorCondition[]>();
+  for (const condition of conditions) {
+    const { http } = errorConditions[condition];
+    byStatus.set(http, [...(byStatus.get(http) ?? []), condition]);
+  }
+  const responses: Json = {};
+  for (const [http, group] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const statuses = [...new Set(group.map((c) => errorConditions[c].status))].join(' or ');
+    responses[http] = { description: `${statuses}: ${group.map((c) => conditionText[c]).join('; ')}.`, content: json(ref('ErrorBody')) };
+  }
+  responses.default = { description: 'Error (google.rpc.Status).', content: json(ref('ErrorBody')) };
+  return responses;
 }
 
 function json(schema: Json): Json {

@@ -1,92 +1,279 @@
 /**
- * JSON Schema (agentgen's subset) → zod 4 expression text. Mirrors `schema-to-ts.ts` rule for rule;
- * `tsc` proves the two agree on every generated schema (`satisfies z.ZodType<Type>`).
+ * JSON Schema (agentgen's subset) → zod 4. One translation (`buildZod`), two targets: zod source
+ * text for `validators.ts` (`zodExpression`) and, in `resolve/`, live zod schemas that check the
+ * spec's own values (defaults, enums, examples) by the very rules the generated validators follow.
+ * Mirrors `schema-to-ts.ts` rule for rule; `tsc` proves the two agree on every generated schema
+ * (`satisfies z.ZodType<Type>`).
  *
  * Object rules (documented in the README): with declared properties, unknown keys are dropped
  * (`z.object`) unless `additionalProperties` is `true` (kept, `z.looseObject`), a schema
  * (`catchall`), or `false` (an error, `z.strictObject`). An object with no declared properties
- * is a record of any keys.
+ * is a record of any keys. A property's `default` fills it when it is missing.
  */
-import type { JsonSchema } from '../../spec/index.js';
-import { camelCase, jsonLiteral, objectLiteralKey } from './escape.js';
+import { uniqueItems } from '@agentgen/runtime/codegenv1/validation';
+import { isAnyJson, knownFormats, schemaTypes, type JsonPrimitive, type JsonSchema, type JsonType } from '../../spec/index.js';
+import { jsonLiteral, objectLiteralKey, regExpLiteral, stringLiteral } from './escape.js';
 import { refName } from './schema-to-ts.js';
 
-/** Name of the emitted helper that accepts the camelCase spelling of an object's keys. */
+/** The runtime's helper that accepts the camelCase spelling of an object's keys (see `Helper`). */
 export const acceptCamelCaseHelper = 'acceptCamelCase';
 
-/** The zod const that holds a named contract schema: `Session` → `session`. */
-export function schemaConstName(typeName: string): string {
-  return camelCase(typeName);
+/** The checks zod has no method for, as `.refine` callbacks: source text and behaviour side by side. */
+export const refinements = {
+  minLength: {
+    source: (n: number) => `(value) => [...value].length >= ${n}`,
+    test: (n: number) => (value: string) => [...value].length >= n,
+    message: (n: number) => `expected at least ${plural(n, 'character')}`,
+  },
+  maxLength: {
+    source: (n: number) => `(value) => [...value].length <= ${n}`,
+    test: (n: number) => (value: string) => [...value].length <= n,
+    message: (n: number) => `expected at most ${plural(n, 'character')}`,
+  },
+  minProperties: {
+    source: (n: number) => `(value) => Object.keys(value).length >= ${n}`,
+    test: (n: number) => (value: object) => Object.keys(value).length >= n,
+    message: (n: number) => `expected at least ${plural(n, 'property', 'properties')}`,
+  },
+  maxProperties: {
+    source: (n: number) => `(value) => Object.keys(value).length <= ${n}`,
+    test: (n: number) => (value: object) => Object.keys(value).length <= n,
+    message: (n: number) => `expected at most ${plural(n, 'property', 'properties')}`,
+  },
+  uniqueItems: {
+    source: () => 'uniqueItems',
+    test: () => uniqueItems,
+    message: () => 'expected unique items',
+  },
+} as const;
+
+export type Refinement = keyof typeof refinements;
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
-export function zodExpression(schema: JsonSchema, indent = ''): string {
-  let expr = baseExpression(schema, indent);
-  if (schema.nullable && !isUnknown(schema)) expr += '.nullable()';
+/** The helpers of `@agentgen/runtime/codegenv1/validation` a schema may call. */
+export type Helper = 'uniqueItems' | 'excluding';
+
+/**
+ * What the translation needs from its target. Arguments that are spec values (bounds, defaults,
+ * literals, patterns) are passed as values; the text target escapes each for its context.
+ */
+export interface ZodBuilder<E> {
+  /** A factory under `z` with JSON arguments: `string`, `iso.datetime` with `{ offset: true }`. */
+  factory(path: string, ...args: readonly unknown[]): E;
+  /** A method of a schema with JSON arguments: `.min(3)`, `.nullable()`, `.default(3)`. */
+  method(target: E, name: string, ...args: readonly unknown[]): E;
+  /** `.regex(/pattern/u)`. */
+  regex(target: E, pattern: string): E;
+  /** `.refine(check, message)` with one of `refinements`. */
+  refine(target: E, check: Refinement, limit: number): E;
+  union(kind: 'union' | 'xor', members: readonly E[]): E;
+  and(left: E, right: E): E;
+  array(items: E): E;
+  object(kind: 'object' | 'looseObject' | 'strictObject', entries: readonly (readonly [key: string, value: E])[]): E;
+  record(value: E): E;
+  catchall(target: E, value: E): E;
+  literal(value: JsonPrimitive): E;
+  enum(values: readonly string[]): E;
+  /** A named schema, by its type name. */
+  named(name: string): E;
+  /** `not`. */
+  excluding(target: E, excluded: E): E;
+  /** Objects of the contract marked `x-accept-camel-case`. */
+  acceptCamelCase(target: E): E;
+}
+
+/** The zod schema of `schema`. */
+export function buildZod<E>(schema: JsonSchema, b: ZodBuilder<E>): E {
+  let expr = positive(schema, b);
+  if (expr === undefined) return b.factory('unknown');
+  if (schema.not !== undefined) expr = b.excluding(expr, buildZod(schema.not, b));
+  if (schema.nullable) expr = b.method(expr, 'nullable');
   return expr;
 }
 
-/** A property's expression: optional unless required; a default fills a missing value. */
-function propertyExpression(schema: JsonSchema, required: boolean, indent: string): string {
-  const expr = zodExpression(schema, indent);
-  if (schema.default !== undefined) return `${expr}.default(${jsonLiteral(schema.default)})`;
-  return required || isUnknown(schema) ? expr : `${expr}.optional()`;
+/**
+ * Everything but `not` and `nullable`, as one schema; undefined when nothing constrains the
+ * value. A `const` or `enum` stands alone: resolve has checked that each of its values matches
+ * the rest of the schema, so the values are exactly what the schema accepts.
+ */
+function positive<E>(schema: JsonSchema, b: ZodBuilder<E>): E | undefined {
+  if (schema.const !== undefined) return b.literal(schema.const);
+  if (schema.enum !== undefined) return enumExpression(schema.enum, b);
+  if (isAnyJson(schema)) return undefined;
+  const parts: E[] = [];
+  if (schema.$ref !== undefined) parts.push(b.named(refName(schema.$ref)));
+  const types = [...new Set(schemaTypes(schema))];
+  if (types.length > 0) {
+    const members = types.map((type) => typeExpression(schema, type, b));
+    parts.push(members.length === 1 ? members[0]! : b.union('union', members));
+  }
+  if (schema.anyOf !== undefined) parts.push(union('union', schema.anyOf, b));
+  if (schema.oneOf !== undefined) parts.push(union('xor', schema.oneOf, b));
+  for (const member of schema.allOf ?? []) parts.push(buildZod(member, b));
+  return parts.reduce((left, right) => b.and(left, right));
 }
 
-function baseExpression(schema: JsonSchema, indent: string): string {
-  if (schema.$ref !== undefined) return schemaConstName(refName(schema.$ref));
-  if (schema.enum !== undefined) return enumExpression(schema.enum);
-  if (schema.anyOf !== undefined) {
-    const members = schema.anyOf.map((s) => zodExpression(s, indent));
-    return members.length === 1 ? members[0]! : `z.union([${members.join(', ')}])`;
-  }
-  switch (schema.type) {
+function union<E>(kind: 'union' | 'xor', schemas: readonly JsonSchema[], b: ZodBuilder<E>): E {
+  const members = schemas.map((s) => buildZod(s, b));
+  return members.length === 1 ? members[0]! : b.union(kind, members);
+}
+
+function enumExpression<E>(values: readonly JsonPrimitive[], b: ZodBuilder<E>): E {
+  if (values.every((v): v is string => typeof v === 'string')) return b.enum(values);
+  const literals = values.map((v) => b.literal(v));
+  return literals.length === 1 ? literals[0]! : b.union('union', literals);
+}
+
+function typeExpression<E>(schema: JsonSchema, type: JsonType, b: ZodBuilder<E>): E {
+  switch (type) {
     case 'string':
-      return 'z.string()';
+      return stringExpression(schema, b);
     case 'number':
-      return 'z.number()';
     case 'integer':
-      return 'z.number().int()';
+      return numberExpression(schema, type === 'integer', b);
     case 'boolean':
-      return 'z.boolean()';
+      return b.factory('boolean');
     case 'null':
-      return 'z.null()';
-    case 'array':
-      return `z.array(${zodExpression(schema.items ?? {}, indent)})`;
+      return b.factory('null');
+    case 'array': {
+      let expr = b.array(buildZod(schema.items ?? {}, b));
+      if (schema.minItems !== undefined) expr = b.method(expr, 'min', schema.minItems);
+      if (schema.maxItems !== undefined) expr = b.method(expr, 'max', schema.maxItems);
+      if (schema.uniqueItems) expr = b.refine(expr, 'uniqueItems', 0);
+      return expr;
+    }
     case 'object':
-      return objectExpression(schema, indent);
-    case undefined:
-      return 'z.unknown()';
+      return objectExpression(schema, b);
   }
 }
 
-function enumExpression(values: readonly (string | number | boolean | null)[]): string {
-  if (values.length > 0 && values.every((v) => typeof v === 'string')) {
-    return `z.enum([${values.map(jsonLiteral).join(', ')}])`;
-  }
-  const literals = values.map((v) => (v === null ? 'z.null()' : `z.literal(${jsonLiteral(v)})`));
-  return literals.length === 1 ? literals[0]! : `z.union([${literals.join(', ')}])`;
+const stringFormats: Readonly<Record<string, readonly [path: string, ...args: unknown[]]>> = {
+  email: ['email'],
+  uri: ['url'],
+  uuid: ['uuid'],
+  // RFC 3339: an offset (`Z` or `+01:00`) is required.
+  'date-time': ['iso.datetime', { offset: true }],
+  date: ['iso.date'],
+  time: ['iso.time'],
+  ipv4: ['ipv4'],
+  ipv6: ['ipv6'],
+  byte: ['base64'],
+};
+
+function stringExpression<E>(schema: JsonSchema, b: ZodBuilder<E>): E {
+  const format = schema.format !== undefined && Object.hasOwn(stringFormats, schema.format) ? stringFormats[schema.format] : undefined;
+  let expr = format === undefined ? b.factory('string') : b.factory(...format);
+  if (schema.minLength !== undefined) expr = b.refine(expr, 'minLength', schema.minLength);
+  if (schema.maxLength !== undefined) expr = b.refine(expr, 'maxLength', schema.maxLength);
+  if (schema.pattern !== undefined) expr = b.regex(expr, schema.pattern);
+  return expr;
 }
 
-function objectExpression(schema: JsonSchema, indent: string): string {
+function numberExpression<E>(schema: JsonSchema, integer: boolean, b: ZodBuilder<E>): E {
+  let expr: E;
+  switch (schema.format !== undefined && Object.hasOwn(knownFormats, schema.format) ? schema.format : undefined) {
+    case 'int32':
+      expr = b.factory('int32');
+      break;
+    case 'int64':
+      expr = b.factory('int');
+      break;
+    case 'float':
+      expr = integer ? b.method(b.factory('float32'), 'int') : b.factory('float32');
+      break;
+    case 'double':
+      expr = integer ? b.method(b.factory('float64'), 'int') : b.factory('float64');
+      break;
+    default:
+      expr = integer ? b.method(b.factory('number'), 'int') : b.factory('number');
+  }
+  if (schema.minimum !== undefined) expr = b.method(expr, 'min', schema.minimum);
+  if (schema.maximum !== undefined) expr = b.method(expr, 'max', schema.maximum);
+  if (schema.exclusiveMinimum !== undefined) expr = b.method(expr, 'gt', schema.exclusiveMinimum);
+  if (schema.exclusiveMaximum !== undefined) expr = b.method(expr, 'lt', schema.exclusiveMaximum);
+  if (schema.multipleOf !== undefined) expr = b.method(expr, 'multipleOf', schema.multipleOf);
+  return expr;
+}
+
+function objectExpression<E>(schema: JsonSchema, b: ZodBuilder<E>): E {
   const entries = Object.entries(schema.properties ?? {});
   const extra = schema.additionalProperties;
+  let expr: E;
   if (entries.length === 0) {
-    if (extra === false) return 'z.strictObject({})';
-    const value = typeof extra === 'object' ? zodExpression(extra, indent) : 'z.unknown()';
-    return `z.record(z.string(), ${value})`;
+    expr = extra === false ? b.object('strictObject', []) : b.record(typeof extra === 'object' ? buildZod(extra, b) : b.factory('unknown'));
+  } else {
+    const required = new Set(schema.required ?? []);
+    const shape = entries.map(([key, property]) => [key, propertyExpression(property, required.has(key), b)] as const);
+    expr = b.object(extra === true ? 'looseObject' : extra === false ? 'strictObject' : 'object', shape);
+    if (typeof extra === 'object') expr = b.catchall(expr, buildZod(extra, b));
   }
-  const inner = indent + '  ';
-  const required = new Set(schema.required ?? []);
-  const shape = entries
-    .map(([key, property]) => `${inner}${objectLiteralKey(key)}: ${propertyExpression(property, required.has(key), inner)},`)
-    .join('\n');
-  const constructor = extra === true ? 'z.looseObject' : extra === false ? 'z.strictObject' : 'z.object';
-  let expr = `${constructor}({\n${shape}\n${indent}})`;
-  if (typeof extra === 'object') expr += `.catchall(${zodExpression(extra, indent)})`;
-  if (schema['x-accept-camel-case']) expr = `z.preprocess(${acceptCamelCaseHelper}, ${expr})`;
+  if (schema.minProperties !== undefined) expr = b.refine(expr, 'minProperties', schema.minProperties);
+  if (schema.maxProperties !== undefined) expr = b.refine(expr, 'maxProperties', schema.maxProperties);
+  if (schema['x-accept-camel-case']) expr = b.acceptCamelCase(expr);
   return expr;
 }
 
-function isUnknown(schema: JsonSchema): boolean {
-  return schema.$ref === undefined && schema.enum === undefined && schema.anyOf === undefined && schema.type === undefined;
+/**
+ * A property: optional unless required; a `default` fills a missing value. An object or array
+ * default is parsed like a given value (`prefault`: nested defaults fill, unknown keys drop).
+ */
+function propertyExpression<E>(schema: JsonSchema, required: boolean, b: ZodBuilder<E>): E {
+  const expr = buildZod(schema, b);
+  const value = schema.default;
+  if (value !== undefined) return b.method(expr, value !== null && typeof value === 'object' ? 'prefault' : 'default', value);
+  return required ? expr : b.method(expr, 'optional');
+}
+
+/** How the text target names and reaches a named schema. */
+export interface ZodTextContext {
+  /** The zod const of the named schema `name`, and whether to reach it through `z.lazy` (a cycle). */
+  readonly named: (name: string) => { readonly schemaConst: string; readonly lazy: boolean };
+  /** Collects the helpers the text uses, for `validators.ts` to declare. */
+  readonly helpers: Set<Helper>;
+}
+
+type Text = (indent: string) => string;
+
+/** zod source text of `schema`, for `validators.ts`. */
+export function zodExpression(schema: JsonSchema, context: ZodTextContext, indent = ''): string {
+  return buildZod(schema, textBuilder(context))(indent);
+}
+
+function textBuilder(context: ZodTextContext): ZodBuilder<Text> {
+  const args = (values: readonly unknown[]) => values.map((value) => jsonLiteral(value)).join(', ');
+  return {
+    factory: (path, ...values) => () => `z.${path}(${args(values)})`,
+    method: (target, name, ...values) => (indent) => `${target(indent)}.${name}(${args(values)})`,
+    regex: (target, pattern) => (indent) => `${target(indent)}.regex(${regExpLiteral(pattern, 'u')})`,
+    refine: (target, check, limit) => (indent) => {
+      if (check === 'uniqueItems') context.helpers.add('uniqueItems');
+      const refinement = refinements[check];
+      return `${target(indent)}.refine(${refinement.source(limit)}, ${stringLiteral(refinement.message(limit))})`;
+    },
+    union: (kind, members) => (indent) => `z.${kind}([${members.map((m) => m(indent)).join(', ')}])`,
+    and: (left, right) => (indent) => `${left(indent)}.and(${right(indent)})`,
+    array: (items) => (indent) => `z.array(${items(indent)})`,
+    object: (kind, entries) => (indent) => {
+      if (entries.length === 0) return `z.${kind}({})`;
+      const inner = indent + '  ';
+      const shape = entries.map(([key, value]) => `${inner}${objectLiteralKey(key)}: ${value(inner)},`).join('\n');
+      return `z.${kind}({\n${shape}\n${indent}})`;
+    },
+    record: (value) => (indent) => `z.record(z.string(), ${value(indent)})`,
+    catchall: (target, value) => (indent) => `${target(indent)}.catchall(${value(indent)})`,
+    literal: (value) => () => (value === null ? 'z.null()' : `z.literal(${jsonLiteral(value)})`),
+    enum: (values) => () => `z.enum([${values.map((v) => stringLiteral(v)).join(', ')}])`,
+    named: (name) => () => {
+      const target = context.named(name);
+      return target.lazy ? `z.lazy(() => ${target.schemaConst})` : target.schemaConst;
+    },
+    excluding: (target, excluded) => (indent) => {
+      context.helpers.add('excluding');
+      return `excluding(${target(indent)}, ${excluded(indent)})`;
+    },
+    acceptCamelCase: (target) => (indent) => `z.preprocess(${acceptCamelCaseHelper}, ${target(indent)})`,
+  };
 }

@@ -3,6 +3,7 @@
  * table and the typed factories. The machinery (routes, envelope, dispatch, validation, streaming,
  * errors) is the runtime's, imported.
  */
+import { isAnyJson } from '../../spec/index.js';
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
 import { docComment, stringLiteral } from './escape.js';
@@ -38,9 +39,12 @@ export function emitServer(model: Model, assets: Assets): EmittedFile {
     ...model.operations.map((op) => handlerMethod(op)),
     '}',
     '',
-    docComment('The declared operations: response kind and input validator. Dispatch goes through this map only.'),
+    docComment(
+      'The declared operations: response kind, input validator, and the validator of the result or of each\n' +
+        'event (`validateResults`; none when the output is any JSON). Dispatch goes through this map only.',
+    ),
     'export const operations: ServerOperationTable = new Map<string, ServerOperation>([',
-    ...model.operations.map((op) => `  [${stringLiteral(op.name)}, { kind: '${op.routing.response}', input: v.${op.names.inputSchema} }],`),
+    ...model.operations.map((op) => `  [${stringLiteral(op.name)}, { ${tableEntry(op)} }],`),
     ']);',
     '',
     docComment('The container: `await createAgentServer(handlers).listen()` serves both routes on $PORT (default 8080), 0.0.0.0.'),
@@ -54,6 +58,12 @@ export function emitServer(model: Model, assets: Assets): EmittedFile {
     '}',
   ];
   return { path: 'server.ts', contents: withHeader(model, assets, `${lines.join('\n')}\n`) };
+}
+
+/** An output of any JSON (`{}`, as a spec without `output` has) has nothing to check: the entry has no `output`. */
+function tableEntry(op: OperationModel): string {
+  const output = isAnyJson(op.output) ? '' : `, output: v.${op.names.outputSchema}`;
+  return `kind: '${op.routing.response}', input: v.${op.names.inputSchema}${output}`;
 }
 
 function handlerMethod(op: OperationModel): string {

@@ -6,30 +6,44 @@
  * Declarations are whole statements of text: ts-morph would re-indent multi-line initializers.
  */
 import type { Assets } from '../assets.js';
-import type { EmittedFile, Model } from '../model.js';
+import type { EmittedFile, Model, NamedSchema } from '../model.js';
 import { docComment, identifier, stringLiteral } from './escape.js';
 import { withHeader } from './header.js';
 import { printFile } from './print.js';
-import { acceptCamelCaseHelper, zodExpression } from './schema-to-zod.js';
+import { runtimeModule } from './runtime-imports.js';
+import { acceptCamelCaseHelper, zodExpression, type Helper, type ZodTextContext } from './schema-to-zod.js';
 
 export function emitValidators(model: Model, assets: Assets): EmittedFile {
+  const helpers = new Set<Helper>();
+  const byName = new Map(model.schemas.map((s) => [s.name, s]));
+  const context = (cycle: readonly string[]): ZodTextContext => ({
+    helpers,
+    named: (name) => ({ schemaConst: byName.get(name)!.schemaConst, lazy: cycle.includes(name) }),
+  });
+  const named = (s: NamedSchema) =>
+    schemaConst(s.schemaConst, s.name, zodExpression(s.schema, context(s.cycle)), s.schema.description, s.cycle.length > 0);
+  const contract = model.schemas.filter((s) => s.origin === 'contract').map(named);
+  const spec = model.schemas.filter((s) => s.origin === 'spec').map(named);
+  const operations = model.operations.flatMap((op) => [
+    schemaConst(op.names.inputSchema, op.names.inputType, zodExpression(op.input, context([])), `Validates the keyword arguments of \`${op.name}\`.`),
+    schemaConst(
+      op.names.outputSchema,
+      op.names.outputType,
+      zodExpression(op.output, context([])),
+      `Validates ${op.routing.response === 'stream' ? 'one event' : 'the result'} of \`${op.name}\`.`,
+    ),
+  ]);
   const statements: string[] = [
     "import { z } from 'zod';",
+    // The runtime's helpers: the same functions agentgen's spec check runs.
+    `import { ${[acceptCamelCaseHelper, ...helpers].sort().join(', ')} } from '${runtimeModule(model, 'validation')}';`,
     "import type * as T from './types.js';",
-    `\n${acceptCamelCaseSource}`,
-    "// The contract's named schemas.",
-    ...model.schemas.map((s) => schemaConst(s.schemaConst, s.name, zodExpression(s.schema), s.schema.description)),
+    "\n// The contract's named schemas.",
+    ...contract,
+    ...(spec.length > 0 ? ["\n// The spec's schemas.", ...spec] : []),
     envelopesSource,
     '\n// Operations.',
-    ...model.operations.flatMap((op) => [
-      schemaConst(op.names.inputSchema, op.names.inputType, zodExpression(op.input), `Validates the keyword arguments of \`${op.name}\`.`),
-      schemaConst(
-        op.names.outputSchema,
-        op.names.outputType,
-        zodExpression(op.output),
-        `Validates ${op.routing.response === 'stream' ? 'one event' : 'the result'} of \`${op.name}\`.`,
-      ),
-    ]),
+    ...operations,
     `\n${docComment('Validators by operation name. A Map, so that no name can reach `Object.prototype`.')}`,
     'export const operationValidators: ReadonlyMap<T.OperationName, { readonly input: z.ZodType; readonly output: z.ZodType }> = new Map([',
     ...model.operations.map(
@@ -40,25 +54,18 @@ export function emitValidators(model: Model, assets: Assets): EmittedFile {
   return { path: 'validators.ts', contents: withHeader(model, assets, printFile(statements)) };
 }
 
-function schemaConst(name: string, typeName: string, expression: string, doc: string | undefined): string {
+/**
+ * One exported schema, checked against its type: `satisfies` keeps zod's own type; a schema in a
+ * reference cycle is annotated instead (TypeScript cannot infer a type from its own initializer).
+ */
+function schemaConst(name: string, typeName: string, expression: string, doc: string | undefined, recursive = false): string {
   const comment = doc === undefined ? '' : `${docComment(doc)}\n`;
-  return `\n${comment}export const ${identifier(name)} = ${expression} satisfies z.ZodType<T.${identifier(typeName)}>;`;
+  const type = `z.ZodType<T.${identifier(typeName)}>`;
+  return recursive
+    ? `\n${comment}export const ${identifier(name)}: ${type} = ${expression};`
+    : `\n${comment}export const ${identifier(name)} = ${expression} satisfies ${type};`;
 }
 
-const acceptCamelCaseSource = `/**
- * Some adapters of the reference platform answer with camelCase keys and null for absent fields.
- * Results are accepted in that spelling too and normalised to the canonical snake_case form.
- */
-function ${acceptCamelCaseHelper}(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const fields = new Map<string, unknown>();
-  for (const [key, field] of Object.entries(value)) {
-    if (field === null) continue;
-    const snake = key.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
-    if (snake === key || !fields.has(snake)) fields.set(snake, field);
-  }
-  return Object.fromEntries(fields);
-}`;
 
 const envelopesSource = `
 // Envelopes.

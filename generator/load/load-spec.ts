@@ -1,14 +1,15 @@
 /**
- * Load: spec text → a checked `SpecDocument`, or a `SpecError` that names the file, the path in
- * the spec, the line and what was expected. YAML 1.2 is read (JSON is a subset of it).
+ * Load: spec text → a checked `SpecDocument`, or a `SpecError` that names the file, the line and
+ * column, the path in the spec and what was expected, for every problem at once. YAML 1.2 is read
+ * (JSON is a subset of it).
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
 import type { z } from 'zod';
 import { defaultSpecFile, noSpecSource } from './spec-defaults.js';
-import { specFormat, type SpecDocument } from './spec-format.js';
-import { SpecError, type Locate, type SpecProblem } from './spec-error.js';
+import { jsonSchemaFormat, specFormat, type SpecDocument } from './spec-format.js';
+import { SpecError, type Locate, type Position, type SpecProblem } from './spec-error.js';
 
 export interface LoadedSpec {
   /** The file's base name, for messages and generated headers; stable across machines. */
@@ -19,6 +20,8 @@ export interface LoadedSpec {
 }
 
 export { noSpecSource } from './spec-defaults.js';
+
+type Segment = string | number;
 
 /**
  * Reads `file`, or `agentgen.yaml` in `cwd` when no file is named. A named file that is missing is
@@ -38,28 +41,66 @@ export async function loadSpec(file: string | undefined, cwd: string): Promise<L
   return parseSpec(text, basename(path));
 }
 
-/** Pure: spec text → checked document. */
+/**
+ * Pure: spec text → checked document. Every problem is reported, in the order of the text: all
+ * syntax errors, or, when the text parses (a duplicate key aside), every key that is not allowed
+ * and every shape issue.
+ */
 export function parseSpec(text: string, source: string): LoadedSpec {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const locate = locator(doc, lines);
-  if (doc.errors.length > 0) {
-    throw new SpecError(
-      source,
-      doc.errors.map((e) => ({ path: [], message: `not valid YAML or JSON: ${e.message.split('\n')[0]}` })),
-      (_path) => undefined,
-    );
+  const fail = (problems: readonly SpecProblem[]) => new SpecError(source, inTextOrder(problems, locate), locate);
+
+  const syntax = doc.errors.map((error) => syntaxProblem(doc, lines, error));
+  // A duplicate key leaves the document whole (the last one counts): its shape is still checked.
+  if (doc.errors.some((error) => error.code !== 'DUPLICATE_KEY')) throw fail(syntax);
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    throw fail([...syntax, { path: [], message: `not valid YAML or JSON: ${(error as Error).message}` }]);
   }
-  const raw: unknown = doc.toJS({ maxAliasCount: 100 });
-  const forbidden = forbiddenKeys(raw, []);
-  if (forbidden.length > 0) throw new SpecError(source, forbidden, locate);
-  const parsed = specFormat.safeParse(raw, { reportInput: true });
-  if (!parsed.success) throw new SpecError(source, parsed.error.issues.map(toProblem), locate);
+  const forbidden = forbiddenKeys(raw, []).map((problem) => ({ ...problem, at: keyPosition(doc, lines, problem.path.slice(0, -1), '__proto__') }));
+  const parsed = specFormat.safeParse(forbidden.length > 0 ? withoutForbiddenKeys(raw) : raw, { reportInput: true });
+  const shape = parsed.success ? [] : parsed.error.issues.flatMap((issue) => toProblems(issue, (path, key) => keyPosition(doc, lines, path, key)));
+  const problems = [...syntax, ...forbidden, ...shape];
+  if (problems.length > 0 || !parsed.success) throw fail(problems);
   return { source, document: parsed.data, locate };
 }
 
+/**
+ * The keywords a schema in a spec may use: the keys of the strict object behind `jsonSchemaFormat`,
+ * read from the schema itself so that the messages follow it.
+ */
+export function schemaKeywords(): readonly string[] {
+  return strictObjectAt(jsonSchemaFormat as unknown as ZodLike, [])?.keys ?? [];
+}
+
+function inTextOrder(problems: readonly SpecProblem[], locate: Locate): SpecProblem[] {
+  const located = problems.map((problem) => ({ ...problem, at: problem.at ?? locate(problem.path) }));
+  const key = (at: Position | undefined) => (at === undefined ? [0, 0] : [at.line, at.column]);
+  return located.sort((a, b) => {
+    const [la, ca] = key(a.at);
+    const [lb, cb] = key(b.at);
+    return la! - lb! || ca! - cb!;
+  });
+}
+
+function syntaxProblem(doc: Document, lines: LineCounter, error: YAMLError): SpecProblem {
+  const at = position(lines, error.pos[0]);
+  const path = pathAt(doc.contents, error.pos[0], []);
+  if (error.code === 'DUPLICATE_KEY' && path.length > 0) {
+    const key = path.at(-1)!;
+    const first = keyPosition(doc, lines, path.slice(0, -1), String(key));
+    const also = first !== undefined && (first.line !== at.line || first.column !== at.column) ? ` (first at ${first.line}:${first.column})` : '';
+    return { path, at, message: `duplicate key ${JSON.stringify(String(key))}${also}; keys must be unique` };
+  }
+  return { path, at, message: `not valid YAML or JSON: ${error.message.split('\n')[0]}` };
+}
+
 /** `__proto__` would be dropped or turned into a prototype by any object copy: refuse it outright. */
-function forbiddenKeys(value: unknown, path: (string | number)[]): SpecProblem[] {
+function forbiddenKeys(value: unknown, path: Segment[]): SpecProblem[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => forbiddenKeys(item, [...path, i]));
   if (value === null || typeof value !== 'object') return [];
   return Object.keys(value).flatMap((key) =>
@@ -69,17 +110,39 @@ function forbiddenKeys(value: unknown, path: (string | number)[]): SpecProblem[]
   );
 }
 
-function toProblem(issue: z.core.$ZodIssue): SpecProblem {
+/** A copy without `__proto__` keys, so that the rest of the spec is still checked. */
+function withoutForbiddenKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutForbiddenKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value).filter(([key]) => key !== '__proto__');
+  return Object.fromEntries(entries.map(([key, item]) => [key, withoutForbiddenKeys(item)]));
+}
+
+type KeyPosition = (mapPath: readonly Segment[], key: string) => Position | undefined;
+
+function toProblems(issue: z.core.$ZodIssue, keyAt: KeyPosition): SpecProblem[] {
   const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
   if (issue.code === 'unrecognized_keys') {
-    return { path, message: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` };
+    // One problem per key, located at the key itself; the path names the map that holds it.
+    const known = strictObjectAt(specFormat as unknown as ZodLike, path);
+    const expected =
+      known === undefined ? '' : known.schemaKeywords ? `; the supported schema keywords are ${known.keys.join(', ')}` : `; expected one of ${known.keys.join(', ')}`;
+    return issue.keys.map((key) => ({ path, at: keyAt(path, key), message: `unknown field ${JSON.stringify(key)}${expected}` }));
   }
   if (issue.code === 'invalid_type') {
     const got = describe(issue.input);
     const message = got === 'undefined' ? `missing; expected ${issue.expected}` : `expected ${issue.expected}, got ${got}`;
-    return { path, message };
+    return [{ path, message }];
   }
-  return { path, message: issue.message };
+  if (issue.code === 'invalid_union' && issue.message === 'Invalid input') {
+    // zod's own message, for a value of none of the union's types (a value of one of them is
+    // reported as that option's issues): name the types. A message the format sets is kept.
+    const expected = issue.errors.map((option) => (option.length === 1 && option[0]!.code === 'invalid_type' && option[0]!.path.length === 0 ? option[0]!.expected : undefined));
+    if (expected.length > 0 && expected.every((type) => type !== undefined)) {
+      return [{ path, message: `expected ${[...new Set(expected)].join(' or ')}, got ${describe(issue.input)}` }];
+    }
+  }
+  return [{ path, message: issue.message }];
 }
 
 function describe(value: unknown): string {
@@ -90,17 +153,117 @@ function describe(value: unknown): string {
   return `${typeof value} ${JSON.stringify(value)}`;
 }
 
+/** The parts of a zod schema's definition that `strictObjectAt` walks. */
+interface ZodLike {
+  readonly _zod: {
+    readonly def: {
+      readonly type: string;
+      readonly innerType?: ZodLike;
+      readonly getter?: () => ZodLike;
+      readonly in?: ZodLike;
+      readonly options?: readonly ZodLike[];
+      readonly shape?: Readonly<Record<string, ZodLike>>;
+      readonly valueType?: ZodLike;
+      readonly element?: ZodLike;
+    };
+  };
+}
+
+/**
+ * The object schema that checks the value at `path` of a spec, walked down from `schema`: its keys,
+ * and whether it is the schema language (`jsonSchemaFormat`). Undefined when no object is there.
+ */
+function strictObjectAt(schema: ZodLike, path: readonly Segment[], inSchema = false): { keys: string[]; schemaKeywords: boolean } | undefined {
+  const isSchema = inSchema || schema === (jsonSchemaFormat as unknown as ZodLike);
+  const def = schema._zod.def;
+  const [head, ...rest] = path;
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'nonoptional':
+    case 'readonly':
+    case 'catch':
+      return def.innerType && strictObjectAt(def.innerType, path, isSchema);
+    case 'lazy':
+      return def.getter && strictObjectAt(def.getter(), path, isSchema);
+    case 'pipe':
+      return def.in && strictObjectAt(def.in, path, isSchema);
+    case 'union':
+      for (const option of def.options ?? []) {
+        const found = strictObjectAt(option, path, isSchema);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    case 'object': {
+      const shape = def.shape ?? {};
+      if (head === undefined) return { keys: Object.keys(shape), schemaKeywords: isSchema };
+      const field = typeof head === 'string' && Object.hasOwn(shape, head) ? shape[head] : undefined;
+      return field && strictObjectAt(field, rest);
+    }
+    case 'record':
+      return head === undefined || def.valueType === undefined ? undefined : strictObjectAt(def.valueType, rest);
+    case 'array':
+      return typeof head !== 'number' || def.element === undefined ? undefined : strictObjectAt(def.element, rest);
+    default:
+      return undefined;
+  }
+}
+
+function position(lines: LineCounter, offset: number): Position {
+  const pos = lines.linePos(offset);
+  return { line: pos.line, column: pos.col };
+}
+
+function nodeAt(doc: Document, path: readonly Segment[]): unknown {
+  return path.length === 0 ? doc.contents : doc.getIn(path, true);
+}
+
+/** The position of `key` itself in the map at `mapPath`; undefined when there is no such key. */
+function keyPosition(doc: Document, lines: LineCounter, mapPath: readonly Segment[], key: string): Position | undefined {
+  const map = nodeAt(doc, mapPath);
+  if (!isMap(map)) return undefined;
+  for (const pair of map.items) {
+    if (isScalar(pair.key) && String(pair.key.value) === key && pair.key.range) return position(lines, pair.key.range[0]);
+  }
+  return undefined;
+}
+
+/** The path of the deepest node (or key) at `offset`: where a syntax error is. */
+function pathAt(node: unknown, offset: number, path: Segment[]): Segment[] {
+  const children: { segment: Segment; node: unknown; start: number; end: number }[] = [];
+  const span = (n: unknown) => (isNode(n) && n.range ? { start: n.range[0], end: n.range[2] } : undefined);
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      const key = span(pair.key);
+      const value = span(pair.value);
+      const start = key?.start ?? value?.start;
+      const end = value?.end ?? key?.end;
+      const segment = isScalar(pair.key) ? String(pair.key.value) : undefined;
+      if (start !== undefined && end !== undefined && segment !== undefined) children.push({ segment, node: pair.value, start, end });
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, index) => {
+      const s = span(item);
+      if (s !== undefined) children.push({ segment: index, node: item, ...s });
+    });
+  }
+  // Inside a child; else at the very end of a map or list (an unclosed bracket is reported where
+  // the text ends).
+  const child =
+    children.find((c) => c.start <= offset && offset < c.end) ??
+    children.find((c) => c.end === offset && (isMap(c.node) || isSeq(c.node)));
+  return child === undefined ? path : pathAt(child.node, offset, [...path, child.segment]);
+}
+
 function locator(doc: Document, lines: LineCounter): Locate {
   return (path) => {
     // The deepest node that exists on the path: a missing field is reported where its parent is.
     for (let depth = path.length; depth >= 0; depth--) {
-      const node = doc.getIn(path.slice(0, depth), true) as { range?: [number, number, number] } | undefined;
-      const range = node && typeof node === 'object' && 'range' in node ? node.range : undefined;
-      if (range !== undefined && (depth > 0 || isMap(node) || isSeq(node))) {
-        const pos = lines.linePos(range[0]);
-        return { line: pos.line, column: pos.col };
-      }
+      const node = nodeAt(doc, path.slice(0, depth));
+      if (isNode(node) && node.range) return position(lines, node.range[0]);
     }
-    return undefined;
+    return { line: 1, column: 1 };
   };
 }

@@ -2,9 +2,20 @@
 export interface SpecProblem {
   readonly path: readonly (string | number)[];
   readonly message: string;
+  /**
+   * Where the problem is, when that is not where `path` leads: a syntax error, or an unknown key
+   * (located at the key, while `path` names the map that holds it).
+   */
+  readonly at?: Position;
 }
 
-export type Locate = (path: readonly (string | number)[]) => { line: number; column: number } | undefined;
+/** 1-based line and column. */
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+export type Locate = (path: readonly (string | number)[]) => Position | undefined;
 
 export class SpecError extends Error {
   constructor(
@@ -29,8 +40,9 @@ export function formatPath(path: readonly (string | number)[]): string {
     .join('');
 }
 
+/** `file:line:col: path: message`, or `file: path: message` when the position is not known. */
 function formatProblem(file: string, problem: SpecProblem, locate: Locate): string {
-  const at = locate(problem.path);
+  const at = problem.at ?? locate(problem.path);
   const where = at === undefined ? file : `${file}:${at.line}:${at.column}`;
   return `${where}: ${formatPath(problem.path)}: ${problem.message}`;
 }

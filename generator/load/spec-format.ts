@@ -4,31 +4,65 @@
  * `resolve/`, which knows the contract.
  */
 import { z } from 'zod';
-import { apiModes, type JsonSchema } from '../../spec/index.js';
+import { apiModes, jsonTypes, type JsonSchema, type JsonType } from '../../spec/index.js';
 import { runtimeModes } from './spec-defaults.js';
 
 export const specFormatVersion = 1;
 
 export { defaultSpecFile, runtimeModes, type RuntimeMode } from './spec-defaults.js';
 
-const jsonTypes = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
+const typeNames = jsonTypes.map((t) => JSON.stringify(t)).join(', ');
+const jsonType = z.enum(jsonTypes as readonly JsonType[] as [JsonType, ...JsonType[]]);
 const jsonValue: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
 );
+/** `enum` and `const` hold scalars: agentgen types and checks those exactly. */
+const jsonPrimitive = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const count = z.int({ error: 'expected a whole number' }).nonnegative({ error: 'expected a whole number, 0 or more' });
 
-/** The schema language of `spec/json-schema.ts`; unknown keywords are errors, not silently ignored. */
+/**
+ * The schema language of `spec/json-schema.ts`; unknown keywords are errors, not silently ignored.
+ * Only shapes are checked here; what the keywords mean together (types, bounds, patterns, values
+ * against their schema, `$ref`s) is checked by `resolve/`.
+ */
 export const jsonSchemaFormat: z.ZodType<JsonSchema> = z.lazy(() =>
   z.strictObject({
-    type: z.enum(jsonTypes, { error: `expected one of ${jsonTypes.map((t) => JSON.stringify(t)).join(', ')}` }).optional(),
+    type: z
+      .union([jsonType, z.array(jsonType).min(1)], { error: `expected one of ${typeNames}, or a list of them` })
+      .optional(),
+    title: z.string().optional(),
     description: z.string().optional(),
     properties: z.record(z.string(), jsonSchemaFormat).optional(),
     required: z.array(z.string()).optional(),
     items: jsonSchemaFormat.optional(),
-    enum: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).min(1).optional(),
+    enum: z.array(jsonPrimitive).min(1).optional(),
+    const: jsonPrimitive.optional(),
     anyOf: z.array(jsonSchemaFormat).min(1).optional(),
+    oneOf: z.array(jsonSchemaFormat).min(1).optional(),
+    allOf: z.array(jsonSchemaFormat).min(1).optional(),
+    not: jsonSchemaFormat.optional(),
     nullable: z.boolean().optional(),
     additionalProperties: z.union([z.boolean(), jsonSchemaFormat]).optional(),
     default: jsonValue.optional(),
+    format: z.string().optional(),
+    minLength: count.optional(),
+    maxLength: count.optional(),
+    pattern: z.string().optional(),
+    minimum: z.number().optional(),
+    maximum: z.number().optional(),
+    exclusiveMinimum: z.number().optional(),
+    exclusiveMaximum: z.number().optional(),
+    multipleOf: z.number().positive({ error: 'expected a number greater than 0' }).optional(),
+    minItems: count.optional(),
+    maxItems: count.optional(),
+    uniqueItems: z.boolean().optional(),
+    minProperties: count.optional(),
+    maxProperties: count.optional(),
+    examples: z.array(jsonValue).optional(),
+    example: jsonValue.optional(),
+    deprecated: z.boolean().optional(),
+    readOnly: z.boolean().optional(),
+    writeOnly: z.boolean().optional(),
     $ref: z.string().optional(),
   }),
 );
@@ -56,6 +90,8 @@ export const specFormat = z.strictObject({
   surface: z.literal('agent-app', { error: 'expected "agent-app", the only standard surface' }).optional(),
   include: z.array(z.string()).optional(),
   runtime: z.enum(runtimeModes, { error: `expected one of ${runtimeModes.map((m) => JSON.stringify(m)).join(', ')}` }).optional(),
+  /** Named schemas, referred to as `$ref: '#/schemas/Name'`. */
+  schemas: z.record(z.string(), jsonSchemaFormat).optional(),
   operations: z.record(z.string(), operationFormat).optional(),
 });
 

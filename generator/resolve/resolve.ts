@@ -9,17 +9,21 @@ import {
   apiModeRouting,
   apiModes,
   contractSchemas,
-  refPrefix,
+  schemaTypes,
   type JsonSchema,
   type SurfaceOperation,
 } from '../../spec/index.js';
 import { camelCase, objectPrototypeNames, pascalCase, reservedWords } from '../emit/escape.js';
 import type { LoadedSpec } from '../load/load-spec.js';
 import type { OperationSpec, RuntimeMode } from '../load/spec-format.js';
-import { SpecError, type SpecProblem } from '../load/spec-error.js';
+import { SpecError, type Locate, type SpecProblem } from '../load/spec-error.js';
 import type { Model, NamedSchema, OperationModel } from '../model.js';
 import { generatorVersion } from '../version.js';
+import { plainNames, tsType, type TsContext } from '../emit/schema-to-ts.js';
+import { checkSchema, type SchemaNames, type SpecPath } from './check-schema.js';
+import { checkValues } from './check-values.js';
 import { builtInClientMembers, fixedTypeNames } from './fixed-names.js';
+import { checkSchemaName, checkUnguardedCycles, components, isCycle, specReferences, specSchemaConst, toModelSchema } from './named-schemas.js';
 
 const operationNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const anyJson: JsonSchema = {};
@@ -57,30 +61,104 @@ export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model
     problems.push({ path: [], message: 'the spec declares no operations: add `surface: agent-app` or `operations`' });
   }
 
-  const schemaNames = new Set(contractSchemas.map(([name]) => name));
+  const specSchemas = new Map<string, JsonSchema>();
+  for (const [schemaName, schema] of Object.entries(doc?.schemas ?? {})) {
+    if (checkSchemaName(schemaName, problems)) specSchemas.set(schemaName, schema);
+  }
+  const names: SchemaNames = { contract: new Set(contractSchemas.map(([n]) => n)), spec: new Set(specSchemas.keys()) };
+  // Every schema of the spec with its path: the named ones, then each operation's input and output.
+  const roots: [JsonSchema, SpecPath][] = [
+    ...[...specSchemas].map(([schemaName, schema]): [JsonSchema, SpecPath] => [schema, ['schemas', schemaName]]),
+    ...operations.flatMap((op): [JsonSchema, SpecPath][] => [
+      [op.input, ['operations', op.name, 'input']],
+      [op.output, ['operations', op.name, 'output']],
+    ]),
+  ];
+  for (const [schema, path] of roots) checkSchema(schema, path, names, problems);
   operations.forEach((op) => {
-    const path = ['operations', op.name];
-    checkSchema(op.input, [...path, 'input'], schemaNames, problems);
-    checkSchema(op.output, [...path, 'output'], schemaNames, problems);
-    if (op.input.type !== 'object' || op.input.nullable) {
-      problems.push({ path: [...path, 'input', 'type'], message: 'expected "object": input holds keyword arguments' });
+    const types = schemaTypes(op.input);
+    if (types.length === 0 || types.some((type) => type !== 'object') || op.input.nullable) {
+      problems.push({ path: ['operations', op.name, 'input', 'type'], message: 'expected "object": input holds keyword arguments' });
     }
   });
-  checkDerivedNames(operations, problems);
-  if (problems.length > 0) throw new SpecError(loaded.source, problems, loaded.locate);
+  checkUnguardedCycles(specSchemas, names, problems);
 
-  const schemas: NamedSchema[] = contractSchemas.map(([name, schema]) => ({ name, schemaConst: camelCase(name), schema }));
+  // Values against their schemas, with every `$ref` in model form (a spec's `#/schemas/X` is `#/components/schemas/X`).
+  const modelRoots = roots.map(([schema, path]) => [toModelSchema(schema, path, new Map()), path] as const);
+  const lookup = new Map<string, JsonSchema>(contractSchemas);
+  for (const [schema, path] of modelRoots) if (path[0] === 'schemas') lookup.set(String(path[1]), schema);
+  const defaults = checkValues(modelRoots, (n) => lookup.get(n), problems);
+
+  const schemas = problems.length === 0 ? namedSchemas(specSchemas, names, defaults) : [];
+  const resolved = operations.map((op) => ({
+    ...op,
+    input: toModelSchema(op.input, ['operations', op.name, 'input'], defaults),
+    output: toModelSchema(op.output, ['operations', op.name, 'output'], defaults),
+  }));
+  const withNames = problems.length === 0 ? resolved.map((op) => withCallInputType(op, schemas)) : resolved;
+  const specNames = schemas.length > 0 ? schemas.filter((s) => s.origin === 'spec') : [...specSchemas.keys()].map((n) => ({ name: n, inputName: n }));
+  checkDerivedNames(withNames, specNames, problems);
+  if (problems.length > 0) throw new SpecError(loaded.source, inTextOrder(problems, loaded.locate), loaded.locate);
+
   const name = doc?.name ?? 'agent-app';
   const runtime = options.runtime ?? doc?.runtime ?? 'package';
   return deepFreeze({
     name,
     source: loaded.source,
-    hash: modelHash({ name, runtime, schemas, operations }),
+    hash: modelHash({ name, runtime, schemas, operations: withNames }),
     generatorVersion,
     runtime,
     schemas,
-    operations,
+    operations: withNames,
   });
+}
+
+/**
+ * The named schemas of the model: the contract's, then the spec's in dependency order, each with
+ * its cycle (for `z.lazy`) and the name of its input form when a default inside makes one.
+ */
+function namedSchemas(specSchemas: ReadonlyMap<string, JsonSchema>, names: SchemaNames, defaults: ReadonlyMap<string, unknown>): NamedSchema[] {
+  const contract: NamedSchema[] = contractSchemas.map(([name, schema]) => ({
+    name,
+    inputName: name,
+    schemaConst: camelCase(name),
+    schema,
+    origin: 'contract',
+    cycle: [],
+  }));
+  const order = [...specSchemas.keys()];
+  const edges = new Map(order.map((name) => [name, specReferences(specSchemas.get(name)!, names, true)] as const));
+  const spec: NamedSchema[] = components(order, edges).flatMap((component) =>
+    component.map((name) => ({
+      name,
+      inputName: name,
+      schemaConst: specSchemaConst(name),
+      schema: toModelSchema(specSchemas.get(name)!, ['schemas', name], defaults),
+      origin: 'spec' as const,
+      cycle: isCycle(component, edges) ? component : [],
+    })),
+  );
+  // The input form's name, where a default inside (or in a schema referred to) makes the forms differ; to a fixed point, for cycles.
+  const inputNames = new Map(spec.map((s) => [s.name, s.name]));
+  const input: TsContext = { form: 'input', named: (n) => inputNames.get(n) ?? n };
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const s of spec) {
+      if (inputNames.get(s.name) === s.name && tsType(s.schema, plainNames) !== tsType(s.schema, input)) {
+        inputNames.set(s.name, `${s.name}Input`);
+        changed = true;
+      }
+    }
+  }
+  return [...contract, ...spec.map((s) => ({ ...s, inputName: inputNames.get(s.name)! }))];
+}
+
+/** The caller's input type gets a name of its own when it differs from the handler's (a default inside). */
+function withCallInputType(op: OperationModel, schemas: readonly NamedSchema[]): OperationModel {
+  const inputNames = new Map(schemas.map((s) => [s.name, s.inputName]));
+  const value = tsType(op.input, plainNames);
+  const input = tsType(op.input, { form: 'input', named: (n) => inputNames.get(n) ?? n });
+  return value === input ? op : { ...op, names: { ...op.names, callInputType: `${op.names.pascal}CallInput` } };
 }
 
 function includedSurface(include: readonly string[] | undefined, problems: SpecProblem[]): readonly SurfaceOperation[] {
@@ -137,6 +215,7 @@ function operation(
     names: {
       pascal,
       inputType: `${pascal}Input`,
+      callInputType: `${pascal}Input`,
       outputType: `${pascal}${outputSuffix}`,
       inputSchema: camelCase(`${pascal}Input`),
       outputSchema: camelCase(`${pascal}${outputSuffix}`),
@@ -159,59 +238,53 @@ function checkOperationName(name: string, path: string[], problems: SpecProblem[
   return message === undefined;
 }
 
-function checkDerivedNames(operations: readonly OperationModel[], problems: SpecProblem[]): void {
+function checkDerivedNames(
+  operations: readonly OperationModel[],
+  schemas: readonly Pick<NamedSchema, 'name' | 'inputName'>[],
+  problems: SpecProblem[],
+): void {
   const taken = new Map<string, string>(fixedTypeNames.map((n) => [n, 'a name agentgen emits']));
   for (const [name] of contractSchemas) taken.set(name, 'a contract schema');
+  const claim = (derived: string, owner: string, path: SpecPath, what: string) => {
+    const existing = taken.get(derived);
+    if (existing !== undefined) problems.push({ path, message: `${what} ${derived}, which is already ${existing}; choose another name` });
+    else taken.set(derived, owner);
+  };
+  const consts = new Map<string, string>();
+  for (const schema of schemas) {
+    if (taken.get(schema.name) === 'a contract schema') {
+      problems.push({ path: ['schemas', schema.name], message: `${JSON.stringify(schema.name)} is a schema of the contract (#/components/schemas/${schema.name}); choose another name` });
+      continue;
+    }
+    const owner = `the schema ${JSON.stringify(schema.name)}`;
+    claim(schema.name, owner, ['schemas', schema.name], 'is the type name');
+    if (schema.inputName !== schema.name) claim(schema.inputName, `the input form of ${owner}`, ['schemas', schema.name], 'gives the type name');
+    const schemaConst = specSchemaConst(schema.name);
+    const other = consts.get(schemaConst);
+    if (other !== undefined) {
+      problems.push({ path: ['schemas', schema.name], message: `gives the zod schema name ${schemaConst}, which is already the schema ${JSON.stringify(other)}'s; choose another name` });
+    }
+    consts.set(schemaConst, schema.name);
+  }
   for (const op of operations) {
-    for (const derived of [op.names.inputType, op.names.outputType]) {
+    const derivedNames = [...new Set([op.names.inputType, op.names.callInputType, op.names.outputType])];
+    for (const derived of derivedNames) {
       if (!/^[A-Za-z_$]/.test(derived)) {
         problems.push({ path: ['operations', op.name], message: `gives the type name ${derived}, which is not an identifier; choose another name` });
         continue;
       }
-      const owner = taken.get(derived);
-      if (owner !== undefined) {
-        problems.push({
-          path: ['operations', op.name],
-          message: `gives the type name ${derived}, which is already ${owner}; choose another name`,
-        });
-      }
-      taken.set(derived, `the type of operation ${JSON.stringify(op.name)}`);
+      claim(derived, `the type of operation ${JSON.stringify(op.name)}`, ['operations', op.name], 'gives the type name');
     }
   }
 }
 
-function checkSchema(schema: JsonSchema, path: (string | number)[], names: ReadonlySet<string>, problems: SpecProblem[]): void {
-  if (schema.$ref !== undefined) {
-    const target = schema.$ref.startsWith(refPrefix) ? schema.$ref.slice(refPrefix.length) : undefined;
-    if (target === undefined || !names.has(target)) {
-      problems.push({
-        path: [...path, '$ref'],
-        message: `unknown schema ${JSON.stringify(schema.$ref)}; expected one of ${[...names].map((n) => refPrefix + n).join(', ')}`,
-      });
-    }
-    const others = Object.keys(schema).filter((k) => k !== '$ref' && k !== 'description' && k !== 'nullable');
-    if (others.length > 0) problems.push({ path, message: `$ref cannot be combined with ${others.join(', ')}` });
-  }
-  const kinds = [schema.$ref !== undefined, schema.anyOf !== undefined, schema.enum !== undefined].filter(Boolean).length;
-  if (kinds > 1) problems.push({ path, message: 'use only one of $ref, anyOf and enum in one schema' });
-  const properties = Object.keys(schema.properties ?? {});
-  (schema.required ?? []).forEach((name, index) => {
-    if (!properties.includes(name)) {
-      problems.push({ path: [...path, 'required', index], message: `${JSON.stringify(name)} is required but not in properties` });
-    }
-  });
-  if ((schema.properties !== undefined || schema.required !== undefined) && schema.type !== 'object') {
-    problems.push({ path: [...path, 'type'], message: 'properties and required need type: object' });
-  }
-  if (schema.items !== undefined && schema.type !== 'array') {
-    problems.push({ path: [...path, 'type'], message: 'items needs type: array' });
-  }
-  for (const [key, property] of Object.entries(schema.properties ?? {})) checkSchema(property, [...path, 'properties', key], names, problems);
-  if (schema.items !== undefined) checkSchema(schema.items, [...path, 'items'], names, problems);
-  schema.anyOf?.forEach((member, i) => checkSchema(member, [...path, 'anyOf', i], names, problems));
-  if (typeof schema.additionalProperties === 'object') {
-    checkSchema(schema.additionalProperties, [...path, 'additionalProperties'], names, problems);
-  }
+/** Problems in the order of the spec's text (a stable sort: problems at one place keep their order). */
+function inTextOrder(problems: readonly SpecProblem[], locate: Locate): SpecProblem[] {
+  const at = (problem: SpecProblem) => locate(problem.path) ?? { line: 0, column: 0 };
+  return problems
+    .map((problem) => ({ problem, at: at(problem) }))
+    .sort((a, b) => a.at.line - b.at.line || a.at.column - b.at.column)
+    .map(({ problem }) => problem);
 }
 
 /** Canonical JSON (sorted keys) of what the output depends on, hashed. */

@@ -1,7 +1,7 @@
 /** The `agentgen` command: in-process through `main`, and once as the real bin in a child process. */
 import { spawn, execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -28,13 +28,55 @@ describe('generate and check', () => {
   test('with no spec, generate writes the standard surface; check is 0 right after', async () => {
     const first = await run('generate');
     expect(first.code).toBe(0);
+    expect(first.stderr).toBe('agentgen: no ./agentgen.yaml, so generating the standard agent-app surface into generated/\n');
     expect(readdirSync(join(dir, 'generated')).sort()).toEqual(
       ['class-methods.json', 'client.ts', 'index.ts', 'openapi.json', 'server.ts', 'types.ts', 'validators.ts'],
     );
     expect(first.stdout).toMatch(/^wrote {5}generated\/class-methods\.json$/m);
     expect(readFileSync(join(dir, 'generated/types.ts'), 'utf8')).toBe(readFileSync(join(root, 'generated/types.ts'), 'utf8'));
-    expect((await run('check')).code).toBe(0);
+    expect(await run('check')).toEqual({
+      code: 0,
+      stdout: 'generated/ is up to date (7 files).\n',
+      stderr: 'agentgen: no ./agentgen.yaml, so checking generated/ against the standard agent-app surface\n',
+    });
     expect((await run('generate')).stdout).not.toMatch(/wrote/);
+  });
+
+  test('with no spec, generate refuses to replace output generated from a spec, unless --standard-surface', async () => {
+    writeFileSync(join(dir, 'agentgen.yaml'), spec());
+    expect((await run('generate', '--out', 'out')).code).toBe(0);
+    const before = readdirSync(join(dir, 'out')).map((file) => [file, readFileSync(join(dir, 'out', file), 'utf8')]);
+    rmSync(join(dir, 'agentgen.yaml')); // a checkout, a stash, the wrong folder
+    const refused = await run('generate', '--out', 'out');
+    expect(refused).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'agentgen: out/ was generated from agentgen.yaml, and there is no ./agentgen.yaml here; not replacing it with the standard agent-app surface.\n' +
+        'Run where the spec is, name it with --spec FILE, or pass --standard-surface to replace out/ with the standard surface.\n',
+    });
+    expect(readdirSync(join(dir, 'out')).map((file) => [file, readFileSync(join(dir, 'out', file), 'utf8')])).toEqual(before);
+
+    const forced = await run('generate', '--out', 'out', '--standard-surface');
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toBe('agentgen: --standard-surface: generating the standard agent-app surface into out/\n');
+    expect(readFileSync(join(dir, 'out/types.ts'), 'utf8')).toBe(readFileSync(join(root, 'generated/types.ts'), 'utf8'));
+    // Now the folder holds the standard surface: a plain generate may rewrite it.
+    expect(await run('generate', '--out', 'out')).toMatchObject({ code: 0, stderr: expect.stringMatching(/^agentgen: no \.\/agentgen\.yaml/) });
+  });
+
+  test('--standard-surface reads no spec file; with --spec or --watch it is a usage error', async () => {
+    writeFileSync(join(dir, 'agentgen.yaml'), spec());
+    expect((await run('generate', '--standard-surface')).code).toBe(0);
+    expect(readFileSync(join(dir, 'generated/types.ts'), 'utf8')).toBe(readFileSync(join(root, 'generated/types.ts'), 'utf8'));
+    expect(await run('check', '--standard-surface')).toMatchObject({ code: 0, stdout: 'generated/ is up to date (7 files).\n', stderr: '' });
+    expect((await run('check')).code).toBe(1); // agentgen.yaml is not the standard surface
+    expect(await run('generate', '--standard-surface', '--spec', 'agentgen.yaml')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'agentgen: --standard-surface and --spec name two different sources; give one of them\nRun `agentgen --help` for usage.\n',
+    });
+    expect(await run('generate', '--watch', '--standard-surface')).toMatchObject({ code: 2, stderr: expect.stringMatching(/^agentgen: --watch follows a spec file; --standard-surface reads none\n/) });
   });
 
   test('check is 1 and lists stale files after the spec changes', async () => {
@@ -249,28 +291,78 @@ describe('the real bin', () => {
     expect(bin_('--help')).toMatchObject({ status: 0, stdout: bare.stderr, stderr: '' });
   });
 
-  test('generate --watch regenerates on change and survives a bad spec', async () => {
-    writeFileSync(join(dir, 'agentgen.yaml'), spec());
+  /** `agentgen generate --watch` in `dir`, its stdout and stderr in one string. */
+  function watching() {
     const child = spawn(process.execPath, [bin, 'generate', '--watch'], { cwd: dir });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
-    const waitFor = async (pattern: RegExp, from: number) => {
-      for (let i = 0; i < 200 && !pattern.test(out.slice(from)); i++) await new Promise((r) => setTimeout(r, 25));
-      expect(out.slice(from)).toMatch(pattern);
+    return {
+      get out() {
+        return out;
+      },
+      /** Waits until the output after `from` matches. */
+      async waitFor(pattern: RegExp, from: number) {
+        for (let i = 0; i < 200 && !pattern.test(out.slice(from)); i++) await new Promise((r) => setTimeout(r, 25));
+        expect(out.slice(from)).toMatch(pattern);
+      },
+      async stop() {
+        const exit = new Promise((r) => child.on('exit', (code) => r(code)));
+        child.kill('SIGTERM');
+        expect(await exit).toBe(0);
+      },
     };
+  }
+
+  const time = String.raw`\d\d:\d\d:\d\d`;
+
+  test('generate --watch regenerates on change, one timestamped line with its duration each time, and survives a bad spec', async () => {
+    writeFileSync(join(dir, 'agentgen.yaml'), spec());
+    const watch = watching();
     try {
-      await waitFor(/watching agentgen\.yaml/, 0);
-      let mark = out.length;
+      await watch.waitFor(new RegExp(`^${time} watching agentgen\\.yaml \\(Ctrl-C to stop\\)$`, 'm'), 0);
+      expect(watch.out).toMatch(new RegExp(`^${time} regenerated generated/ in \\d+ ms \\(7 written, 0 unchanged\\)\n${time} watching`));
+      let mark = watch.out.length;
       writeFileSync(join(dir, 'agentgen.yaml'), 'agentgen: 1\nname: t\noperations:\n  q:\n    api_mode: sync\n');
-      await waitFor(/unknown api_mode "sync"[\s\S]*watching/, mark);
-      mark = out.length;
+      await watch.waitFor(
+        new RegExp(`^${time} not regenerated: 1 problem in agentgen\\.yaml \\(generated/ left as it is\\)\nagentgen\\.yaml:5:15: operations\\.q\\.api_mode: unknown api_mode "sync"`, 'm'),
+        mark,
+      );
+      mark = watch.out.length;
       writeFileSync(join(dir, 'agentgen.yaml'), spec().replace('async_stream_query', 'async_get_session'));
-      await waitFor(/wrote {5}generated\/types\.ts[\s\S]*watching/, mark);
+      await watch.waitFor(new RegExp(`^${time} regenerated generated/ in \\d+ ms \\([1-7] written, [0-6] unchanged\\)$`, 'm'), mark);
       expect(readFileSync(join(dir, 'generated/types.ts'), 'utf8')).toMatch(/AsyncGetSessionInput/);
     } finally {
-      child.kill('SIGTERM');
+      await watch.stop();
     }
-    expect(await new Promise((r) => child.on('exit', (code) => r(code)))).toBe(0);
+  });
+
+  test('generate --watch waits while the spec file is gone and never writes the standard surface', async () => {
+    const watch = watching();
+    try {
+      await watch.waitFor(new RegExp(`^${time} no agentgen\\.yaml yet; waiting for it\n${time} watching agentgen\\.yaml`, 'm'), 0);
+      expect(existsSync(join(dir, 'generated'))).toBe(false);
+      let mark = watch.out.length;
+      writeFileSync(join(dir, 'agentgen.yaml'), spec());
+      await watch.waitFor(new RegExp(`^${time} regenerated generated/ in \\d+ ms \\(7 written, 0 unchanged\\)$`, 'm'), mark);
+      const generated = readFileSync(join(dir, 'generated/types.ts'), 'utf8');
+      expect(generated).toMatch(/^\/\/ t: generated by agentgen \S+ from agentgen\.yaml/);
+
+      mark = watch.out.length;
+      rmSync(join(dir, 'agentgen.yaml')); // a checkout of a branch without it
+      await watch.waitFor(new RegExp(`^${time} agentgen\\.yaml is gone; waiting for it to come back \\(generated/ left as it is\\)$`, 'm'), mark);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(watch.out.slice(mark)).not.toMatch(/regenerated/);
+      expect(readFileSync(join(dir, 'generated/types.ts'), 'utf8')).toBe(generated);
+
+      mark = watch.out.length;
+      // Back, changed meanwhile, written under another name and renamed (as many editors save).
+      writeFileSync(join(dir, 'agentgen.yaml.new'), spec().replace('async_stream_query', 'async_get_session'));
+      renameSync(join(dir, 'agentgen.yaml.new'), join(dir, 'agentgen.yaml'));
+      await watch.waitFor(new RegExp(`^${time} regenerated generated/ in \\d+ ms`, 'm'), mark);
+      expect(readFileSync(join(dir, 'generated/types.ts'), 'utf8')).toMatch(/AsyncGetSessionInput/);
+    } finally {
+      await watch.stop();
+    }
   });
 });

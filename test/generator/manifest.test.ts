@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { buildManifest } from '../../generator/emit/manifest.js';
 import { noSpecSource } from '../../generator/load/load-spec.js';
 import { resolve } from '../../generator/resolve/resolve.js';
+import type { ManifestEntry } from '../../spec/index.js';
 
 const manifest = buildManifest(resolve({ source: noSpecSource, document: undefined, locate: () => undefined }));
 
@@ -70,5 +72,38 @@ describe('class-methods.json for the standard surface', () => {
     expect(get('async_stream_query', 'session_events')).toMatchObject({ type: 'array', nullable: true });
     expect(get('stream_query', 'message')).toMatchObject({ anyOf: [{ type: 'string' }, { type: 'object' }] });
     expect(get('streaming_agent_run_with_events', 'request_json')).toMatchObject({ type: 'string' });
+  });
+});
+
+describe('class-methods.json for the keywords fixture: the reference SDK\'s dialect', () => {
+  const keywords = JSON.parse(readFileSync(new URL('../fixtures/keywords/expected/class-methods.json', import.meta.url), 'utf8')) as ManifestEntry[];
+  const parameters = (name: string) => keywords.find((m) => m.name === name)!.parameters as { properties: Record<string, Record<string, unknown>>; required: string[] };
+  /** Every schema object in a value, nested ones included. */
+  const schemasIn = (value: unknown): Record<string, unknown>[] =>
+    value === null || typeof value !== 'object' ? [] : Array.isArray(value) ? value.flatMap(schemasIn) : [value as Record<string, unknown>, ...Object.values(value).flatMap(schemasIn)];
+
+  test('null is nullable: true, never a "null" type; no $ref anywhere', () => {
+    const all = schemasIn(keywords.map((m) => m.parameters));
+    expect(all.filter((s) => Array.isArray(s['type']) || s['type'] === 'null')).toEqual([]);
+    expect(all.filter((s) => '$ref' in s)).toEqual([]);
+    expect(parameters('check').properties['maybe']).toEqual({ anyOf: [{ type: 'string' }, { type: 'integer' }], nullable: true });
+  });
+
+  test('an argument with a default is not required, and carries its default', () => {
+    expect(parameters('check').required).toEqual(['name']);
+    expect(parameters('check').properties['retries']).toMatchObject({ type: 'integer', minimum: 0, default: 3 });
+    expect(parameters('walk').required).toEqual(['tree']);
+  });
+
+  test("a $ref to the spec's schemas is written out in place; a cycle is cut where it comes back", () => {
+    expect(parameters('check').properties['address']).toMatchObject({ type: 'object', title: 'Postal address', description: 'Where to send it.', nullable: true, deprecated: true, required: ['street', 'postcode'] });
+    const tree = parameters('walk').properties['tree'] as { properties: { children: { items: unknown } } };
+    expect(tree.properties.children.items).toEqual({ type: 'object', description: 'A labelled tree; each child is a tree again.' });
+  });
+
+  test('keywords carry over as JSON Schema 2020-12 writes them', () => {
+    expect(parameters('check').properties['ratio']).toEqual({ type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 });
+    expect(parameters('check').properties['tags']).toEqual({ type: 'array', minItems: 1, maxItems: 3, uniqueItems: true, items: { type: 'string' } });
+    expect(parameters('check').properties['legacy']).toEqual({ type: 'string', title: 'Old field', deprecated: true, readOnly: true });
   });
 });

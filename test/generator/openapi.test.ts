@@ -1,19 +1,99 @@
+/**
+ * Every golden OpenAPI document passes the three common validators: the OpenAPI 3.1 schema
+ * (@seriousme/openapi-schema-validator), @apidevtools/swagger-parser (dereferences, then its own
+ * 3.1 schema), and Redocly's linter with its recommended rules (@redocly/openapi-core, the engine
+ * of `redocly lint`, configured by redocly.yaml), where a warning counts as a failure. Each
+ * validator is also shown rejecting a deliberately broken document, so a pass means something.
+ */
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { createConfig, lintFromString, type Config, type RawUniversalConfig, type RuleSeverity } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
 import { buildOpenApi } from '../../generator/emit/openapi.js';
-import { goldenCases } from './golden-cases.js';
+import { goldenCases, root, type GoldenCase } from './golden-cases.js';
 
-describe.each(goldenCases)('openapi.json: $name', ({ build }) => {
-  const { model } = build();
-  const doc = JSON.parse(JSON.stringify(buildOpenApi(model))) as {
-    paths: Record<string, Record<string, { security?: unknown[] }>>;
-    components: { schemas: Record<string, unknown> };
-  };
+type Doc = {
+  servers: Array<{ variables: Record<string, Record<string, unknown>> }>;
+  paths: Record<string, Record<string, { security?: unknown[]; parameters?: Array<{ in: string }>; responses: Record<string, unknown> }>>;
+  components: { schemas: Record<string, unknown> };
+};
 
-  test('is a valid OpenAPI 3.1 document (schema validator)', async () => {
-    const result = await new Validator().validate(doc as never);
-    expect(result.errors ?? []).toEqual([]);
-    expect(result.valid).toBe(true);
+const redoclyConfigPath = join(root, 'redocly.yaml');
+const redoclyRules = parse(readFileSync(redoclyConfigPath, 'utf8')) as RawUniversalConfig;
+
+/**
+ * Rules turned off for one golden document only, each with its reason. `canary` is the error the
+ * rule throws today: the canary test fails once a Redocly release fixes it, to drop the exception.
+ */
+const redoclyExceptions: Readonly<Record<string, { rules: Record<string, RuleSeverity>; canary: RegExp }>> = {
+  'test/fixtures/hostile/expected': {
+    // @redocly/openapi-core crashes (getOwn calls obj.hasOwnProperty) on a schema property named
+    // `hasOwnProperty`, which the hostile fixture declares on purpose. The document is valid: the
+    // other two validators and the remaining recommended rules check it.
+    rules: { 'no-required-schema-properties-undefined': 'off' },
+    canary: /hasOwnProperty is not a function/,
+  },
+};
+
+const configs = new Map<string, Promise<Config>>();
+function redoclyConfig(extraRules: Record<string, RuleSeverity> = {}): Promise<Config> {
+  const key = JSON.stringify(extraRules);
+  if (!configs.has(key)) {
+    configs.set(key, createConfig({ ...redoclyRules, rules: { ...redoclyRules.rules, ...extraRules } }, { configPath: redoclyConfigPath }));
+  }
+  return configs.get(key)!;
+}
+
+async function redoclyProblems(doc: unknown, extraRules?: Record<string, RuleSeverity>): Promise<string[]> {
+  const problems = await lintFromString({
+    source: JSON.stringify(doc, null, 2),
+    absoluteRef: join(root, 'openapi.json'),
+    config: await redoclyConfig(extraRules),
+  });
+  // Errors and warnings alike: a recommended rule is either satisfied or off in redocly.yaml with a reason.
+  return problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer ?? '?'}: ${p.message}`);
+}
+
+interface DocValidator {
+  readonly name: string;
+  /** The document's problems as messages; none when it passes. */
+  readonly problems: (doc: Doc, golden?: GoldenCase) => Promise<string[]>;
+}
+
+const validators: readonly DocValidator[] = [
+  {
+    name: '@seriousme/openapi-schema-validator',
+    problems: async (doc) => {
+      const result = await new Validator().validate(structuredClone(doc) as never);
+      return result.valid ? [] : (result.errors as unknown[] | undefined ?? ['invalid']).map((e) => JSON.stringify(e));
+    },
+  },
+  {
+    name: '@apidevtools/swagger-parser',
+    problems: async (doc) => {
+      try {
+        await SwaggerParser.validate(structuredClone(doc) as never); // dereferences in place: a copy
+        return [];
+      } catch (error) {
+        return [(error as Error).message];
+      }
+    },
+  },
+  {
+    name: '@redocly/openapi-core lint (redocly.yaml)',
+    problems: (doc, golden) => redoclyProblems(doc, golden && redoclyExceptions[golden.outDir]?.rules),
+  },
+];
+
+describe.each(goldenCases)('openapi.json: $name', (golden) => {
+  const { model } = golden.build();
+  const doc = JSON.parse(JSON.stringify(buildOpenApi(model))) as Doc;
+
+  test.each(validators)('passes $name', async ({ problems }) => {
+    expect(await problems(doc, golden)).toEqual([]);
   });
 
   test('has one input and one result schema per operation', () => {
@@ -34,5 +114,55 @@ describe.each(goldenCases)('openapi.json: $name', ({ build }) => {
     expect(Object.keys(doc.paths).sort()).toEqual(expected.sort());
     // Bearer auth on the public API; none between runtime and container.
     if (hasUnary) expect(doc.paths['/api/reasoning_engine']!.post!.security).toEqual([]);
+  });
+});
+
+describe('each validator rejects a broken document', () => {
+  const standard = goldenCases.find((golden) => golden.outDir === 'generated')!;
+  const valid = (): Doc => JSON.parse(JSON.stringify(buildOpenApi(standard.build().model))) as Doc;
+  const breakages: ReadonlyArray<{ validator: string; breakage: string; broken: (doc: Doc) => void; expected: RegExp }> = [
+    {
+      validator: '@seriousme/openapi-schema-validator',
+      breakage: 'a parameter "in": "body" (Swagger 2.0 only)',
+      broken: (doc) => void (doc.paths['/v1/{resource_name}']!.get!.parameters![0]!.in = 'body'),
+      expected: /parameters\/0/,
+    },
+    {
+      validator: '@apidevtools/swagger-parser',
+      breakage: "a server variable's description (its 3.1 schema wants `descriptions`)",
+      broken: (doc) => void (doc.servers[0]!.variables.baseUrl!.description = 'The host.'),
+      expected: /servers\/0\/variables\/baseUrl must NOT have unevaluated properties/,
+    },
+    {
+      validator: '@apidevtools/swagger-parser',
+      breakage: 'a $ref to a missing schema',
+      broken: (doc) => void (doc.paths['/v1/{resource_name}']!.get!.responses['200'] = { description: 'x', content: { 'application/json': { schema: { $ref: '#/components/schemas/Nope' } } } }),
+      expected: /Nope/,
+    },
+    {
+      validator: '@redocly/openapi-core lint (redocly.yaml)',
+      breakage: 'an operation without a 4xx response (a recommended warning)',
+      broken: (doc) => {
+        const { responses } = doc.paths['/v1/{resource_name}']!.get!;
+        for (const status of Object.keys(responses)) if (status.startsWith('4')) delete responses[status];
+      },
+      expected: /^warn operation-4xx-response at #\/paths\/~1v1~1\{resource_name\}\/get\/responses/,
+    },
+  ];
+
+  test.each(breakages)('$validator: $breakage', async ({ validator, broken, expected }) => {
+    const doc = valid();
+    const { problems } = validators.find((v) => v.name === validator)!;
+    expect(await problems(doc)).toEqual([]);
+    broken(doc);
+    const found = await problems(doc);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.some((message) => expected.test(message)), found.join('\n')).toBe(true);
+  });
+
+  test.each(Object.entries(redoclyExceptions))('the Redocly exception for %s is still needed', async (outDir, { canary }) => {
+    const golden = goldenCases.find((g) => g.outDir === outDir)!;
+    const doc = JSON.parse(JSON.stringify(buildOpenApi(golden.build().model))) as Doc;
+    await expect(redoclyProblems(doc)).rejects.toThrow(canary);
   });
 });

@@ -1,7 +1,9 @@
 /** Every spec error names the file, the line, the path in the spec and what was expected. */
 import { describe, expect, test } from 'vitest';
 import { generateFromText } from '../../generator/generate.js';
+import { parseSpec, schemaKeywords } from '../../generator/load/load-spec.js';
 import { SpecError } from '../../generator/load/spec-error.js';
+import { operationFormat, specFormat } from '../../generator/load/spec-format.js';
 
 function errorOf(text: string): string {
   try {
@@ -33,7 +35,7 @@ const cases: [what: string, spec: string, message: RegExp][] = [
   ['hasOwnProperty', op('hasOwnProperty'), /"hasOwnProperty" is a name every JavaScript object has/],
   ['reserved word', op('delete'), /operations\.delete: "delete" is a reserved word/],
   ['client built-in', op('getResource'), /operations\.getResource: "getResource" is a built-in method of the generated client/],
-  ['duplicate operation name', `${head}operations:\n  query:\n    api_mode: async\n  query:\n    api_mode: stream\n`, /agentgen\.yaml: \(top level\): not valid YAML or JSON: Map keys must be unique/],
+  ['duplicate operation name', `${head}operations:\n  query:\n    api_mode: async\n  query:\n    api_mode: stream\n`, /^agentgen\.yaml:6:3: operations\.query: duplicate key "query" \(first at 4:3\); keys must be unique$/],
   ['derived type names collide', `${head}operations:\n  foo_bar:\n    api_mode: async\n  fooBar:\n    api_mode: async\n`, /operations\.fooBar: gives the type name FooBarInput, which is already the type of operation "foo_bar"/],
   ['derived name shadows a contract schema', op('session_list', 'api_mode: async'), /never/],
   ['include names an unknown operation', `${head}surface: agent-app\ninclude: [async_create_session, query]\n`, /agentgen\.yaml:4:\d+: include\[1\]: "query" is not an operation of the agent-app surface; expected one of create_session, /],
@@ -41,7 +43,7 @@ const cases: [what: string, spec: string, message: RegExp][] = [
   ['include without surface', `${head}include: [async_create_session]\noperations:\n  q:\n    api_mode: async\n`, /include: include needs `surface: agent-app`/],
   ['no operations at all', head, /\(top level\): the spec declares no operations/],
   ['input that is not an object', op('q', 'api_mode: async\n    input: { type: string }'), /operations\.q\.input\.type: expected "object": input holds keyword arguments/],
-  ['unknown schema keyword', op('q', 'api_mode: async\n    input: { type: object, minProperties: 1 }'), /operations\.q\.input: unknown field "minProperties"/],
+  ['unknown schema keyword', op('q', 'api_mode: async\n    input: { type: object, if: {} }'), /operations\.q\.input: unknown field "if"/],
   ['unknown schema type', op('q', 'api_mode: async\n    output: { type: float }'), /operations\.q\.output\.type: expected one of "string", "number"/],
   ['required names a missing property', op('q', 'api_mode: async\n    input: { type: object, properties: { a: { type: string } }, required: [b] }'), /operations\.q\.input\.required\[0\]: "b" is required but not in properties/],
   ['unknown $ref', op('q', 'api_mode: async\n    output: { $ref: "#/definitions/Thing" }'), /operations\.q\.output\.\$ref: unknown schema "#\/definitions\/Thing"; expected one of #\/components\/schemas\/Part/],
@@ -65,8 +67,219 @@ describe('spec errors', () => {
     expect(names.split('\n')).toHaveLength(2);
   });
 
+  test('a YAML syntax error names its line and column, and the path it is in', () => {
+    expect(errorOf('agentgen: 1\nname: t\ninclude: [a, b\n')).toBe(
+      'agentgen.yaml:4:1: include: not valid YAML or JSON: Flow sequence in block collection must be sufficiently indented and end with a ]',
+    );
+  });
+
+  test('a JSON syntax error names its line and column', () => {
+    expect(errorOf('{\n  "agentgen": 1,\n  "name": "t",,\n  "surface": "agent-app"\n}\n')).toBe(
+      'agentgen.yaml:3:15: (top level): not valid YAML or JSON: Unexpected , in flow map',
+    );
+  });
+
+  test('every syntax error is reported, in the order of the text', () => {
+    expect(errorOf('agentgen: 1\n\tname: t\nsurface: agent-app\ninclude: [a\n').split('\n')).toEqual([
+      'agentgen.yaml:2:1: (top level): not valid YAML or JSON: Tabs are not allowed as indentation',
+      'agentgen.yaml:5:1: include: not valid YAML or JSON: Flow sequence in block collection must be sufficiently indented and end with a ]',
+    ]);
+  });
+
+  test('an unknown top-level field is located at the field, and the known ones are listed', () => {
+    expect(errorOf(`${head}surface: agent-app\n  # a comment\noperation: {}\n`)).toBe(
+      `agentgen.yaml:5:1: (top level): unknown field "operation"; expected one of ${Object.keys(specFormat.shape).join(', ')}`,
+    );
+  });
+
+  test('each unknown field is its own problem, located at its key', () => {
+    const message = errorOf(op('q', 'api_mode: async\n    input:\n      type: object\n      if: {}\n      then: {}'));
+    expect(message.split('\n').map((line) => line.slice(0, line.indexOf('; '))).join('\n')).toBe(
+      'agentgen.yaml:8:7: operations.q.input: unknown field "if"\nagentgen.yaml:9:7: operations.q.input: unknown field "then"',
+    );
+    expect(errorOf(op('q', 'api_mode: async\n    summary: x'))).toBe(
+      `agentgen.yaml:6:5: operations.q: unknown field "summary"; expected one of ${Object.keys(operationFormat.shape).join(', ')}`,
+    );
+  });
+
+  test('an unsupported schema keyword lists the supported ones, as the schema format defines them', () => {
+    const keywords = schemaKeywords();
+    expect(keywords).toEqual(expect.arrayContaining(['type', 'properties', 'required', 'items', 'enum', 'anyOf', 'nullable', 'additionalProperties', 'description', 'default', '$ref']));
+    expect(errorOf(op('q', 'api_mode: async\n    output: { type: object, unevaluatedProperties: {} }'))).toBe(
+      `agentgen.yaml:6:29: operations.q.output: unknown field "unevaluatedProperties"; the supported schema keywords are ${keywords.join(', ')}`,
+    );
+    // The list is what the format accepts: none of its keywords is reported as unknown.
+    for (const keyword of keywords) {
+      const text = op('q', `api_mode: async\n    output: { ${JSON.stringify(keyword)}: 1 }`);
+      expect(() => parseSpec(text, 'agentgen.yaml')).not.toThrow(new RegExp(`unknown field ${JSON.stringify(keyword).replace('$', '\\$')}`));
+    }
+  });
+
+  test('a value of none of a union\'s types names the types', () => {
+    expect(errorOf(op('q', 'api_mode: async\n    deprecated: 5'))).toBe('agentgen.yaml:6:17: operations.q.deprecated: expected string or boolean, got number 5');
+  });
+
+  test('a spec with three mistakes reports all three, in the order of the text', () => {
+    const text = [
+      'agentgen: 1',
+      'name: t',
+      'surfaces: agent-app',
+      'operations:',
+      '  ask:',
+      '    api_mode: sync',
+      '    input:',
+      '      type: object',
+      '      properties:',
+      '        message: { type: string, requird: true }',
+      '',
+    ].join('\n');
+    expect(errorOf(text).split('\n')).toEqual([
+      `agentgen.yaml:3:1: (top level): unknown field "surfaces"; expected one of ${Object.keys(specFormat.shape).join(', ')}`,
+      'agentgen.yaml:6:15: operations.ask.api_mode: unknown api_mode "sync"; expected one of "", "async", "stream", "async_stream"',
+      `agentgen.yaml:10:34: operations.ask.input.properties.message: unknown field "requird"; the supported schema keywords are ${schemaKeywords().join(', ')}`,
+    ]);
+  });
+
+  test('a forbidden key and the shape issues around it are reported together', () => {
+    expect(errorOf(`${head}operations:\n  __proto__:\n    api_mode: async\n  q:\n    api_mode: nope\n`).split('\n')).toEqual([
+      'agentgen.yaml:4:3: operations.__proto__: the key "__proto__" is not allowed anywhere in a spec',
+      'agentgen.yaml:7:15: operations.q.api_mode: unknown api_mode "nope"; expected one of "", "async", "stream", "async_stream"',
+    ]);
+  });
+
+  test('every problem in spec text has a line and column, an empty file too', () => {
+    expect(errorOf('')).toBe('agentgen.yaml:1:1: (top level): expected object, got null');
+    expect(errorOf('just text\n')).toBe('agentgen.yaml:1:1: (top level): expected object, got string "just text"');
+  });
+
   test('JSON specs are read too', () => {
     const { model } = generateFromText('{"agentgen": 1, "name": "j", "surface": "agent-app", "include": ["async_stream_query"]}');
     expect(model.operations.map((o) => o.name)).toEqual(['async_stream_query']);
+  });
+});
+
+/** The spec is checked as a whole (resolve/): values against their schemas, patterns, references, names. */
+describe('semantic errors, each with the line and column of the offending key or value', () => {
+  const input = (properties: string) => op('q', `api_mode: async\n    input:\n      type: object\n      properties:\n${properties}`);
+  const output = (schema: string) => op('q', `api_mode: async\n    output: ${schema}`);
+  const withSchemas = (schemas: string, rest = 'operations:\n  q:\n    api_mode: async\n') => `${head}schemas:\n${schemas}${rest}`;
+
+  test.each<[rule: string, spec: string, lines: string[]]>([
+    [
+      'a default that does not match its schema',
+      input('        n: { type: integer, default: abc }'),
+      ['agentgen.yaml:9:38: operations.q.input.properties.n.default: the default does not match its schema: expected integer, got string "abc"'],
+    ],
+    [
+      'a default is located at the part of it that is wrong',
+      input('        o:\n          type: object\n          properties: { a: { type: integer, minimum: 1 } }\n          default: { a: 0 }'),
+      ['agentgen.yaml:12:25: operations.q.input.properties.o.default.a: the default does not match its schema: too small: expected number to be >=1'],
+    ],
+    [
+      'enum values that do not match their schema, each',
+      input('        n: { type: integer, enum: [a, b] }'),
+      [
+        'agentgen.yaml:9:36: operations.q.input.properties.n.enum[0]: the enum value does not match its schema: expected integer, got string "a"',
+        'agentgen.yaml:9:39: operations.q.input.properties.n.enum[1]: the enum value does not match its schema: expected integer, got string "b"',
+      ],
+    ],
+    [
+      'a const that does not match its schema',
+      output('{ type: string, const: 3 }'),
+      ['agentgen.yaml:6:36: operations.q.output.const: the const value does not match its schema: expected string, got number 3'],
+    ],
+    [
+      'an example and an examples entry that do not match their schema',
+      output('{ type: string, format: email, example: nope, examples: [a@b.co, 7] }'),
+      [
+        'agentgen.yaml:6:53: operations.q.output.example: the example does not match its schema: invalid email address',
+        'agentgen.yaml:6:78: operations.q.output.examples[1]: the example does not match its schema: expected string, got number 7',
+      ],
+    ],
+    [
+      'a pattern that is not a regular expression',
+      output("{ type: string, pattern: '([a-z]' }"),
+      ['agentgen.yaml:6:38: operations.q.output.pattern: not a valid regular expression: Unterminated group (patterns are ECMAScript regular expressions with the u flag)'],
+    ],
+    [
+      'a $ref to a schema the spec does not declare',
+      withSchemas('  A: { type: string }\n', "operations:\n  q:\n    api_mode: async\n    output: { $ref: '#/schemas/B' }\n"),
+      [`agentgen.yaml:8:21: operations.q.output.$ref: unknown schema "#/schemas/B"; expected one of ${['Part', 'Content', 'Event', 'Session', 'SessionList', 'Memory', 'MemorySearchResult', 'Artifact', 'HandoffRequest', 'HandoffEnvelope'].map((n) => `#/components/schemas/${n}`).join(', ')}, #/schemas/A`],
+    ],
+    [
+      'a keyword beside no type it applies to',
+      output('{ type: [integer, "null"], minLength: 1 }'),
+      ['agentgen.yaml:6:51: operations.q.output.minLength: minLength applies to strings: it needs type: string'],
+    ],
+    [
+      'a known format on a type it does not apply to',
+      output('{ type: integer, format: email }'),
+      ['agentgen.yaml:6:38: operations.q.output.format: format "email" applies to strings: it needs type: string'],
+    ],
+    [
+      'bounds that leave no room for a value',
+      output('{ type: array, minItems: 3, maxItems: 1 }'),
+      ['agentgen.yaml:6:38: operations.q.output.minItems: minItems 3 is greater than maxItems 1: no value can match'],
+    ],
+    [
+      'not with nothing beside it',
+      output('{ not: { type: string } }'),
+      ['agentgen.yaml:6:20: operations.q.output.not: not needs a type, $ref, enum, const, anyOf, oneOf or allOf beside it: TypeScript has no type for "anything except"'],
+    ],
+    [
+      'a $ref beside a keyword other than annotations, default and nullable',
+      withSchemas('  A: { type: string }\n', "operations:\n  q:\n    api_mode: async\n    output: { $ref: '#/schemas/A', nullable: true, title: t, format: email }\n"),
+      [
+        'agentgen.yaml:8:13: operations.q.output: $ref cannot be combined with format',
+        'agentgen.yaml:8:70: operations.q.output.format: format "email" applies to strings: it needs type: string',
+      ],
+    ],
+    [
+      'a recursive reference with no property or item in between',
+      withSchemas("  A: { $ref: '#/schemas/B' }\n  B: { anyOf: [{ $ref: '#/schemas/A' }, { type: string }] }\n"),
+      ['agentgen.yaml:4:6: schemas.A: refers to itself through $ref, anyOf, oneOf, allOf or not alone (A → B → A); a recursive reference needs an object property or an array item in between'],
+    ],
+    [
+      'schema names that cannot name a type, or are taken',
+      withSchemas('  Session: { type: string }\n  9x: { type: string }\n  string: { type: string }\n  QInput: { type: string }\n'),
+      [
+        'agentgen.yaml:4:12: schemas.Session: "Session" is a schema of the contract (#/components/schemas/Session); choose another name',
+        'agentgen.yaml:5:7: schemas["9x"]: a schema name must match ^[A-Za-z_][A-Za-z0-9_]*$ (it names a TypeScript type)',
+        'agentgen.yaml:6:11: schemas.string: "string" is a reserved word or a built-in type of TypeScript; choose another',
+        'agentgen.yaml:10:5: operations.q: gives the type name QInput, which is already the schema "QInput"; choose another name',
+      ],
+    ],
+    [
+      'two schema names that give one zod schema name',
+      withSchemas('  Foo_Bar: { type: string }\n  FooBar: { type: string }\n'),
+      ['agentgen.yaml:5:11: schemas.FooBar: gives the zod schema name fooBarSchema, which is already the schema "Foo_Bar"\'s; choose another name'],
+    ],
+    [
+      'the input form of a schema with a default takes a name too',
+      withSchemas('  Opts: { type: object, properties: { v: { type: boolean, default: false } } }\n', 'operations:\n  opts:\n    api_mode: async\n'),
+      ['agentgen.yaml:7:5: operations.opts: gives the type name OptsInput, which is already the input form of the schema "Opts"; choose another name'],
+    ],
+  ])('%s', (_rule, spec, lines) => {
+    expect(errorOf(spec).split('\n')).toEqual(lines);
+  });
+
+  test('a const or enum that is not a scalar is refused by the format', () => {
+    expect(errorOf(output('{ const: { a: 1 } }'))).toBe('agentgen.yaml:6:22: operations.q.output.const: expected string or number or boolean or null, got an object');
+  });
+
+  test('all problems are reported together, in the order of the text', () => {
+    const spec = `${head}operations:\n  q:\n    api_mode: async\n    output: { type: [string, 'null'], minimum: 1 }\n    input:\n      type: object\n      properties:\n        n: { type: integer, default: abc }\n        p: { type: string, pattern: '(' }\n        r: { $ref: '#/schemas/Nope' }\n`;
+    expect(errorOf(spec).split('\n').map((line) => line.slice(0, line.indexOf(': ', line.indexOf(': ') + 2)))).toEqual([
+      'agentgen.yaml:6:48: operations.q.output.minimum',
+      'agentgen.yaml:10:38: operations.q.input.properties.n.default',
+      'agentgen.yaml:11:37: operations.q.input.properties.p.pattern',
+      'agentgen.yaml:12:20: operations.q.input.properties.r.$ref',
+    ]);
+  });
+
+  test('values that match their schemas pass, and a default is carried as the validator gives it back', () => {
+    const spec = input("        n: { type: integer, minimum: 1, default: 2, enum: [1, 2], examples: [1], example: 2 }\n        o:\n          type: object\n          properties: { v: { type: boolean, default: false }, w: { type: string } }\n          default: { w: x, dropped: 1 }\n        s: { type: string, format: date, pattern: '^2', const: '2024-01-01' }");
+    const { model } = generateFromText(spec);
+    expect(model.operations[0]!.input.properties!['o']!.default).toEqual({ v: false, w: 'x' });
   });
 });

@@ -1,6 +1,8 @@
 /**
  * Real `tsc` over every golden output, as a user's ESM project compiles it (moduleResolution
- * NodeNext without DOM types, and Bundler), together with generated proof files:
+ * NodeNext without DOM types, and Bundler) with the strictest flags a user may turn on (see
+ * `strictestFlags`; the bundled runtime copy of test/fixtures/bundle is compiled under them too),
+ * together with generated proof files:
  * - validators accept every value of their type and produce values of it (the `satisfies` in
  *   validators.ts is one direction; `agreement/*.ts` here is the other);
  * - the OpenAPI document, turned into types by openapi-typescript, describes the same inputs and
@@ -10,15 +12,40 @@
  * the OpenAPI validator (openapi.test.ts) and by tsc, not by openapi-typescript.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
 import { beforeAll, expect, test } from 'vitest';
 import { buildOpenApi } from '../../generator/emit/openapi.js';
 import { goldenCases, root } from './golden-cases.js';
 
 const agreementDir = join(root, 'test/tsc/agreement');
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
+const configs = ['nodenext', 'bundler'] as const;
+
+/** Generated output must compile in a project with every one of these on. */
+const strictestFlags = {
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  noImplicitOverride: true,
+  verbatimModuleSyntax: true,
+  erasableSyntaxOnly: true,
+};
+
+/**
+ * openapi-typescript writes an optional property as `x?: T`; types.ts writes `x?: T | undefined`,
+ * as zod's `.optional()` infers it, and `exactOptionalPropertyTypes` tells the two apart. JSON has
+ * no `undefined`, so both say the same of a document: the OpenAPI side gets the `| undefined` too.
+ */
+function optionalMayBeUndefined(property: ts.PropertySignature): ts.PropertySignature {
+  if (property.questionToken === undefined || property.type === undefined) return property;
+  const type = ts.factory.createUnionTypeNode([property.type, ts.factory.createKeywordTypeNode(ts.SyntaxKind.UndefinedKeyword)]);
+  return ts.factory.updatePropertySignature(property, property.modifiers, property.name, property.questionToken, type);
+}
 
 beforeAll(async () => {
   rmSync(agreementDir, { recursive: true, force: true });
@@ -28,10 +55,20 @@ beforeAll(async () => {
     const out = relative(agreementDir, join(root, golden.outDir));
     const viaOpenApi = !golden.outDir.includes('hostile');
     if (viaOpenApi) {
-      const openapiTypes = astToString(await openapiTS(JSON.parse(JSON.stringify(buildOpenApi(model))), { defaultNonNullable: false }));
+      const openapiTypes = astToString(
+        await openapiTS(JSON.parse(JSON.stringify(buildOpenApi(model))), { defaultNonNullable: false, transformProperty: optionalMayBeUndefined }),
+      );
       writeFileSync(join(agreementDir, `openapi-${index}.ts`), openapiTypes);
     }
-    const names = model.operations.flatMap((op) => [op.names, { inputType: op.names.outputType, inputSchema: op.names.outputSchema }]);
+    // Each schema against the type of what a sender writes: a caller's input (defaults may be left
+    // out), a result or event, a named schema's input form.
+    const names = [
+      ...model.operations.flatMap((op) => [
+        { schema: op.names.inputSchema, type: op.names.callInputType, component: op.names.inputType },
+        { schema: op.names.outputSchema, type: op.names.outputType, component: op.names.outputType },
+      ]),
+      ...model.schemas.filter((s) => s.origin === 'spec').map((s) => ({ schema: s.schemaConst, type: s.inputName, component: s.name })),
+    ];
     const lines = [
       "import type { z } from 'zod';",
       `import type * as T from '${out}/types.js';`,
@@ -39,15 +76,20 @@ beforeAll(async () => {
       viaOpenApi ? `import type { components } from './openapi-${index}.js';` : '',
       viaOpenApi ? 'type Schemas = components["schemas"];' : '',
       'type Accepts<V extends z.ZodType, X> = [X] extends [z.input<V>] ? true : false;',
-      'type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;',
-      ...names.map((n, i) => `export const accepts${i}: Accepts<typeof v.${n.inputSchema}, T.${n.inputType}> = true;`),
-      ...(viaOpenApi ? names : []).map((n, i) => `export const openapi${i}: Same<Schemas[${JSON.stringify(n.inputType)}], T.${n.inputType}> = true;`),
+      viaOpenApi ? 'type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;' : '',
+      ...names.map((n, i) => `export const accepts${i}: Accepts<typeof v.${n.schema}, T.${n.type}> = true;`),
+      ...(viaOpenApi ? names : []).map((n, i) => `export const openapi${i}: Same<Schemas[${JSON.stringify(n.component)}], T.${n.type}> = true;`),
     ];
     writeFileSync(join(agreementDir, `agreement-${index}.ts`), `${lines.join('\n')}\n`);
   }
 });
 
-test.each(['nodenext', 'bundler'])('tsc --strict passes over all golden output (%s)', (config) => {
+test.each(configs)('the %s project carries the strictest flags', (config) => {
+  const { compilerOptions } = JSON.parse(readFileSync(join(root, `test/tsc/tsconfig.${config}.json`), 'utf8')) as { compilerOptions: Record<string, unknown> };
+  expect(compilerOptions).toMatchObject(strictestFlags);
+});
+
+test.each(configs)('tsc with the strictest flags passes over all golden output (%s)', (config) => {
   let output = '';
   try {
     execFileSync(process.execPath, [tsc, '-p', join(root, `test/tsc/tsconfig.${config}.json`)], { encoding: 'utf8' });

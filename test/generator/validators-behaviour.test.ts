@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import * as standard from '../../generated/validators.js';
 import * as custom from '../fixtures/custom/expected/validators.js';
+import * as hostile from '../fixtures/hostile/expected/validators.js';
 
 describe('envelopes', () => {
   test('the public envelope accepts classMethod or class_method, not two different names', () => {
@@ -69,5 +70,19 @@ describe('schema keywords (fixture custom)', () => {
     const result = custom.planTripInput.safeParse({ travellers: [] });
     expect(result.success).toBe(false);
     expect(result.error!.issues.map((i) => i.path.join('.'))).toContain('destination');
+  });
+});
+
+describe('spec text in validators (fixture hostile)', () => {
+  test('a pattern full of slashes, quotes and line separators means what it says', () => {
+    const valid = { slash: 'x', "it's": '//*\'"`${x}\u2028é//' };
+    expect(hostile.evilNameSchema.safeParse(valid).success).toBe(true);
+    expect(hostile.evilNameSchema.safeParse({ ...valid, "it's": '//*\'"`${x}\u2029é//' }).success).toBe(false);
+    expect(hostile.evilNameSchema.safeParse({ ...valid, "it's": 'x//*\'"`${x}\u2028é//' }).success).toBe(false);
+  });
+
+  test('a const and a default of hostile strings are the strings themselves', () => {
+    expect(hostile.evilNameSchema.parse({ 'k*/': '*/ \' " ` ${x}' })).toEqual({ 'k*/': '*/ \' " ` ${x}', slash: '</script> */ \u2028' });
+    expect(hostile.evilNameSchema.safeParse({ 'k*/': '*/' }).success).toBe(false);
   });
 });

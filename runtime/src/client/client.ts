@@ -123,9 +123,13 @@ export function createClientCore(table: ClientOperationTable, options: AgentClie
     const token = await resolveToken(options.token);
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
+    // Only the members that are set: `body` and `signal` are absent, not undefined, when there are none.
+    const init: RequestInit = { method, headers };
+    if (body !== undefined) init.body = body;
+    if (signal !== undefined) init.signal = signal;
     let response: Response;
     try {
-      response = await fetchImpl(target, { method, headers, body, signal });
+      response = await fetchImpl(target, init);
     } catch (error) {
       if (signal?.aborted === true) throw error; // a cancel is not a service failure
       const reason = error instanceof Error ? error.message : String(error);

@@ -42,16 +42,23 @@ export class AgentApiError extends Error {
 
 /** Input or result that fails its operation's validator. Nothing was sent (input) or the result is unusable. */
 export class AgentValidationError extends Error {
+  readonly operation: string;
+  readonly direction: 'input' | 'result';
+  readonly issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>;
   override readonly name = 'AgentValidationError';
+
   constructor(
-    readonly operation: string,
-    readonly direction: 'input' | 'result',
-    readonly issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+    operation: string,
+    direction: 'input' | 'result',
+    issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
   ) {
     super(
       `${direction === 'input' ? 'Invalid input for' : 'Invalid result from'} ${operation}: ` +
         issues.map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)'}: ${issue.message}`).join('; '),
     );
+    this.operation = operation;
+    this.direction = direction;
+    this.issues = issues;
   }
 }
 

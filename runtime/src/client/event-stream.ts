@@ -15,6 +15,8 @@ export type Start = (signal: AbortSignal) => Promise<Response>;
  * and cancels the request (abort + body cancel) on `return()`, `throw()`, an error, or the signal.
  */
 export class ResponseEventStream implements EventStream {
+  private readonly start: Start;
+  private readonly userSignal: AbortSignal | undefined;
   private readonly controller = new AbortController();
   private queue: unknown[] = [];
   private head = 0;
@@ -25,10 +27,9 @@ export class ResponseEventStream implements EventStream {
   private failure: unknown;
   private readonly onAbort: () => void;
 
-  constructor(
-    private readonly start: Start,
-    private readonly userSignal: AbortSignal | undefined,
-  ) {
+  constructor(start: Start, userSignal: AbortSignal | undefined) {
+    this.start = start;
+    this.userSignal = userSignal;
     this.onAbort = () => this.controller.abort(this.userSignal?.reason);
   }
 

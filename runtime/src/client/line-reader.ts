@@ -1,7 +1,6 @@
 /** The stream framing of `:streamQuery`: NDJSON lines, or server-sent-events `data:` lines. */
 import { AgentApiError, errorFromStatus, quote } from './errors.js';
 
-const lf = 10;
 const cr = 13;
 const openBrace = 123;
 const colon = 58;
@@ -16,12 +15,15 @@ const letterD = 100;
  * Push-based and synchronous so the hot loop has no promise per line; `EventStream` wraps it.
  */
 export class StreamLineReader {
+  private readonly httpStatus: number;
   private readonly decoder = new TextDecoder('utf-8');
   private rest = '';
   /** Set once an error line or an unreadable line was seen; later input is ignored. */
   error: AgentApiError | undefined;
 
-  constructor(private readonly httpStatus = 200) {}
+  constructor(httpStatus = 200) {
+    this.httpStatus = httpStatus;
+  }
 
   /** Parses the complete lines of `chunk`, appending events to `out`. False once `error` is set. */
   push(chunk: Uint8Array, out: unknown[]): boolean {

@@ -20,11 +20,16 @@ export function readEngineId(env: NodeJS.ProcessEnv = process.env): string | und
   return id === undefined || id === '' ? undefined : id;
 }
 
+/** `validateResults` when not given: on, except in production (`NODE_ENV=production`). */
+export function defaultValidateResults(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env['NODE_ENV'] !== 'production';
+}
+
 /**
  * Handlers are a plain object or a class instance (methods on its prototype are fine). Each is
  * looked up once, by declared name only: a method inherited from Object.prototype is no handler.
  */
-function resolveOperations(table: ServerOperationTable, handlers: object): Map<string, ResolvedOperation> {
+function resolveOperations(table: ServerOperationTable, handlers: object, validateResults: boolean): Map<string, ResolvedOperation> {
   const resolved = new Map<string, ResolvedOperation>();
   const missing: string[] = [];
   for (const [name, operation] of table) {
@@ -40,6 +45,8 @@ function resolveOperations(table: ServerOperationTable, handlers: object): Map<s
       name,
       kind: operation.kind,
       input: operation.input,
+      // Resolved once: with checks off (or no declared output) the hot path tests one field.
+      output: validateResults ? operation.output : undefined,
       handler: handler as OperationHandler,
       wrongRouteMessage: `operation ${JSON.stringify(name)} is ${what}: call it on ${route}`,
     });
@@ -55,7 +62,7 @@ export function createDispatcher(table: ServerOperationTable, handlers: object, 
   if (!Number.isSafeInteger(limit) || limit < 0) {
     throw new RangeError(`agent server: bodyLimitBytes must be a non-negative integer, got ${String(limit)}`);
   }
-  const operations = resolveOperations(table, handlers);
+  const operations = resolveOperations(table, handlers, options.validateResults ?? defaultValidateResults());
   const declared = [...operations.keys()].sort();
   const settings: Settings = {
     operations,

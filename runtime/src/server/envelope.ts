@@ -51,10 +51,13 @@ export function checkContentType(header: string | undefined): string | undefined
   return `content type ${JSON.stringify(clip(header))} is not supported: send application/json`;
 }
 
-/** Validation issues as one message: the first five, each with the path of the field. */
-export function describeIssues(issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>): string {
+/** Validation issues as one message: the first five, each with the path of the field (`root` for the value itself). */
+export function describeIssues(
+  issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>,
+  root = '(input)',
+): string {
   const shown = issues.slice(0, 5).map((issue) => {
-    const where = issue.path.length === 0 ? '(input)' : issue.path.map(String).join('.');
+    const where = issue.path.length === 0 ? root : issue.path.map(String).join('.');
     return `${where}: ${issue.message}`;
   });
   if (issues.length > shown.length) shown.push(`and ${issues.length - shown.length} more`);

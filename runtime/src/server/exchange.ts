@@ -1,13 +1,14 @@
 /**
  * One request/response exchange on a container route: route and method checks, the body under
  * its limit, the envelope, dispatch to the declared operation, validation, then the unary answer
- * or the NDJSON stream, and what a disconnect or a shutdown does to work in flight.
+ * or the NDJSON stream (each result or event checked against the declared output when
+ * `validateResults` is on), and what a disconnect or a shutdown does to work in flight.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { ZodType } from 'zod';
 import { containerErrors, containerRoutes, type ErrorRow } from '../contract.js';
 import { checkContentType, describeIssues, jsonMediaType, parseEnvelope, rawHeader } from './envelope.js';
-import { describeError, errorBody, errorLine } from './errors.js';
+import { AgentError, describeError, errorBody, errorLine } from './errors.js';
 import type { AgentServerLogger, LogEntry } from './logger.js';
 import { NdjsonStream } from './ndjson-stream.js';
 import type { Tracker, TrackedWork } from './tracker.js';
@@ -19,6 +20,8 @@ export interface ResolvedOperation {
   readonly name: string;
   readonly kind: ResponseKind;
   readonly input: ZodType;
+  /** The declared result or event schema, when `validateResults` is on and there is one; else undefined. */
+  readonly output: ZodType | undefined;
   readonly handler: OperationHandler;
   readonly wrongRouteMessage: string;
 }
@@ -36,6 +39,10 @@ export interface Settings {
 }
 
 export class Exchange implements TrackedWork {
+  private readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  private readonly settings: Settings;
+  private readonly tracker: Tracker<Exchange>;
   private readonly started: number;
   /** Made on first use of `context.signal`: most handlers never look, and it costs per request. */
   private controller: AbortController | undefined;
@@ -47,12 +54,11 @@ export class Exchange implements TrackedWork {
   private stopped = false;
   private watched = false;
 
-  constructor(
-    private readonly req: IncomingMessage,
-    readonly res: ServerResponse,
-    private readonly settings: Settings,
-    private readonly tracker: Tracker<Exchange>,
-  ) {
+  constructor(req: IncomingMessage, res: ServerResponse, settings: Settings, tracker: Tracker<Exchange>) {
+    this.req = req;
+    this.res = res;
+    this.settings = settings;
+    this.tracker = tracker;
     this.started = settings.logger === undefined ? 0 : performance.now();
   }
 
@@ -181,18 +187,24 @@ export class Exchange implements TrackedWork {
     if (isThenable(result)) {
       this.watch();
       result.then(
-        (value) => this.reply(value),
+        (value) => this.reply(op, value),
         (error: unknown) => this.fail(error),
       );
     } else {
-      this.reply(result);
+      this.reply(op, result);
     }
   }
 
-  private reply(result: unknown): void {
+  private reply(op: ResolvedOperation, result: unknown): void {
     if (this.stopped) return;
     let body: string;
     try {
+      if (op.output !== undefined) {
+        const issues = outputIssues(op.output, result, '(result)');
+        if (issues !== undefined) {
+          throw invalidOutput(`operation ${JSON.stringify(op.name)} returned a result that does not match its declared output: ${issues}`);
+        }
+      }
       // `{"output": null}` for a handler that returns nothing (JSON.stringify(undefined) is undefined).
       body = `{"output":${JSON.stringify(result) ?? 'null'}}`;
     } catch (error) {
@@ -221,37 +233,69 @@ export class Exchange implements TrackedWork {
       throw new Error(`the handler of stream operation ${JSON.stringify(op.name)} returned ${what}, not an iterable`);
     }
     const asyncFactory = (produced as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator];
-    if (typeof asyncFactory === 'function') await this.pumpAsync(asyncFactory.call(produced), stream);
-    else await this.pumpSync((produced as Iterable<unknown>)[Symbol.iterator](), stream);
+    if (typeof asyncFactory === 'function') await this.pumpAsync(asyncFactory.call(produced), stream, op);
+    else await this.pumpSync((produced as Iterable<unknown>)[Symbol.iterator](), stream, op);
     if (this.stopped) return;
     this.iterator = undefined;
     stream.finish('');
     this.log('info', 'ok', 200);
   }
 
-  private async pumpAsync(iterator: AsyncIterator<unknown>, stream: NdjsonStream): Promise<void> {
+  private async pumpAsync(iterator: AsyncIterator<unknown>, stream: NdjsonStream, op: ResolvedOperation): Promise<void> {
     this.iterator = iterator;
+    const output = op.output;
+    let count = 0;
     for (;;) {
       if (stream.blocked !== undefined) await stream.blocked;
       if (this.stopped) return;
       const step = await iterator.next();
       if (this.stopped || step.done === true) return;
+      if (output !== undefined) this.checkEvent(op, output, step.value, ++count);
       if (stream.push(step.value)) await nextTurn();
     }
   }
 
-  private async pumpSync(iterator: Iterator<unknown>, stream: NdjsonStream): Promise<void> {
+  private async pumpSync(iterator: Iterator<unknown>, stream: NdjsonStream, op: ResolvedOperation): Promise<void> {
     this.iterator = iterator;
+    const output = op.output;
+    let count = 0;
     for (;;) {
       if (stream.blocked !== undefined) await stream.blocked;
       if (this.stopped) return;
       // A sync generator produces its events in one tick: pull a batch, then write it at once.
       let step = iterator.next();
-      while (step.done !== true && !stream.push(step.value)) step = iterator.next();
+      if (output === undefined) {
+        while (step.done !== true && !stream.push(step.value)) step = iterator.next();
+      } else {
+        while (step.done !== true) {
+          this.checkEvent(op, output, step.value, ++count);
+          if (stream.push(step.value)) break;
+          step = iterator.next();
+        }
+      }
       if (step.done === true) return;
       // A full batch was written; give other requests and the disconnect event a turn.
       await nextTurn();
     }
+  }
+
+  /**
+   * One streamed event against the declared output. On a mismatch the producer is stopped (its
+   * signal aborted, its iterator closed) and the error thrown ends the stream: after the events
+   * before it, as the last line, or as the whole answer when nothing was sent yet.
+   */
+  private checkEvent(op: ResolvedOperation, output: ZodType, value: unknown, count: number): void {
+    let failure: unknown;
+    try {
+      const issues = outputIssues(output, value, '(event)');
+      if (issues === undefined) return;
+      failure = invalidOutput(`operation ${JSON.stringify(op.name)} streamed event ${count}, which does not match its declared output: ${issues}`);
+    } catch (error) {
+      failure = error; // a validator (or the value's getters) threw
+    }
+    this.abort(failure instanceof Error ? failure : new Error('a streamed event failed its check'));
+    this.closeIterator();
+    throw failure;
   }
 
   private readBody(): void {
@@ -363,20 +407,35 @@ export class Exchange implements TrackedWork {
 }
 
 /**
+ * Why a result or event fails its declared output, as one message naming the fields; undefined
+ * when it passes. The value is checked as it is sent: `undefined` goes out as `null`. The parsed
+ * copy is dropped: what is sent never depends on whether results are checked.
+ */
+function outputIssues(schema: ZodType, value: unknown, root: string): string | undefined {
+  const parsed = schema.safeParse(value === undefined ? null : value);
+  return parsed.success ? undefined : describeIssues(parsed.error.issues, root);
+}
+
+/** A result that fails its declared output: 500 INTERNAL with this message, as it is. */
+function invalidOutput(message: string): AgentError {
+  return new AgentError('INTERNAL', message);
+}
+
+/**
  * The handler's context. A class with `signal` as a prototype getter: the AbortController is made
  * only when a handler reads it (an object literal with a getter per request measured ~9 us).
  */
 class RequestContext implements HandlerContext {
+  readonly engineId: string | undefined;
+  readonly operation: string;
   readonly #exchange: Exchange;
   readonly #req: IncomingMessage;
-  constructor(
-    exchange: Exchange,
-    req: IncomingMessage,
-    readonly engineId: string | undefined,
-    readonly operation: string,
-  ) {
+
+  constructor(exchange: Exchange, req: IncomingMessage, engineId: string | undefined, operation: string) {
     this.#exchange = exchange;
     this.#req = req;
+    this.engineId = engineId;
+    this.operation = operation;
   }
 
   get signal(): AbortSignal {

@@ -7,6 +7,7 @@ const streamBatchChars = 64 * 1024;
 const streamHeaders = { 'content-type': jsonMediaType } as const;
 
 export class NdjsonStream {
+  private readonly res: ServerResponse;
   private pending = '';
   private scheduled = false;
   private stopped = false;
@@ -16,7 +17,8 @@ export class NdjsonStream {
   blocked: Promise<void> | undefined;
   private unblock: (() => void) | undefined;
 
-  constructor(private readonly res: ServerResponse) {
+  constructor(res: ServerResponse) {
+    this.res = res;
     this.schedule();
   }
 

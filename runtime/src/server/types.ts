@@ -5,10 +5,16 @@ import type { AgentServerLogger } from './logger.js';
 
 export type ResponseKind = 'unary' | 'stream';
 
-/** One declared operation as the server dispatches it: its response kind and the zod schema of its `input`. */
+/**
+ * One declared operation as the server dispatches it: its response kind, the zod schema of its
+ * `input`, and the zod schema of its result (unary) or of each event (stream), which the server
+ * checks when `validateResults` is on. No `output` (an operation whose result is any JSON, or a
+ * table generated before it existed): nothing is checked.
+ */
 export interface ServerOperation {
   readonly kind: ResponseKind;
   readonly input: ZodType;
+  readonly output?: ZodType;
 }
 
 /** The declared operations by name. Dispatch goes through this map only. */
@@ -18,7 +24,7 @@ export type ServerOperationTable = ReadonlyMap<string, ServerOperation>;
 export type StreamOf<E> = Iterable<E> | AsyncIterable<E> | Promise<Iterable<E> | AsyncIterable<E>>;
 
 export interface HandlerContext {
-  /** Aborted when the caller goes away or the server shuts down. */
+  /** Aborted when the caller goes away, the server shuts down, or a streamed event fails `validateResults`. */
   readonly signal: AbortSignal;
   readonly headers: IncomingHttpHeaders;
   /** From `GOOGLE_CLOUD_AGENT_ENGINE_ID`, else `PLATFORM_CLOUD_AGENT_ENGINE_ID`. */
@@ -39,6 +45,13 @@ export interface AgentServerOptions {
   readonly logger?: AgentServerLogger;
   /** Overrides the engine id read from the environment. */
   readonly engineId?: string;
+  /**
+   * Check each unary result and each streamed event against the operation's declared `output`; a
+   * mismatch is a 500 INTERNAL naming the operation and the field, instead of the value. What is
+   * sent is the handler's value as it is, never a parsed copy. Default: on unless
+   * `process.env.NODE_ENV` is `production` (read when the server is built).
+   */
+  readonly validateResults?: boolean;
 }
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,0 +1,160 @@
+/**
+ * The spec's own values against their schemas: each `default`, `const`, `enum` entry, `example`
+ * and `examples` entry must be a value the generated validator accepts. They are checked by live
+ * zod schemas built by the same translation that writes `validators.ts` (`buildZod`), so "the
+ * spec accepts this default" and "the validator accepts this default" cannot disagree.
+ *
+ * zod is loaded on first use (the CommonJS build, synchronously, as `ts-morph.ts` loads ts-morph):
+ * a spec without values, and the standard surface, never load it here.
+ */
+import { createRequire } from 'node:module';
+import type { ZodType } from 'zod';
+import type { JsonSchema } from '../../spec/index.js';
+import type { SpecProblem } from '../load/spec-error.js';
+import { acceptCamelCase, excluding } from '@agentgen/runtime/codegenv1/validation';
+import { buildZod, refinements, type ZodBuilder } from '../emit/schema-to-zod.js';
+import { patternError, subschemas, type SpecPath } from './check-schema.js';
+
+type Zod = typeof import('zod').z;
+
+let loaded: Zod | undefined;
+
+function zod(): Zod {
+  loaded ??= (createRequire(import.meta.url)('zod') as typeof import('zod')).z;
+  return loaded;
+}
+
+/** What a value is checked as: which keyword holds it, and the schema it must match. */
+interface Value {
+  readonly what: string;
+  readonly value: unknown;
+  readonly path: SpecPath;
+  readonly schema: JsonSchema;
+}
+
+/** The values a schema holds, each with the schema it must match (`enum` and `const` against the rest). */
+function valuesOf(schema: JsonSchema, path: SpecPath): Value[] {
+  const values: Value[] = [];
+  if (schema.default !== undefined) values.push({ what: 'the default', value: schema.default, path: [...path, 'default'], schema });
+  if (schema.const !== undefined) {
+    const { const: _const, ...rest } = schema;
+    values.push({ what: 'the const value', value: schema.const, path: [...path, 'const'], schema: rest });
+  }
+  if (schema.enum !== undefined) {
+    const { enum: values_, ...rest } = schema;
+    values_.forEach((value, i) => values.push({ what: 'the enum value', value, path: [...path, 'enum', i], schema: rest }));
+  }
+  if (schema.example !== undefined) values.push({ what: 'the example', value: schema.example, path: [...path, 'example'], schema });
+  schema.examples?.forEach((value, i) => values.push({ what: 'the example', value, path: [...path, 'examples', i], schema }));
+  return values;
+}
+
+/**
+ * Checks every value in `roots` and reports each mismatch at the value (or at the part of it that
+ * is wrong). Returns the defaults as the validator gives them back (nested defaults filled,
+ * unknown keys dropped), by `pathKey` of the `default` keyword, for the model to carry.
+ * `named` finds a named schema by its type name (every `$ref` in `roots` is a model `$ref`).
+ */
+export function checkValues(
+  roots: ReadonlyArray<readonly [JsonSchema, SpecPath]>,
+  named: (name: string) => JsonSchema | undefined,
+  problems: SpecProblem[],
+): Map<string, unknown> {
+  const defaults = new Map<string, unknown>();
+  const values = roots.flatMap(([root, rootPath]) => [...subschemas(root, rootPath)].flatMap(([schema, path]) => valuesOf(schema, path)));
+  if (values.length === 0) return defaults;
+  const builder = liveBuilder(named);
+  const reported = problems.length;
+  for (const value of values) {
+    let result;
+    try {
+      result = buildZod(value.schema, builder).safeParse(value.value, { reportInput: true, error: typeMismatch });
+    } catch (error) {
+      // A schema that cannot be built has a problem of its own, already reported.
+      if (reported > 0) continue;
+      throw error;
+    }
+    if (result.success) {
+      if (value.path.at(-1) === 'default') defaults.set(pathKey(value.path), result.data);
+      continue;
+    }
+    for (const issue of result.error.issues) {
+      // The path goes on into the value: the problem is located at the part that is wrong.
+      const at = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+      problems.push({ path: [...value.path, ...at], message: `${value.what} does not match its schema: ${lowerFirst(issue.message)}` });
+    }
+  }
+  return defaults;
+}
+
+export function pathKey(path: SpecPath): string {
+  return JSON.stringify(path);
+}
+
+/** A value of the wrong type, said as the spec says types (`integer`, not zod's `number` of format `safeint`). */
+function typeMismatch(issue: import('zod').z.core.$ZodRawIssue): string | undefined {
+  if (issue.code !== 'invalid_type') return undefined;
+  const format = (issue.inst as { format?: unknown } | undefined)?.format;
+  const expected = issue.expected === 'number' && (format === 'safeint' || format === 'int32') ? 'integer' : issue.expected === 'int' ? 'integer' : issue.expected;
+  return `expected ${expected}, got ${describe(issue.input)}`;
+}
+
+function lowerFirst(message: string): string {
+  return message.length > 0 ? message[0]!.toLowerCase() + message.slice(1) : 'not accepted';
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+/** The translation's live target: zod schemas, built with the same calls the text target writes. */
+function liveBuilder(named: (name: string) => JsonSchema | undefined): ZodBuilder<ZodType> {
+  const z = zod();
+  const cache = new Map<string, ZodType>();
+  const call = (target: object, name: string, args: readonly unknown[]): ZodType => {
+    const method = (target as Record<string, unknown>)[name];
+    if (typeof method !== 'function') throw new Error(`internal: zod has no ${name}`);
+    return method.apply(target, args) as ZodType;
+  };
+  const builder: ZodBuilder<ZodType> = {
+    factory: (path, ...args) => {
+      const segments = path.split('.');
+      const owner = segments.slice(0, -1).reduce<object>((object, segment) => (object as Record<string, object>)[segment]!, z);
+      return call(owner, segments.at(-1)!, args);
+    },
+    method: (target, name, ...args) => call(target, name, args),
+    // An invalid pattern is reported by check-schema; the value is checked without it.
+    regex: (target, pattern) => (patternError(pattern) === undefined ? call(target, 'regex', [new RegExp(pattern, 'u')]) : target),
+    refine: (target, check, limit) => {
+      const refinement = refinements[check];
+      return target.refine(refinement.test(limit) as (value: unknown) => boolean, refinement.message(limit));
+    },
+    union: (kind, members) => (kind === 'xor' ? z.xor(members) : z.union(members)),
+    and: (left, right) => z.intersection(left, right),
+    array: (items) => z.array(items),
+    object: (kind, entries) => z[kind](Object.fromEntries(entries)),
+    record: (value) => z.record(z.string(), value),
+    catchall: (target, value) => call(target, 'catchall', [value]),
+    literal: (value) => (value === null ? z.null() : z.literal(value)),
+    enum: (values) => z.enum(values as [string, ...string[]]),
+    named: (name) =>
+      z.lazy(() => {
+        let schema = cache.get(name);
+        if (schema === undefined) {
+          const target = named(name);
+          if (target === undefined) throw new Error(`internal: no schema ${name}`);
+          schema = buildZod(target, builder);
+          cache.set(name, schema);
+        }
+        return schema;
+      }),
+    excluding: (target, excluded) => excluding(target, excluded),
+    acceptCamelCase: (target) => z.preprocess(acceptCamelCase, target),
+  };
+  return builder;
+}
+
