@@ -34,7 +34,8 @@ export function emitValidators(model: Model, assets: Assets): EmittedFile {
     ),
   ]);
   const statements: string[] = [
-    "import { z } from 'zod';",
+    // A namespace import: a bundler then keeps only the zod functions used (the `z` export defeats that).
+    "import * as z from 'zod';",
     // The runtime's helpers: the same functions agentgen's spec check runs.
     `import { ${[acceptCamelCaseHelper, ...helpers].sort().join(', ')} } from '${runtimeModule(model, 'validation')}';`,
     "import type * as T from './types.js';",
