@@ -22,7 +22,8 @@ export function emitClient(model: Model, assets: Assets): EmittedFile {
       'type EventStream',
     ]),
     "import type * as T from './types.js';",
-    "import * as v from './validators.js';",
+    // zod/mini validators, so a browser bundle of the client stays small (validators.ts is classic zod).
+    "import * as v from './client-validators.js';",
     '',
     `export { AgentApiError, AgentValidationError } from '${runtime}';`,
     `export type { AgentClientOptions, AgentResource, CallOptions, EventStream, GenericCallOptions } from '${runtime}';`,

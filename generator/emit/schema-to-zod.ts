@@ -1,7 +1,9 @@
 /**
- * JSON Schema (agentgen's subset) → zod 4. One translation (`buildZod`), two targets: zod source
- * text for `validators.ts` (`zodExpression`) and, in `resolve/`, live zod schemas that check the
- * spec's own values (defaults, enums, examples) by the very rules the generated validators follow.
+ * JSON Schema (agentgen's subset) → zod 4. One translation (`buildZod`), three targets: classic zod
+ * source text for `validators.ts` (`zodExpression`), zod/mini source text for the browser-sized
+ * `client-validators.ts` (`zodMiniExpression`: the same schemas, written as functions a bundler can
+ * drop when unused) and, in `resolve/`, live zod schemas that check the spec's own values
+ * (defaults, enums, examples) by the very rules the generated validators follow.
  * Mirrors `schema-to-ts.ts` rule for rule; `tsc` proves the two agree on every generated schema
  * (`satisfies z.ZodType<Type>`).
  *
@@ -54,7 +56,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 /** The helpers of `@agentgen/runtime/codegenv1/validation` a schema may call. */
-export type Helper = 'uniqueItems' | 'excluding';
+export type Helper = 'uniqueItems' | 'excluding' | 'excludingMini' | typeof acceptCamelCaseHelper;
 
 /**
  * What the translation needs from its target. Arguments that are spec values (bounds, defaults,
@@ -275,5 +277,75 @@ function textBuilder(context: ZodTextContext): ZodBuilder<Text> {
       return `excluding(${target(indent)}, ${excluded(indent)})`;
     },
     acceptCamelCase: (target) => (indent) => `z.preprocess(${acceptCamelCaseHelper}, ${target(indent)})`,
+  };
+}
+
+/** zod/mini source text of `schema`, for `client-validators.ts`: the same schema as `zodExpression`'s. */
+export function zodMiniExpression(schema: JsonSchema, context: ZodTextContext, indent = ''): string {
+  return buildZod(schema, miniTextBuilder(context))(indent);
+}
+
+/**
+ * zod/mini text. An array is marked: its `min`/`max` are `minLength`/`maxLength` (a number's are
+ * `gte`/`lte`). A schema with checks keeps them apart, so the next one joins the same `.check(…)`.
+ */
+type MiniText = Text & { readonly array?: true; readonly checks?: { readonly base: Text; readonly calls: readonly string[] } };
+
+/**
+ * zod/mini has functions where classic zod has methods: a wrapper is `z.optional(schema)`, a
+ * check is `schema.check(z.gte(3))`. Each of the translation's methods, as classic zod defines it.
+ */
+const miniWrappers: Readonly<Record<string, string>> = { nullable: 'nullable', optional: 'optional', default: '_default', prefault: 'prefault' };
+const miniChecks: Readonly<Record<string, string>> = { min: 'gte', max: 'lte', gt: 'gt', lt: 'lt', multipleOf: 'multipleOf', int: 'int' };
+
+function miniTextBuilder(context: ZodTextContext): ZodBuilder<MiniText> {
+  const args = (values: readonly unknown[]) => values.map((value) => jsonLiteral(value)).join(', ');
+  // A check keeps the schema's kind: an array's `max` may follow its `min`.
+  const check = (target: MiniText, call: string): MiniText => {
+    const base = target.checks?.base ?? target;
+    const calls = [...(target.checks?.calls ?? []), call];
+    return Object.assign((indent: string) => `${base(indent)}.check(${calls.join(', ')})`, { checks: { base, calls } }, target.array ? { array: true as const } : {});
+  };
+  return {
+    factory: (path, ...values) => () => `z.${path}(${args(values)})`,
+    method: (target, name, ...values) => {
+      const wrapper = miniWrappers[name];
+      if (wrapper !== undefined) return (indent) => `z.${wrapper}(${[target(indent), ...values.map((v) => jsonLiteral(v))].join(', ')})`;
+      const checkName = target.array && (name === 'min' || name === 'max') ? `${name}Length` : miniChecks[name];
+      if (checkName === undefined) throw new Error(`internal: no zod/mini equivalent of .${name}()`);
+      return check(target, `z.${checkName}(${args(values)})`);
+    },
+    regex: (target, pattern) => check(target, `z.regex(${regExpLiteral(pattern, 'u')})`),
+    refine: (target, name, limit) => {
+      if (name === 'uniqueItems') context.helpers.add('uniqueItems');
+      const refinement = refinements[name];
+      return check(target, `z.refine(${refinement.source(limit)}, ${stringLiteral(refinement.message(limit))})`);
+    },
+    union: (kind, members) => (indent) => `z.${kind}([${members.map((m) => m(indent)).join(', ')}])`,
+    and: (left, right) => (indent) => `z.intersection(${left(indent)}, ${right(indent)})`,
+    array: (items) => Object.assign((indent: string) => `z.array(${items(indent)})`, { array: true as const }),
+    object: (kind, entries) => (indent) => {
+      if (entries.length === 0) return `z.${kind}({})`;
+      const inner = indent + '  ';
+      const shape = entries.map(([key, value]) => `${inner}${objectLiteralKey(key)}: ${value(inner)},`).join('\n');
+      return `z.${kind}({\n${shape}\n${indent}})`;
+    },
+    record: (value) => (indent) => `z.record(z.string(), ${value(indent)})`,
+    catchall: (target, value) => (indent) => `z.catchall(${target(indent)}, ${value(indent)})`,
+    literal: (value) => () => (value === null ? 'z.null()' : `z.literal(${jsonLiteral(value)})`),
+    enum: (values) => () => `z.enum([${values.map((v) => stringLiteral(v)).join(', ')}])`,
+    named: (name) => () => {
+      const target = context.named(name);
+      return target.lazy ? `z.lazy(() => ${target.schemaConst})` : target.schemaConst;
+    },
+    excluding: (target, excluded) => (indent) => {
+      context.helpers.add('excludingMini');
+      return `excludingMini(${target(indent)}, ${excluded(indent)})`;
+    },
+    // What classic zod's `z.preprocess(fn, schema)` is.
+    acceptCamelCase: (target) => (indent) => {
+      context.helpers.add(acceptCamelCaseHelper);
+      return `z.pipe(z.transform(${acceptCamelCaseHelper}), ${target(indent)})`;
+    },
   };
 }

@@ -1,9 +1,11 @@
 /**
- * What generated validators call besides zod: JSON Schema rules zod has no method for, and the
+ * What generated validators call besides zod (classic in `validators.ts`, zod/mini in
+ * `client-validators.ts`): JSON Schema rules zod has no method for, and the
  * normalisation of the reference platform's camelCase spelling. agentgen's spec check runs these
  * same functions, so a value the spec check accepts is one the generated validator accepts.
  */
 import type { ZodType } from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 
 /**
  * Some adapters of the reference platform answer with camelCase keys and null for absent fields.
@@ -46,4 +48,14 @@ export const notMessage = 'expected a value that does not match the "not" schema
 /** JSON Schema's `not`: the values `schema` accepts, except those `excluded` accepts. */
 export function excluding<S extends ZodType>(schema: S, excluded: ZodType): S {
   return schema.refine((value) => !excluded.safeParse(value).success, notMessage) as S;
+}
+
+/**
+ * `excluding` for zod/mini schemas (the browser-sized client's validators): the same check and the
+ * same issue as `.refine`'s, as a check function, so this module loads no zod of either kind.
+ */
+export function excludingMini<S extends ZodMiniType>(schema: S, excluded: ZodMiniType): S {
+  return schema.check((payload) => {
+    if (excluded.safeParse(payload.value).success) payload.issues.push({ code: 'custom', message: notMessage, input: payload.value });
+  });
 }

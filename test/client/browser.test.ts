@@ -1,8 +1,8 @@
 /**
  * The bundled generated client (`runtime: bundle`, test/fixtures/bundle/expected) in a real
  * headless Chromium with nothing but zod: a node:http server on loopback serves a page whose
- * import map names zod's ESM build, the generated .ts files transpiled on the fly, and plays the
- * public API the client calls. Chromium is the Debian package (scripts/test-setup.sh installs it;
+ * import map names zod's ESM builds (the client's validators are zod/mini), the generated .ts
+ * files transpiled on the fly, and plays the public API the client calls. Chromium is the Debian package (scripts/test-setup.sh installs it;
  * `npm test` runs that first); playwright-core only drives it and never downloads a browser.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -50,7 +50,7 @@ function fileUnder(dir: string, rest: string): string | undefined {
 
 const page = `<!doctype html>
 <html><head><meta charset="utf-8"><link rel="icon" href="data:,">
-<script type="importmap">{"imports": {"zod": "/node_modules/zod/index.js"}}</script>
+<script type="importmap">{"imports": {"zod": "/node_modules/zod/index.js", "zod/mini": "/node_modules/zod/mini/index.js", "zod/v4/locales": "/node_modules/zod/v4/locales/index.js"}}</script>
 <script type="module">
   import('/generated/client.js').then(
     (module) => { window.agent = module; window.agentState = 'ready'; },
@@ -193,16 +193,16 @@ afterAll(async () => {
 });
 
 /** Runs `body` in the page with the generated module as `agent` and a client of the test server. */
-async function inPage<T>(body: string, options: { sse?: boolean } = {}): Promise<T> {
+async function inPage<T>(body: string, options: { sse?: boolean; validate?: boolean } = {}): Promise<T> {
   return (tab as Page).evaluate(
-    async ([source, baseUrl, resource, sse]) => {
+    async ([source, baseUrl, resource, sse, validate]) => {
       const agent = (globalThis as unknown as { agent: Record<string, unknown> }).agent;
       const create = agent['createAgentClient'] as (options: object) => unknown;
-      const client = create({ baseUrl, resourceName: resource, token: 'tok', sse });
+      const client = create({ baseUrl, resourceName: resource, token: 'tok', sse, validate });
       const run = new Function('agent', 'client', `return (async () => { ${source} })();`) as (a: unknown, c: unknown) => Promise<unknown>;
       return run(agent, client);
     },
-    [body, origin, resourceName, options.sse === true] as const,
+    [body, origin, resourceName, options.sse === true, options.validate !== false] as const,
   ) as Promise<T>;
 }
 
@@ -258,6 +258,16 @@ describe('the bundled generated client in Chromium, with only zod', () => {
     expect(result).toEqual([true, 'result', expect.stringMatching(/^Invalid result from ping: \(root\): /)]);
   });
 
+  it('with validate: false, input is sent as given and the result comes back as answered', async () => {
+    const before = apiCalls().length;
+    const output = await inPage(`return await client.async_create_session({ user_id: 5 });`, { validate: false });
+    // Not normalised: no validator ran on the result either.
+    expect(output).toEqual(sessionBody);
+    const calls = apiCalls().slice(before);
+    expect(calls.map((c) => [c.path, c.status])).toEqual([[`${apiPath}:query`, 200]]);
+    expect(JSON.parse(calls[0]?.body ?? '')).toEqual({ classMethod: 'async_create_session', input: { user_id: 5 } });
+  });
+
   it('an error body becomes AgentApiError, and so does an error line in a stream', async () => {
     const result = await inPage<{ unary: unknown; stream: unknown }>(`
       const fields = (e) => ({ isApiError: e instanceof agent.AgentApiError, name: e.name, httpStatus: e.httpStatus, code: e.code, status: e.status, message: e.message, details: e.details });
@@ -283,12 +293,14 @@ describe('the bundled generated client in Chromium, with only zod', () => {
     const paths = loaded.map((entry) => entry.path);
     expect(paths).toEqual(expect.arrayContaining([
       '/generated/client.js',
-      '/generated/validators.js',
+      '/generated/client-validators.js',
       '/generated/runtime/codegenv1/client.js',
       '/generated/runtime/client/client.js',
       '/generated/runtime/contract.js',
-      '/node_modules/zod/index.js',
+      '/node_modules/zod/mini/index.js',
     ]));
+    // The client's validators are zod/mini: neither validators.ts nor classic zod is loaded.
+    expect(paths.filter((path) => path === '/generated/validators.js' || path === '/node_modules/zod/index.js' || path.includes('/classic/'))).toEqual([]);
     // The client never pulls the server half (node: modules) or the package runtime.
     expect(paths.filter((path) => /server|node:|@agentgen/.test(path))).toEqual([]);
     expect(pageErrors).toEqual([]);

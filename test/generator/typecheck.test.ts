@@ -4,7 +4,8 @@
  * `strictestFlags`; the bundled runtime copy of test/fixtures/bundle is compiled under them too),
  * together with generated proof files:
  * - validators accept every value of their type and produce values of it (the `satisfies` in
- *   validators.ts is one direction; `agreement/*.ts` here is the other);
+ *   validators.ts is one direction; `agreement/*.ts` here is the other), and so do the zod/mini
+ *   ones of client-validators.ts;
  * - the OpenAPI document, turned into types by openapi-typescript, describes the same inputs and
  *   results as types.ts (mutually assignable; a property with a default stays optional on input).
  * openapi-typescript's bundler (@redocly/openapi-core) crashes on a schema property named
@@ -69,15 +70,24 @@ beforeAll(async () => {
       ]),
       ...model.schemas.filter((s) => s.origin === 'spec').map((s) => ({ schema: s.schemaConst, type: s.inputName, component: s.name })),
     ];
+    // The client's zod/mini validators, against the same types: what the client's table holds.
+    const clientNames = model.operations.flatMap((op) => [
+      { schema: op.names.inputSchema, type: op.names.callInputType },
+      ...(op.routing.response === 'unary' ? [{ schema: op.names.outputSchema, type: op.names.outputType }] : []),
+    ]);
     const lines = [
       "import type { z } from 'zod';",
+      "import type * as zm from 'zod/mini';",
       `import type * as T from '${out}/types.js';`,
       `import type * as v from '${out}/validators.js';`,
+      `import type * as cv from '${out}/client-validators.js';`,
       viaOpenApi ? `import type { components } from './openapi-${index}.js';` : '',
       viaOpenApi ? 'type Schemas = components["schemas"];' : '',
       'type Accepts<V extends z.ZodType, X> = [X] extends [z.input<V>] ? true : false;',
+      'type AcceptsMini<V extends zm.ZodMiniType, X> = [X] extends [zm.input<V>] ? true : false;',
       viaOpenApi ? 'type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;' : '',
       ...names.map((n, i) => `export const accepts${i}: Accepts<typeof v.${n.schema}, T.${n.type}> = true;`),
+      ...clientNames.map((n, i) => `export const clientAccepts${i}: AcceptsMini<typeof cv.${n.schema}, T.${n.type}> = true;`),
       ...(viaOpenApi ? names : []).map((n, i) => `export const openapi${i}: Same<Schemas[${JSON.stringify(n.component)}], T.${n.type}> = true;`),
     ];
     writeFileSync(join(agreementDir, `agreement-${index}.ts`), `${lines.join('\n')}\n`);

@@ -1,5 +1,6 @@
 /**
- * Code-generation API, version 1, validators: what a generated `validators.ts` imports besides zod
- * (see `codegenv1/server.ts` for the promise this entry keeps). No `node:` imports.
+ * Code-generation API, version 1, validators: what a generated `validators.ts` and
+ * `client-validators.ts` import besides zod (see `codegenv1/server.ts` for the promise this entry
+ * keeps). No `node:` imports.
  */
-export { acceptCamelCase, excluding, uniqueItems } from '../validation.js';
+export { acceptCamelCase, excluding, excludingMini, uniqueItems } from '../validation.js';
