@@ -47,6 +47,7 @@ export default defineConfig({
             'test/server/lifecycle.test.ts',
             'test/server/stream.test.ts',
             'test/server/unary.test.ts',
+            'test/server/hygiene.test.ts',
             'test/server/validate-results.test.ts',
             'test/conformance/runtime.test.ts',
           ],

@@ -22,6 +22,8 @@ export interface DevArgs {
   readonly host: string;
   readonly resource: string;
   readonly token?: string;
+  /** `--allowed-host NAME`, repeatable: a `Host` accepted besides the loopback names. */
+  readonly 'allowed-host'?: readonly string[];
   /** `--no-string-body` turns it off. */
   readonly 'string-body': boolean;
 }
@@ -45,6 +47,7 @@ export async function runDev(args: DevArgs, io: DevIo, loadManifest: ManifestLoa
     resource: args.resource,
     token: args.token,
     forwardSyncAsString: args['string-body'],
+    allowedHosts: args['allowed-host'],
     logger: (line) => io.stdout(`${line}\n`),
   });
   const base = `${emulator.url}/v1/${emulator.resource}`;
@@ -95,6 +98,12 @@ export function devCommand(loadManifest: ManifestLoader): (parser: Argv, run: Ru
           .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on.' })
           .option('resource', { type: 'string', default: defaultResource, describe: 'Resource name served under /v1/.' })
           .option('token', { type: 'string', describe: 'Accept only this bearer token (default: any).' })
+          .option('allowed-host', {
+            type: 'string',
+            array: true,
+            requiresArg: true,
+            describe: 'Accept requests whose Host is NAME besides localhost, 127.0.0.1 and [::1] (repeatable; e.g. with --host 0.0.0.0).',
+          })
           .option('string-body', {
             type: 'boolean',
             default: true,

@@ -3,14 +3,15 @@
  * It authenticates, parses the envelope, routes by the declared `api_mode` only, forwards to the
  * container's fixed routes, and answers errors as `google.rpc.Status`, as the runtime does.
  */
-import { createServer, Agent, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, Agent, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { spawnContainer, type ContainerProcess } from './container-process.js';
 import { resolveCall, type PublicEndpoint, type ResolvedCall } from './envelope.js';
-import { forwardStream, forwardUnary, type Upstream } from './forward.js';
+import { forwardStream, forwardUnary, maxRequestBody, type Upstream } from './forward.js';
 import type { ManifestEntry } from '../spec/index.js';
 import { buildMethodTable } from './manifest.js';
-import { PublicError, sendStatus, statusOf } from './status.js';
+import type { ErrorCondition } from '../spec/index.js';
+import { PublicError, sendStatus, statusBody, statusOf } from './status.js';
 
 export interface EmulatorOptions {
   /** A running container's base URL. Exactly one of `container` and `command`. */
@@ -33,6 +34,11 @@ export interface EmulatorOptions {
   readonly logger?: (line: string) => void;
   /** How long `--command` may take to accept connections. Default 30 s. */
   readonly startTimeoutMs?: number;
+  /**
+   * Host names (`--allowed-host`) accepted in the `Host` header besides the loopback ones
+   * (localhost, 127.0.0.1, [::1]); any other `Host` is refused 403 (DNS-rebinding defence).
+   */
+  readonly allowedHosts?: readonly string[];
 }
 
 export interface Emulator {
@@ -46,7 +52,42 @@ export interface Emulator {
 
 export const defaultResource = 'projects/local/locations/local/reasoningEngines/1';
 export const defaultPort = 8600;
-const maxRequestBody = 32 * 1024 * 1024;
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+const loopbackOrigin = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
+/** How long a connection being closed (413, client error) may take to read its answer before it is destroyed. */
+const closeGraceMs = 1000;
+
+/** The name part of a `Host` header (`[::1]:8600` -> `[::1]`), lower-cased; undefined when malformed. */
+function hostName(host: string): string | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(:\d{1,5})?$/i.exec(host.trim());
+  return match?.[1]?.toLowerCase();
+}
+
+function hostAllowed(host: string | undefined, allowed: ReadonlySet<string>): boolean {
+  if (host === undefined) return false;
+  const name = hostName(host);
+  if (name === undefined) return false;
+  return loopbackHosts.has(name) || allowed.has(name) || allowed.has(host.trim().toLowerCase());
+}
+
+/** An answer given before the request's body was read: that body is not read on (it may be endless). */
+function bodyPending(req: IncomingMessage): boolean {
+  return !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
+}
+
+/** Stops reading a connection whose body is refused, and closes it once the answer is out. */
+function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket;
+  req.removeAllListeners('data');
+  req.pause();
+  const shut = (): void => {
+    socket.pause();
+    socket.end();
+    setTimeout(() => socket.destroy(), closeGraceMs).unref();
+  };
+  if (res.writableFinished) shut();
+  else res.once('finish', shut);
+}
 
 function parseContainerUrl(value: URL | string): URL {
   let url: URL;
@@ -65,11 +106,15 @@ function checkResource(resource: string): void {
   }
 }
 
-/** The request body, bounded: a body over the limit is refused without buffering the rest. */
+/**
+ * The request body, bounded: a body over the limit is refused without reading the rest, and the
+ * connection is closed after the 413 (reading an endless upload to its end is what an attacker wants).
+ */
 function readRequestBody(req: IncomingMessage): Promise<string> {
+  const close = { connection: 'close' };
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxRequestBody) {
-    return Promise.reject(new PublicError('bodyTooLarge', `Request body of ${declared} bytes exceeds the limit of ${maxRequestBody}`));
+    return Promise.reject(new PublicError('bodyTooLarge', `Request body of ${declared} bytes exceeds the limit of ${maxRequestBody}`, close));
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -78,8 +123,8 @@ function readRequestBody(req: IncomingMessage): Promise<string> {
       size += chunk.length;
       if (size > maxRequestBody) {
         req.removeAllListeners('data');
-        req.resume();
-        reject(new PublicError('bodyTooLarge', `Request body exceeds the limit of ${maxRequestBody} bytes`));
+        req.pause();
+        reject(new PublicError('bodyTooLarge', `Request body exceeds the limit of ${maxRequestBody} bytes`, close));
         return;
       }
       chunks.push(chunk);
@@ -200,15 +245,45 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       }
       const failure =
         error instanceof PublicError ? error : new PublicError('handlerFailed', `The emulator failed: ${(error as Error)?.message ?? String(error)}`);
+      // Refused before its body was read (401, 404, 413...): the connection is closed rather than the body drained.
+      const close = failure.headers['connection'] === 'close' || bodyPending(req);
+      if (close) res.setHeader('connection', 'close');
       onEnd(call, sendStatus(res, failure), statusOf(failure.condition).status);
+      if (close) closeAfterAnswer(req, res);
     }
   };
 
+  const allowedHosts = new Set((options.allowedHosts ?? []).map((name) => name.trim().toLowerCase()).filter((name) => name.length > 0));
+
   const server: Server = createServer((req, res) => {
     const started = performance.now();
-    // CORS, so the generated client also runs from a page in the browser during development.
-    res.setHeader('access-control-allow-origin', '*');
+    const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    const endpoint = url.pathname.includes(':') ? url.pathname.slice(url.pathname.lastIndexOf(':')) + url.search : 'resource';
+    const refuse = (message: string): void => {
+      const failure = new PublicError('permissionDenied', message);
+      const close = bodyPending(req);
+      if (close) res.setHeader('connection', 'close');
+      const status = sendStatus(res, failure);
+      if (close) closeAfterAnswer(req, res);
+      log(`${req.method} ${endpoint} - ${status} ${(performance.now() - started).toFixed(1)} ms ${statusOf(failure.condition).status}`);
+    };
+    // DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1 sends Host: evil.example.
+    if (!hostAllowed(req.headers.host, allowedHosts)) {
+      refuse(`Host ${JSON.stringify(req.headers.host ?? '')} is not a loopback name: start agentgen dev with --allowed-host NAME to accept it`);
+      return;
+    }
+    // CORS for loopback pages only, so the generated client also runs from a dev server's page.
+    const origin = req.headers.origin;
+    const grant = origin !== undefined && loopbackOrigin.test(origin);
+    if (grant) {
+      res.setHeader('access-control-allow-origin', origin);
+      res.setHeader('vary', 'Origin');
+    }
     if (req.method === 'OPTIONS') {
+      if (origin !== undefined && !grant) {
+        refuse(`Origin ${origin} is not a loopback origin: agentgen dev grants CORS to http(s)://localhost, 127.0.0.1 and [::1] only`);
+        return;
+      }
       res.writeHead(204, {
         'access-control-allow-methods': 'GET, POST',
         'access-control-allow-headers': 'authorization, content-type',
@@ -216,13 +291,35 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       }).end();
       return;
     }
-    const url = new URL(req.url ?? '/', 'http://emulator.invalid');
-    const endpoint = url.pathname.includes(':') ? url.pathname.slice(url.pathname.lastIndexOf(':')) + url.search : 'resource';
     void handle(req, res, url, (call, status, note) => {
       const mode = call === undefined ? '' : ` (${JSON.stringify(call.routing.mode)})`;
       const ms = (performance.now() - started).toFixed(1);
       log(`${req.method} ${endpoint} ${call?.method ?? '-'}${mode} ${status} ${ms} ms${note === undefined ? '' : ` ${note}`}`);
     });
+  });
+
+  // HTTP-level client errors (bad framing, duplicate Content-Length, oversized headers, timeouts)
+  // get a Status body too, instead of Node's bare 400/431/408, and the connection is closed.
+  server.on('clientError', (error: NodeJS.ErrnoException & { reason?: string }, socket: Socket) => {
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+      socket.destroy();
+      return;
+    }
+    const [condition, message]: [ErrorCondition, string] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? ['headersTooLarge', 'Request headers are too large']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? ['requestTimeout', 'The request was not received in time']
+          : ['malformedRequest', `Malformed HTTP request (${error.code ?? 'parse error'}): ${error.reason ?? error.message}`];
+    const body = JSON.stringify(statusBody(condition, message));
+    const { http } = statusOf(condition);
+    socket.end(
+      `HTTP/1.1 ${http} ${STATUS_CODES[http] ?? ''}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+    setTimeout(() => socket.destroy(), closeGraceMs).unref();
+    log(`- - - ${http} ${statusOf(condition).status} ${message}`);
   });
 
   try {

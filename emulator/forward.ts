@@ -14,18 +14,32 @@ export interface Upstream {
   readonly agent: Agent;
 }
 
+/**
+ * The one body limit at the public edge: the container's default (`bodyLimitBytes`, 16 MiB). The
+ * caller's body is refused over it, and so is what is sent on to the container (the sync route's
+ * JSON-string re-encoding grows a body heavy in quotes or backslashes), so the container never
+ * gets a body it would refuse.
+ */
+export const maxRequestBody = 16 * 1024 * 1024;
+
 /** Bound on a container answer the emulator buffers (unary bodies, error bodies). */
 const maxContainerBody = 32 * 1024 * 1024;
 const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
 function post(upstream: Upstream, path: string, payload: string, signal: AbortSignal): Promise<IncomingMessage> {
+  const size = Buffer.byteLength(payload);
+  if (size > maxRequestBody) {
+    return Promise.reject(
+      new PublicError('bodyTooLarge', `Request body re-encoded for the agent container is ${size} bytes, over the limit of ${maxRequestBody}`),
+    );
+  }
   return new Promise((resolve, reject) => {
     const url = new URL(path, upstream.origin);
     const req = request(url, {
       method: 'POST',
       agent: upstream.agent,
       signal,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      headers: { 'content-type': 'application/json', 'content-length': size },
     });
     req.once('response', resolve);
     req.once('error', (error: NodeJS.ErrnoException) => {

@@ -9,30 +9,44 @@ const prefix = Buffer.from('data: ');
 const suffix = Buffer.from('\n\n');
 
 export class SseFramer {
-  private rest: Buffer | undefined;
+  /**
+   * The bytes of the line not yet complete, as received: kept in an array and joined once when its
+   * newline arrives, so an event split into many chunks costs time linear in its size.
+   */
+  private pending: Buffer[] = [];
 
   /** The framed bytes for the complete lines in `chunk`, or undefined when none completed. */
   push(chunk: Buffer): Buffer | undefined {
-    const data = this.rest === undefined ? chunk : Buffer.concat([this.rest, chunk]);
+    let end = chunk.indexOf(newline);
+    if (end === -1) {
+      if (chunk.length > 0) this.pending.push(chunk);
+      return undefined;
+    }
     const parts: Buffer[] = [];
     let start = 0;
-    let end = data.indexOf(newline, start);
     while (end !== -1) {
-      this.frame(data.subarray(start, end), parts);
+      const piece = chunk.subarray(start, end);
+      if (this.pending.length === 0) {
+        this.frame(piece, parts);
+      } else {
+        this.pending.push(piece);
+        this.frame(Buffer.concat(this.pending), parts);
+        this.pending = [];
+      }
       start = end + 1;
-      end = data.indexOf(newline, start);
+      end = chunk.indexOf(newline, start);
     }
-    this.rest = start < data.length ? Buffer.from(data.subarray(start)) : undefined;
+    if (start < chunk.length) this.pending.push(chunk.subarray(start));
     return parts.length > 0 ? Buffer.concat(parts) : undefined;
   }
 
   /** The container ended: frames a last line that had no newline. */
   end(): Buffer | undefined {
-    const rest = this.rest;
-    this.rest = undefined;
-    if (rest === undefined) return undefined;
+    const pending = this.pending;
+    this.pending = [];
+    if (pending.length === 0) return undefined;
     const parts: Buffer[] = [];
-    this.frame(rest, parts);
+    this.frame(pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending), parts);
     return parts.length > 0 ? Buffer.concat(parts) : undefined;
   }
 

@@ -1,18 +1,16 @@
-/** `google.rpc.Status` error bodies of the public API, as the reference platform writes them, from the rows of `spec/errors.ts`. */
+/** `google.rpc.Status` error bodies of the public API, as the reference platform writes them, from the rows of `spec/errors.ts` (the one error table). */
 import type { ServerResponse } from 'node:http';
 import { errorConditions, type ErrorCondition } from '../spec/index.js';
-
-export type EmulatorErrorCondition = ErrorCondition;
 
 export interface StatusBody {
   readonly error: { readonly code: number; readonly message: string; readonly status: string; readonly details: readonly unknown[] };
 }
 
-export function statusOf(condition: EmulatorErrorCondition): { readonly http: number; readonly status: string } {
+export function statusOf(condition: ErrorCondition): { readonly http: number; readonly status: string } {
   return errorConditions[condition];
 }
 
-export function statusBody(condition: EmulatorErrorCondition, message: string): StatusBody {
+export function statusBody(condition: ErrorCondition, message: string): StatusBody {
   const { http, status } = statusOf(condition);
   return { error: { code: http, message, status, details: [] } };
 }
@@ -20,7 +18,7 @@ export function statusBody(condition: EmulatorErrorCondition, message: string): 
 /** An error the public API answers with, carrying its condition up to the request handler. */
 export class PublicError extends Error {
   constructor(
-    readonly condition: EmulatorErrorCondition,
+    readonly condition: ErrorCondition,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {

@@ -10,6 +10,8 @@ import { containerErrors } from '@agentgen/runtime';
 export const errorConditions = {
   ...containerErrors,
   unauthenticated: { http: 401, status: 'UNAUTHENTICATED' },
+  /** `agentgen dev` only: a `Host` that is not loopback (DNS rebinding), or a CORS preflight from a non-loopback origin. */
+  permissionDenied: { http: 403, status: 'PERMISSION_DENIED' },
   /** The public API's answer when the container failed (reference platform). */
   containerFailed: { http: 400, status: 'FAILED_PRECONDITION' },
   /** The public API's answer when the container cannot be reached at all. */

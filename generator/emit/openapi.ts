@@ -257,6 +257,10 @@ const conditionText: Readonly<Record<ErrorCondition, string>> = {
   methodNotAllowed: 'the HTTP method is not allowed',
   handlerFailed: 'the handler failed',
   containerUnreachable: 'the container cannot be reached',
+  malformedRequest: 'the HTTP request cannot be parsed',
+  headersTooLarge: 'the request headers are too large',
+  requestTimeout: 'the request did not arrive in time',
+  permissionDenied: 'the host or origin is not allowed',
 };
 
 /** One response per HTTP status of the given conditions (from the one error table), and `default` for the rest. */

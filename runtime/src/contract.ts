@@ -29,7 +29,15 @@ export const containerErrors = {
   bodyTooLarge: { http: 413, status: 'OUT_OF_RANGE' },
   unsupportedMediaType: { http: 415, status: 'INVALID_ARGUMENT' },
   handlerFailed: { http: 500, status: 'INTERNAL' },
+  // What createContainer's node:http server refuses before any route sees the request (`clientError`).
+  /** A request node:http cannot parse: bad chunked framing, duplicate Content-Length, a bad request line. */
+  malformedRequest: { http: 400, status: 'INVALID_ARGUMENT' },
+  /** Request headers over node:http's size limit; OUT_OF_RANGE, as a body over the limit. */
+  headersTooLarge: { http: 431, status: 'OUT_OF_RANGE' },
+  /** Headers or the whole request not received within node:http's timeouts. */
+  requestTimeout: { http: 408, status: 'DEADLINE_EXCEEDED' },
 } as const satisfies Readonly<Record<string, ErrorRow>>;
+
 
 export type ContainerErrorCondition = keyof typeof containerErrors;
 

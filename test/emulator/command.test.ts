@@ -152,6 +152,9 @@ describe('devCommand (yargs options)', () => {
       port: 0,
       spec: 's.yaml',
     });
+    expect(await parse(['dev', '--container', 'http://127.0.0.1:8080', '--allowed-host', 'devbox.lan', '--allowed-host', 'other.lan'])).toMatchObject({
+      'allowed-host': ['devbox.lan', 'other.lan'],
+    });
   });
 
   it('refuses both or neither of --container and --command', async () => {

@@ -160,7 +160,7 @@ describe('refused requests (google.rpc.Status, container not called)', () => {
       req.write('{"classMethod": "echo", "input": {"pad": "');
     });
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body).error).toMatchObject({ code: 413, status: 'OUT_OF_RANGE', message: 'Request body of 67108864 bytes exceeds the limit of 33554432' });
+    expect(JSON.parse(answer.body).error).toMatchObject({ code: 413, status: 'OUT_OF_RANGE', message: 'Request body of 67108864 bytes exceeds the limit of 16777216' });
     expect(container.received.length).toBe(before);
   });
 
@@ -201,15 +201,15 @@ describe('refused requests (google.rpc.Status, container not called)', () => {
 });
 
 describe('browsers', () => {
-  it('answers a CORS preflight without a token, and allows any origin on answers', async () => {
+  it('answers a CORS preflight from a loopback page without a token, and grants that origin on answers', async () => {
     const preflight = await fetch(`${base()}:query`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
     expect([preflight.status, preflight.headers.get('access-control-allow-origin'), preflight.headers.get('access-control-allow-headers')]).toEqual([
       204,
-      '*',
+      'http://localhost:5173',
       'authorization, content-type',
     ]);
-    const answer = await post(`${base()}:query`, { classMethod: 'echo' });
-    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    const answer = await post(`${base()}:query`, { classMethod: 'echo' }, { origin: 'http://localhost:5173' });
+    expect(answer.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
   });
 });
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openStream, probe } from '../../conformance/http.js';
-import { AgentError, type ServerOperationTable } from '@agentgen/runtime/server';
+import { AgentError, type LogEntry, type ServerOperationTable } from '@agentgen/runtime/server';
 import { closeAll, envelope, parseLines, sleep, start } from './fixture.js';
 
 /** A promise with its resolver, to hand control between producer and test without timing. */
@@ -81,8 +81,11 @@ const table: ServerOperationTable = new Map(
   Object.keys(ops).map((name) => [name, { kind: 'stream' as const, input: z.object({ n: z.number().int().optional() }) }]),
 );
 let url = '';
+const logged: LogEntry[] = [];
+/** What a caller sees of an unexpected failure; the message is logged under the id. */
+const internalError = /^Internal error \(id ([0-9a-f]+)\)$/;
 beforeAll(async () => {
-  ({ url } = await start(table, ops));
+  ({ url } = await start(table, ops, { logger: (entry) => logged.push(entry) }));
 });
 afterAll(closeAll);
 
@@ -161,8 +164,9 @@ describe('errors', () => {
     expect(parseLines(res.body)).toEqual([
       { i: 0 },
       { i: 1 },
-      { error: { code: 500, status: 'INTERNAL', message: 'operation "fails_midway" failed: model went away' } },
+      { error: { code: 500, status: 'INTERNAL', message: expect.stringMatching(internalError) } },
     ]);
+    expect(logged.find((e) => e.operation === 'fails_midway')?.message).toBe('operation "fails_midway" failed: model went away');
   });
 
   it('keeps the status of an AgentError in the last line', async () => {
@@ -180,15 +184,21 @@ describe('errors', () => {
     expect(res.status).toBe(500);
     const body = JSON.parse(res.body) as { error: { code: number; status: string; message: string } };
     expect(body.error).toMatchObject({ code: 500, status: 'INTERNAL' });
-    expect(body.error.message).toContain(message);
+    const id = internalError.exec(body.error.message)?.[1];
+    expect(id).toBeDefined();
+    // The caller sees only the id; the message goes to the logger under it.
+    expect(logged.find((e) => e.errorId === id)?.message).toContain(message);
   });
 
   it('an error after the headers went out is the only line', async () => {
     const res = await stream('gen_throws_after_wait');
     expect(res.status).toBe(200);
     expect(parseLines(res.body)).toEqual([
-      { error: { code: 500, status: 'INTERNAL', message: 'operation "gen_throws_after_wait" failed: after headers' } },
+      { error: { code: 500, status: 'INTERNAL', message: expect.stringMatching(internalError) } },
     ]);
+    expect(logged.find((e) => e.operation === 'gen_throws_after_wait')?.message).toBe(
+      'operation "gen_throws_after_wait" failed: after headers',
+    );
   });
 
   it('keeps serving after stream failures', async () => {

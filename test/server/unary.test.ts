@@ -94,13 +94,17 @@ describe('handler errors', () => {
     ['circular', 'operation "circular" failed: Converting circular structure to JSON'],
     ['throws_undescribable', 'operation "throws_undescribable" failed: a value that cannot be described'],
     ['bad_thenable', 'operation "bad_thenable" failed: then exploded'],
-  ])('%s → 500 INTERNAL', async (name, message) => {
+  ])('%s → 500 INTERNAL "Internal error (id …)"; the message goes to the logger under that id', async (name, message) => {
     const res = await call(name);
     expect(res.status).toBe(500);
     const error = (json(res.body) as { error: { code: number; status: string; message: string } }).error;
     expect(error.code).toBe(500);
     expect(error.status).toBe('INTERNAL');
-    expect(error.message.startsWith(message)).toBe(true);
+    const id = /^Internal error \(id ([0-9a-f]+)\)$/.exec(error.message)?.[1];
+    expect(id).toBeDefined();
+    const entry = logged.find((e) => e.errorId === id);
+    expect(entry).toMatchObject({ level: 'error', status: 500, operation: name });
+    expect(entry?.message.startsWith(message)).toBe(true);
   });
 
   it('maps an AgentError to its status', async () => {

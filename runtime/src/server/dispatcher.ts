@@ -5,6 +5,8 @@ import { Tracker } from './tracker.js';
 import type { AgentServerOptions, OperationHandler, RequestListener, ServerOperationTable } from './types.js';
 
 const defaultBodyLimit = 16 * 1024 * 1024;
+/** As protobuf's JSON parser's default recursion limit. */
+const defaultMaxDepth = 100;
 
 /** A request listener plus what `close()` needs to end its in-flight work. */
 export interface Dispatcher {
@@ -62,12 +64,17 @@ export function createDispatcher(table: ServerOperationTable, handlers: object, 
   if (!Number.isSafeInteger(limit) || limit < 0) {
     throw new RangeError(`agent server: bodyLimitBytes must be a non-negative integer, got ${String(limit)}`);
   }
+  const maxDepth = options.maxDepth ?? defaultMaxDepth;
+  if (!Number.isSafeInteger(maxDepth) || maxDepth < 1) {
+    throw new RangeError(`agent server: maxDepth must be a positive integer, got ${String(maxDepth)}`);
+  }
   const operations = resolveOperations(table, handlers, options.validateResults ?? defaultValidateResults());
   const declared = [...operations.keys()].sort();
   const settings: Settings = {
     operations,
     handlers,
     bodyLimit: limit,
+    maxDepth,
     logger: options.logger,
     engineId: options.engineId ?? readEngineId(),
     unknownSuffix: declared.length > 0 ? `; declared operations: ${declared.join(', ')}` : '; no operations are declared',

@@ -2,6 +2,7 @@
  * `AgentError` and the container's error body: `{"error": {"code", "message", "status"}}`, after
  * `google.rpc.Status`, on both routes (as the response, or as the last line of a started stream).
  */
+import { randomBytes } from 'node:crypto';
 import { containerErrors, httpStatusByRpcStatus, isRpcStatus, type RpcStatus } from '../contract.js';
 
 /**
@@ -49,15 +50,30 @@ export function isAgentError(value: unknown): value is AgentError {
 export interface ErrorAnswer {
   readonly status: RpcStatus;
   readonly http: number;
+  /** What the caller is told. */
   readonly message: string;
+  /** What the logger is told: the full text of an unexpected error; the caller's message otherwise. */
+  readonly detail: string;
+  /** For an unexpected error: the short id the caller's message and the log entry share. */
+  readonly errorId: string | undefined;
 }
 
-/** The answer for a thrown value: its own status for an AgentError, else 500 INTERNAL. Never throws. */
+/** A short random id that ties an `Internal error (id …)` answer to its log entry. */
+export function newErrorId(): string {
+  return randomBytes(5).toString('hex');
+}
+
+/**
+ * The answer for a thrown value: its own status and message for an AgentError, else 500 INTERNAL
+ * with `Internal error (id <errorId>)` only (the thrown message may hold anything: it goes to the
+ * logger, under the same id). Never throws.
+ */
 export function describeError(error: unknown, operation: string | undefined): ErrorAnswer {
   let text: string;
   try {
     if (isAgentError(error) && isRpcStatus(error.status)) {
-      return { status: error.status, http: httpStatusByRpcStatus[error.status], message: String(error.message) };
+      const message = String(error.message);
+      return { status: error.status, http: httpStatusByRpcStatus[error.status], message, detail: message, errorId: undefined };
     }
     text = error instanceof Error ? String(error.message) : String(error);
   } catch {
@@ -66,7 +82,8 @@ export function describeError(error: unknown, operation: string | undefined): Er
   }
   const row = containerErrors.handlerFailed;
   const where = operation === undefined ? 'the request' : `operation ${JSON.stringify(operation)}`;
-  return { status: row.status, http: row.http, message: `${where} failed: ${text}` };
+  const errorId = newErrorId();
+  return { status: row.status, http: row.http, message: `Internal error (id ${errorId})`, detail: `${where} failed: ${text}`, errorId };
 }
 
 export function errorBody(status: RpcStatus, code: number, message: string): string {

@@ -7,7 +7,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { ZodType } from 'zod';
 import { containerErrors, containerRoutes, type ErrorRow } from '../contract.js';
-import { checkContentType, describeIssues, jsonMediaType, parseEnvelope, rawHeader } from './envelope.js';
+import { checkContentType, describeIssues, jsonMediaType, nestedDeeperThan, parseEnvelope, rawHeader } from './envelope.js';
 import { AgentError, describeError, errorBody, errorLine } from './errors.js';
 import type { AgentServerLogger, LogEntry } from './logger.js';
 import { NdjsonStream } from './ndjson-stream.js';
@@ -32,6 +32,8 @@ export interface Settings {
   /** The handlers object: `this` of every handler call. */
   readonly handlers: object;
   readonly bodyLimit: number;
+  /** Deepest nesting of objects and arrays accepted in `input` (the input object is level 1). */
+  readonly maxDepth: number;
   readonly logger: AgentServerLogger | undefined;
   readonly engineId: string | undefined;
   /** Appended to an unknown-operation message: the declared names. */
@@ -167,6 +169,10 @@ export class Exchange implements TrackedWork {
     this.operation = op.name;
     if (op.kind !== kind) return this.reject(containerErrors.wrongRoute, op.wrongRouteMessage);
 
+    if (nestedDeeperThan(envelope.input, this.settings.maxDepth)) {
+      const message = `invalid input for ${JSON.stringify(op.name)}: nested deeper than the limit of ${this.settings.maxDepth} levels`;
+      return this.reject(containerErrors.invalidInput, message);
+    }
     const parsed = op.input.safeParse(envelope.input);
     if (!parsed.success) {
       const message = `invalid input for ${JSON.stringify(op.name)}: ${describeIssues(parsed.error.issues)}`;
@@ -370,8 +376,10 @@ export class Exchange implements TrackedWork {
 
   private failOrThrow(error: unknown): void {
     if (this.stopped) return;
-    const { status, http, message } = describeError(error, this.operation);
-    this.log('error', message, http, error);
+    const { status, http, message, detail, errorId } = describeError(error, this.operation);
+    // A deliberate 4xx is the caller's doing: no stack. Anything else is the server's: all of it.
+    if (http < 500) this.log('info', detail, http);
+    else this.log('error', detail, http, error, errorId);
     const stream = this.stream;
     this.iterator = undefined;
     if (stream !== undefined && stream.hasOutput) {
@@ -386,7 +394,7 @@ export class Exchange implements TrackedWork {
     this.send(http, errorBody(status, http, message));
   }
 
-  private log(level: LogEntry['level'], message: string, status: number, error?: unknown): void {
+  private log(level: LogEntry['level'], message: string, status: number, error?: unknown, errorId?: string): void {
     const logger = this.settings.logger;
     if (logger === undefined) return;
     try {
@@ -399,6 +407,7 @@ export class Exchange implements TrackedWork {
         status,
         durationMs: performance.now() - this.started,
         error,
+        errorId,
       });
     } catch {
       // A failing logger must not take a request down with it.

@@ -1,6 +1,10 @@
 /** The container's server: listen on `$PORT` (default 8080) at 0.0.0.0, and a clean `close()`. */
 import { createServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { containerErrors, type ErrorRow } from '../contract.js';
 import { createDispatcher } from './dispatcher.js';
+import { errorBody } from './errors.js';
+import type { AgentServerLogger } from './logger.js';
 import type { AgentServer, AgentServerOptions, RequestListener, ServerOperationTable } from './types.js';
 
 /** The bare `(req, res)` listener over the table, to mount in an existing `node:http` server. */
@@ -11,6 +15,7 @@ export function createListener(table: ServerOperationTable, handlers: object, op
 export function createContainer(table: ServerOperationTable, handlers: object, options: AgentServerOptions = {}): AgentServer {
   const dispatcher = createDispatcher(table, handlers, options);
   const server = createServer(dispatcher.listener);
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => refuseClient(error, socket, options.logger));
   let closed: Promise<void> | undefined;
   return {
     listener: dispatcher.listener,
@@ -45,6 +50,50 @@ export function createContainer(table: ServerOperationTable, handlers: object, o
       return closed;
     },
   };
+}
+
+/** Statuses of the parser errors and timeouts node:http reports as `clientError`. */
+const http = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' } as const;
+
+function clientErrorRow(code: string | undefined): { row: ErrorRow; message: string } {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { row: containerErrors.headersTooLarge, message: 'the request headers exceed the server limit' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT': // headersTimeout or requestTimeout
+      return { row: containerErrors.requestTimeout, message: 'the request was not received in time' };
+    default:
+      return {
+        row: containerErrors.malformedRequest,
+        message: `the request is not valid HTTP/1.1${code === undefined ? '' : ` (${code})`}`,
+      };
+  }
+}
+
+/**
+ * node:http's `clientError` (a request it cannot parse, headers too large, a header or request
+ * timeout): the container's JSON error body instead of Node's bare status line, then the
+ * connection closes. Nothing of the request is quoted, only the parser's error code.
+ */
+function refuseClient(error: Error & { code?: string }, socket: Duplex, logger: AgentServerLogger | undefined): void {
+  const pending = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent === true) {
+    // The caller is gone, or an answer already started on this connection: nothing can be said.
+    socket.destroy();
+    return;
+  }
+  const { row, message } = clientErrorRow(error.code);
+  const body = errorBody(row.status, row.http, message);
+  const reason = http[row.http as keyof typeof http];
+  socket.end(
+    `HTTP/1.1 ${row.http} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+      `connection: close\r\n\r\n${body}`,
+  );
+  if (logger === undefined) return;
+  try {
+    logger({ level: 'info', message, status: row.http });
+  } catch {
+    // A failing logger must not take the server down with it.
+  }
 }
 
 function portFromEnv(): number {

@@ -8,7 +8,10 @@ export interface LogEntry {
   readonly operation?: string | undefined;
   readonly status?: number;
   readonly durationMs?: number;
+  /** The thrown value of an unexpected failure (level `error`); absent for a refused request. */
   readonly error?: unknown;
+  /** The id an unexpected failure's `Internal error (id …)` answer carries. */
+  readonly errorId?: string | undefined;
 }
 
 export type AgentServerLogger = (entry: LogEntry) => void;
@@ -21,6 +24,7 @@ export const stderrLogger: AgentServerLogger = (entry) => {
   if (entry.operation !== undefined) parts.push(entry.operation);
   if (entry.status !== undefined) parts.push(String(entry.status));
   if (entry.durationMs !== undefined) parts.push(`${entry.durationMs.toFixed(1)}ms`);
+  if (entry.errorId !== undefined) parts.push(`[error id ${entry.errorId}]`);
   parts.push(entry.message);
   if (entry.error instanceof Error && entry.error.stack !== undefined) parts.push(`\n${entry.error.stack}`);
   process.stderr.write(`${parts.join(' ')}\n`);

@@ -41,6 +41,12 @@ export interface AgentServerOptions {
   readonly host?: string;
   /** Largest accepted request body in bytes; default 16 MiB. Larger bodies get 413 unread. */
   readonly bodyLimitBytes?: number;
+  /**
+   * Deepest nesting of objects and arrays accepted in a request's `input` (the input object is
+   * level 1); deeper input gets 400 INVALID_ARGUMENT before validation or the handler. Default 100,
+   * as protobuf's JSON parser.
+   */
+  readonly maxDepth?: number;
   /** Default: silent. */
   readonly logger?: AgentServerLogger;
   /** Overrides the engine id read from the environment. */
