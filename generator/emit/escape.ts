@@ -65,7 +65,16 @@ export function objectLiteralKey(name: string): string {
  * `*\/` cannot close the comment and exotic line breaks become ordinary ones.
  */
 export function docText(text: string): string {
-  return text.replace(exoticLineBreaks, '\n').replace(/\*\//g, '*\\/').trimEnd();
+  return visibleControls(text.replace(exoticLineBreaks, '\n')).replace(/\*\//g, '*\\/').trimEnd();
+}
+
+/**
+ * Control characters (C0 but tab and line feed, and DEL) written as `\uXXXX` text: raw in a
+ * comment they are legal TypeScript but make git treat the file as binary, so its diff cannot be
+ * reviewed. Strings and JSON need no such step (`JSON.stringify` escapes them already).
+ */
+function visibleControls(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A whole `/** ... *\/` block for text that is not a ts-morph `docs` entry. */
@@ -77,7 +86,7 @@ export function docComment(text: string, indent = ''): string {
 
 /** Text for a `//` line comment: one line, whatever the input. */
 export function lineComment(text: string): string {
-  return text.replace(/[\n\r\u2028\u2029\u0085]/g, ' ');
+  return visibleControls(text.replace(/[\n\r\u2028\u2029\u0085]/g, ' '));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { docComment, identifier, jsonLiteral, lineComment, objectLiteralKey, regExpLiteral, stringLiteral, typePropertyKey } from '../../generator/emit/escape.js';
+import { generateFromText } from '../../generator/generate.js';
 
 const hostile = ["plain", "it's", 'say "hi"', 'back\\slash', 'tick ` ${x}', 'line\nbreak\r\n', 'ls\u2028ps\u2029', '*/ /*', '\u0000\u001f', '\ud800 lone', 'emoji 😀', '</script>'];
 
@@ -135,5 +136,39 @@ describe('regExpLiteral', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(100);
+  });
+});
+
+describe('control characters in spec text', () => {
+  const controls = Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)).concat('\u007f');
+
+  test.each(controls.map((c) => [c.charCodeAt(0)]))('U+%i is written as visible text in comments', (code) => {
+    const value = `a${String.fromCharCode(code)}b`;
+    for (const comment of [docComment(value), lineComment(value)]) {
+      expect(comment).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    }
+  });
+
+  test('a spec whose name, descriptions and titles hold every control character generates files git can diff', () => {
+    // YAML double-quoted escapes put the raw characters into the spec's strings.
+    const all = controls.map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+    const text = [
+      'agentgen: 1',
+      `name: "agent${all}"`,
+      'operations:',
+      '  ping:',
+      '    api_mode: async',
+      `    description: "pong${all}"`,
+      `    input: { type: object, title: "in${all}", properties: { q: { type: string, description: "q${all}" } } }`,
+      '',
+    ].join('\n');
+    const { files } = generateFromText(text);
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      // No NUL or other C0 control (tab and line feed aside): git would call the file binary, or hide
+      // the character in its diff. (JSON leaves DEL raw, as JSON.stringify does; it is printable to git.)
+      expect(file.contents, file.path).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    }
+    expect(files.find((f) => f.path === 'server.ts')!.contents).toContain('\\u0000');
   });
 });
