@@ -11,10 +11,9 @@
  */
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model } from '../model.js';
-import { docComment, identifier } from './escape.js';
 import { withHeader } from './header.js';
 import { runtimeModule } from './runtime-imports.js';
-import { zodMiniExpression, type Helper, type ZodTextContext } from './schema-to-zod.js';
+import { schemaDeclaration, zodMiniExpression, type Helper, type ZodTextContext } from './schema-to-zod.js';
 
 export function emitClientValidators(model: Model, assets: Assets): EmittedFile {
   const helpers = new Set<Helper>();
@@ -64,11 +63,6 @@ export function emitClientValidators(model: Model, assets: Assets): EmittedFile 
   return { path: 'client-validators.ts', contents: withHeader(model, assets, `${statements.join('\n')}\n`) };
 }
 
-/** As in `validators.ts`: `satisfies` keeps zod's own type; a schema in a reference cycle is annotated. */
 function schemaConst(name: string, typeName: string, expression: string, doc: string | undefined, recursive = false): string {
-  const comment = doc === undefined ? '' : `${docComment(doc)}\n`;
-  const type = `z.ZodMiniType<T.${identifier(typeName)}>`;
-  return recursive
-    ? `\n${comment}export const ${identifier(name)}: ${type} = ${expression};`
-    : `\n${comment}export const ${identifier(name)} = ${expression} satisfies ${type};`;
+  return schemaDeclaration('z.ZodMiniType', { name, typeName, expression, doc, recursive });
 }

@@ -14,7 +14,7 @@
  */
 import { uniqueItems } from '@agentgen/runtime/codegenv1/validation';
 import { isAnyJson, knownFormats, schemaTypes, type JsonPrimitive, type JsonSchema, type JsonType } from '../../spec/index.js';
-import { jsonLiteral, objectLiteralKey, regExpLiteral, stringLiteral } from './escape.js';
+import { docComment, identifier, jsonLiteral, objectLiteralKey, regExpLiteral, stringLiteral } from './escape.js';
 import { refName } from './schema-to-ts.js';
 
 /** The runtime's helper that accepts the camelCase spelling of an object's keys (see `Helper`). */
@@ -239,6 +239,42 @@ export interface ZodTextContext {
 
 type Text = (indent: string) => string;
 
+/** The members both text targets write alike: classic zod and zod/mini spell these the same. */
+function sharedText(context: ZodTextContext): Pick<ZodBuilder<Text>, 'object' | 'record' | 'literal' | 'enum' | 'named'> {
+  return {
+    object: (kind, entries) => (indent) => {
+      if (entries.length === 0) return `z.${kind}({})`;
+      const inner = indent + '  ';
+      const shape = entries.map(([key, value]) => `${inner}${objectLiteralKey(key)}: ${value(inner)},`).join('\n');
+      return `z.${kind}({\n${shape}\n${indent}})`;
+    },
+    record: (value) => (indent) => `z.record(z.string(), ${value(indent)})`,
+    literal: (value) => () => (value === null ? 'z.null()' : `z.literal(${jsonLiteral(value)})`),
+    enum: (values) => () => `z.enum([${values.map((v) => stringLiteral(v)).join(', ')}])`,
+    named: (name) => () => {
+      const target = context.named(name);
+      return target.lazy ? `z.lazy(() => ${target.schemaConst})` : target.schemaConst;
+    },
+  };
+}
+
+/**
+ * One exported schema, checked against its type (`zodType` is `z.ZodType` or `z.ZodMiniType`):
+ * `satisfies` keeps zod's own type; a schema in a reference cycle is annotated instead
+ * (TypeScript cannot infer a type from its own initializer).
+ */
+export function schemaDeclaration(
+  zodType: 'z.ZodType' | 'z.ZodMiniType',
+  declaration: { readonly name: string; readonly typeName: string; readonly expression: string; readonly doc: string | undefined; readonly recursive?: boolean },
+): string {
+  const { name, typeName, expression, doc, recursive = false } = declaration;
+  const comment = doc === undefined ? '' : `${docComment(doc)}\n`;
+  const type = `${zodType}<T.${identifier(typeName)}>`;
+  return recursive
+    ? `\n${comment}export const ${identifier(name)}: ${type} = ${expression};`
+    : `\n${comment}export const ${identifier(name)} = ${expression} satisfies ${type};`;
+}
+
 /** zod source text of `schema`, for `validators.ts`. */
 export function zodExpression(schema: JsonSchema, context: ZodTextContext, indent = ''): string {
   return buildZod(schema, textBuilder(context))(indent);
@@ -258,20 +294,8 @@ function textBuilder(context: ZodTextContext): ZodBuilder<Text> {
     union: (kind, members) => (indent) => `z.${kind}([${members.map((m) => m(indent)).join(', ')}])`,
     and: (left, right) => (indent) => `${left(indent)}.and(${right(indent)})`,
     array: (items) => (indent) => `z.array(${items(indent)})`,
-    object: (kind, entries) => (indent) => {
-      if (entries.length === 0) return `z.${kind}({})`;
-      const inner = indent + '  ';
-      const shape = entries.map(([key, value]) => `${inner}${objectLiteralKey(key)}: ${value(inner)},`).join('\n');
-      return `z.${kind}({\n${shape}\n${indent}})`;
-    },
-    record: (value) => (indent) => `z.record(z.string(), ${value(indent)})`,
     catchall: (target, value) => (indent) => `${target(indent)}.catchall(${value(indent)})`,
-    literal: (value) => () => (value === null ? 'z.null()' : `z.literal(${jsonLiteral(value)})`),
-    enum: (values) => () => `z.enum([${values.map((v) => stringLiteral(v)).join(', ')}])`,
-    named: (name) => () => {
-      const target = context.named(name);
-      return target.lazy ? `z.lazy(() => ${target.schemaConst})` : target.schemaConst;
-    },
+    ...sharedText(context),
     excluding: (target, excluded) => (indent) => {
       context.helpers.add('excluding');
       return `excluding(${target(indent)}, ${excluded(indent)})`;
@@ -324,20 +348,8 @@ function miniTextBuilder(context: ZodTextContext): ZodBuilder<MiniText> {
     union: (kind, members) => (indent) => `z.${kind}([${members.map((m) => m(indent)).join(', ')}])`,
     and: (left, right) => (indent) => `z.intersection(${left(indent)}, ${right(indent)})`,
     array: (items) => Object.assign((indent: string) => `z.array(${items(indent)})`, { array: true as const }),
-    object: (kind, entries) => (indent) => {
-      if (entries.length === 0) return `z.${kind}({})`;
-      const inner = indent + '  ';
-      const shape = entries.map(([key, value]) => `${inner}${objectLiteralKey(key)}: ${value(inner)},`).join('\n');
-      return `z.${kind}({\n${shape}\n${indent}})`;
-    },
-    record: (value) => (indent) => `z.record(z.string(), ${value(indent)})`,
     catchall: (target, value) => (indent) => `z.catchall(${target(indent)}, ${value(indent)})`,
-    literal: (value) => () => (value === null ? 'z.null()' : `z.literal(${jsonLiteral(value)})`),
-    enum: (values) => () => `z.enum([${values.map((v) => stringLiteral(v)).join(', ')}])`,
-    named: (name) => () => {
-      const target = context.named(name);
-      return target.lazy ? `z.lazy(() => ${target.schemaConst})` : target.schemaConst;
-    },
+    ...sharedText(context),
     excluding: (target, excluded) => (indent) => {
       context.helpers.add('excludingMini');
       return `excludingMini(${target(indent)}, ${excluded(indent)})`;

@@ -7,11 +7,11 @@
  */
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, NamedSchema } from '../model.js';
-import { docComment, identifier, stringLiteral } from './escape.js';
+import { docComment, stringLiteral } from './escape.js';
 import { withHeader } from './header.js';
 import { printFile } from './print.js';
 import { runtimeModule } from './runtime-imports.js';
-import { acceptCamelCaseHelper, zodExpression, type Helper, type ZodTextContext } from './schema-to-zod.js';
+import { acceptCamelCaseHelper, schemaDeclaration, zodExpression, type Helper, type ZodTextContext } from './schema-to-zod.js';
 
 export function emitValidators(model: Model, assets: Assets): EmittedFile {
   const helpers = new Set<Helper>();
@@ -55,18 +55,6 @@ export function emitValidators(model: Model, assets: Assets): EmittedFile {
   return { path: 'validators.ts', contents: withHeader(model, assets, printFile(statements)) };
 }
 
-/**
- * One exported schema, checked against its type: `satisfies` keeps zod's own type; a schema in a
- * reference cycle is annotated instead (TypeScript cannot infer a type from its own initializer).
- */
-function schemaConst(name: string, typeName: string, expression: string, doc: string | undefined, recursive = false): string {
-  const comment = doc === undefined ? '' : `${docComment(doc)}\n`;
-  const type = `z.ZodType<T.${identifier(typeName)}>`;
-  return recursive
-    ? `\n${comment}export const ${identifier(name)}: ${type} = ${expression};`
-    : `\n${comment}export const ${identifier(name)} = ${expression} satisfies ${type};`;
-}
-
 
 const envelopesSource = `
 // Envelopes.
@@ -98,3 +86,7 @@ export const errorBody = z.object({
     details: z.array(z.record(z.string(), z.unknown())).optional(),
   }),
 }) satisfies z.ZodType<T.ErrorBody>;`;
+
+function schemaConst(name: string, typeName: string, expression: string, doc: string | undefined, recursive = false): string {
+  return schemaDeclaration('z.ZodType', { name, typeName, expression, doc, recursive });
+}
