@@ -14,12 +14,6 @@ export const reservedWords: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-/** Names that live on every object: never safe as a dispatch key or an unguarded property. */
-export const objectPrototypeNames: ReadonlySet<string> = new Set([
-  '__proto__',
-  ...Object.getOwnPropertyNames(Object.prototype),
-]);
-
 const identifierPattern = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** Line terminators other than \n that JavaScript treats as line breaks (in comments too). */

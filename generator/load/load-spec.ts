@@ -9,7 +9,7 @@ import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Docume
 import type { z } from 'zod';
 import { defaultSpecFile, noSpecSource } from './spec-defaults.js';
 import { jsonSchemaFormat, specFormat, type SpecDocument } from './spec-format.js';
-import { SpecError, type Locate, type Position, type SpecProblem } from './spec-error.js';
+import { inTextOrder, SpecError, type Locate, type Position, type SpecProblem } from './spec-error.js';
 
 export interface LoadedSpec {
   /** The file's base name, for messages and generated headers; stable across machines. */
@@ -75,16 +75,6 @@ export function parseSpec(text: string, source: string): LoadedSpec {
  */
 export function schemaKeywords(): readonly string[] {
   return strictObjectAt(jsonSchemaFormat as unknown as ZodLike, [])?.keys ?? [];
-}
-
-function inTextOrder(problems: readonly SpecProblem[], locate: Locate): SpecProblem[] {
-  const located = problems.map((problem) => ({ ...problem, at: problem.at ?? locate(problem.path) }));
-  const key = (at: Position | undefined) => (at === undefined ? [0, 0] : [at.line, at.column]);
-  return located.sort((a, b) => {
-    const [la, ca] = key(a.at);
-    const [lb, cb] = key(b.at);
-    return la! - lb! || ca! - cb!;
-  });
 }
 
 function syntaxProblem(doc: Document, lines: LineCounter, error: YAMLError): SpecProblem {
@@ -258,7 +248,11 @@ function pathAt(node: unknown, offset: number, path: Segment[]): Segment[] {
 }
 
 function locator(doc: Document, lines: LineCounter): Locate {
-  return (path) => {
+  return (path, atKey) => {
+    if (atKey === true && path.length > 0) {
+      const at = keyPosition(doc, lines, path.slice(0, -1), String(path.at(-1)));
+      if (at !== undefined) return at;
+    }
     // The deepest node that exists on the path: a missing field is reported where its parent is.
     for (let depth = path.length; depth >= 0; depth--) {
       const node = nodeAt(doc, path.slice(0, depth));

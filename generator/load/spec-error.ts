@@ -7,6 +7,8 @@ export interface SpecProblem {
    * (located at the key, while `path` names the map that holds it).
    */
   readonly at?: Position;
+  /** Locate the problem at the key that ends `path` rather than at its value: a name that is refused. */
+  readonly atKey?: boolean;
 }
 
 /** 1-based line and column. */
@@ -15,7 +17,21 @@ export interface Position {
   readonly column: number;
 }
 
-export type Locate = (path: readonly (string | number)[]) => Position | undefined;
+/** Where `path` leads in the spec's text: its value, or with `atKey` the key that ends it. */
+export type Locate = (path: readonly (string | number)[], atKey?: boolean) => Position | undefined;
+
+function positionOf(problem: SpecProblem, locate: Locate): Position | undefined {
+  return problem.at ?? locate(problem.path, problem.atKey);
+}
+
+/** Problems in the order of the spec's text (a stable sort: problems at one place keep their order). */
+export function inTextOrder(problems: readonly SpecProblem[], locate: Locate): SpecProblem[] {
+  const key = (problem: SpecProblem) => positionOf(problem, locate) ?? { line: 0, column: 0 };
+  return problems
+    .map((problem) => ({ problem, at: key(problem) }))
+    .sort((a, b) => a.at.line - b.at.line || a.at.column - b.at.column)
+    .map(({ problem }) => problem);
+}
 
 export class SpecError extends Error {
   constructor(
@@ -42,7 +58,7 @@ export function formatPath(path: readonly (string | number)[]): string {
 
 /** `file:line:col: path: message`, or `file: path: message` when the position is not known. */
 function formatProblem(file: string, problem: SpecProblem, locate: Locate): string {
-  const at = problem.at ?? locate(problem.path);
+  const at = positionOf(problem, locate);
   const where = at === undefined ? file : `${file}:${at.line}:${at.column}`;
   return `${where}: ${formatPath(problem.path)}: ${problem.message}`;
 }

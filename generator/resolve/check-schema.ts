@@ -15,6 +15,7 @@ import {
   type JsonType,
 } from '../../spec/index.js';
 import type { SpecProblem } from '../load/spec-error.js';
+import { protocolNameProblem } from './protocol-names.js';
 
 export type SpecPath = readonly (string | number)[];
 
@@ -114,7 +115,11 @@ export function checkSchema(schema: JsonSchema, path: SpecPath, names: SchemaNam
     });
   }
 
-  for (const [key, property] of Object.entries(schema.properties ?? {})) checkSchema(property, [...path, 'properties', key], names, problems);
+  for (const [key, property] of Object.entries(schema.properties ?? {})) {
+    const nameProblem = protocolNameProblem(key);
+    if (nameProblem !== undefined) problems.push({ path: [...path, 'properties', key], message: `property ${nameProblem}`, atKey: true });
+    checkSchema(property, [...path, 'properties', key], names, problems);
+  }
   if (schema.items !== undefined) checkSchema(schema.items, [...path, 'items'], names, problems);
   for (const keyword of ['anyOf', 'oneOf', 'allOf'] as const) {
     schema[keyword]?.forEach((member, i) => checkSchema(member, [...path, keyword, i], names, problems));

@@ -4,7 +4,8 @@
  * as `#/components/schemas/Name`, defaults as the validator gives them back).
  */
 import { refPrefix, specRefPrefix, type JsonSchema } from '../../spec/index.js';
-import { camelCase, objectPrototypeNames, reservedWords } from '../emit/escape.js';
+import { camelCase, reservedWords } from '../emit/escape.js';
+import { protocolNameProblem } from './protocol-names.js';
 import type { SpecProblem } from '../load/spec-error.js';
 import { pathKey } from './check-values.js';
 import { references, refTarget, type SchemaNames, type SpecPath } from './check-schema.js';
@@ -24,8 +25,8 @@ export function checkSchemaName(name: string, problems: SpecProblem[]): boolean 
   let message: string | undefined;
   if (!schemaNamePattern.test(name)) message = 'a schema name must match ^[A-Za-z_][A-Za-z0-9_]*$ (it names a TypeScript type)';
   else if (reservedWords.has(name) || globalTypesInUse.has(name)) message = `${JSON.stringify(name)} is a reserved word or a built-in type of TypeScript; choose another`;
-  else if (objectPrototypeNames.has(name)) message = `${JSON.stringify(name)} is a name every JavaScript object has; choose another`;
-  if (message !== undefined) problems.push({ path: ['schemas', name], message });
+  else message = protocolNameProblem(name);
+  if (message !== undefined) problems.push({ path: ['schemas', name], message, atKey: true });
   return message === undefined;
 }
 

