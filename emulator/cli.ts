@@ -5,7 +5,9 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Argv } from 'yargs';
 import { defaultPort, defaultResource, startEmulator } from './emulator.js';
+import { defaultMaxDepth } from './envelope.js';
 import type { ManifestEntry } from '../spec/index.js';
+import type { ResourceDescription } from './resource.js';
 
 /** Same shape as the CLI's `Io`. */
 export interface DevIo {
@@ -26,10 +28,35 @@ export interface DevArgs {
   readonly 'allowed-host'?: readonly string[];
   /** `--no-string-body` turns it off. */
   readonly 'string-body': boolean;
+  /** `--max-depth N`: deepest nesting accepted in `input`; default 100 (checked positive integer). */
+  readonly 'max-depth'?: number;
+  /** `--headers-timeout MS` and `--request-timeout MS`: node:http's limits; unset, node:http's defaults. */
+  readonly 'headers-timeout'?: number;
+  readonly 'request-timeout'?: number;
 }
 
-/** Reads the manifest of a spec file (absolute path), or of the default spec when undefined. */
-export type ManifestLoader = (specFile: string | undefined, cwd: string) => Promise<readonly ManifestEntry[]>;
+/** A positive (or, with `zero`, non-negative) integer option, else the usage error yargs prints. */
+function checkInteger(name: string, value: unknown, zero: boolean): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < (zero ? 0 : 1)) {
+    throw new Error(`--${name} must be a ${zero ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(String(value))}`);
+  }
+}
+
+/** What `agentgen dev` takes from a spec: the manifest it routes by, and what GET of the resource shows. */
+export interface DevSpec extends ResourceDescription {
+  readonly manifest: readonly ManifestEntry[];
+}
+
+/**
+ * Reads a spec file (absolute path), or the default spec when undefined: its manifest alone, or a
+ * DevSpec that also describes the resource.
+ */
+export type ManifestLoader = (specFile: string | undefined, cwd: string) => Promise<readonly ManifestEntry[] | DevSpec>;
+
+function isManifest(loaded: readonly ManifestEntry[] | DevSpec): loaded is readonly ManifestEntry[] {
+  return Array.isArray(loaded);
+}
 
 /** Runs the emulator until `stop` aborts (the CLI passes SIGINT/SIGTERM). Returns the exit code. */
 export async function runDev(args: DevArgs, io: DevIo, loadManifest: ManifestLoader, stop: AbortSignal): Promise<number> {
@@ -37,17 +64,22 @@ export async function runDev(args: DevArgs, io: DevIo, loadManifest: ManifestLoa
     io.stderr('agentgen dev: give exactly one of --container URL and --command "..."\n');
     return 2;
   }
-  const manifest = await loadManifest(args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec), io.cwd);
+  const loaded = await loadManifest(args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec), io.cwd);
+  const { manifest, ...resourceDescription }: DevSpec = isManifest(loaded) ? { manifest: loaded } : loaded;
   const emulator = await startEmulator({
     container: args.container,
     command: args.command,
     manifest,
+    resourceDescription,
     port: args.port,
     host: args.host,
     resource: args.resource,
     token: args.token,
     forwardSyncAsString: args['string-body'],
     allowedHosts: args['allowed-host'],
+    maxDepth: args['max-depth'],
+    headersTimeout: args['headers-timeout'],
+    requestTimeout: args['request-timeout'],
     logger: (line) => io.stdout(`${line}\n`),
   });
   const base = `${emulator.url}/v1/${emulator.resource}`;
@@ -109,8 +141,18 @@ export function devCommand(loadManifest: ManifestLoader): (parser: Argv, run: Ru
             default: true,
             describe: 'Forward sync bodies as a JSON-encoded string, as the runtime may (--no-string-body: as an object).',
           })
+          .option('max-depth', {
+            type: 'number',
+            default: defaultMaxDepth,
+            describe: 'Refuse (400 INVALID_ARGUMENT) input nested deeper than this many objects and arrays, as protobuf and the container do.',
+          })
+          .option('headers-timeout', { type: 'number', describe: "Milliseconds a caller may take to send the request's headers (default 60000); then 408." })
+          .option('request-timeout', { type: 'number', describe: 'Milliseconds a caller may take to send the whole request (default 300000; 0: no limit); then 408.' })
           .check((argv) => {
             if ((argv.container === undefined) === (argv.command === undefined)) throw new Error('Give exactly one of --container URL and --command "..."');
+            checkInteger('max-depth', argv['max-depth'], false);
+            checkInteger('headers-timeout', argv['headers-timeout'], true);
+            checkInteger('request-timeout', argv['request-timeout'], true);
             return true;
           }),
       run((args: DevArgs, io) => runDev(args, io, loadManifest, untilInterrupted())),

@@ -6,10 +6,12 @@
 import { createServer, Agent, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { spawnContainer, type ContainerProcess } from './container-process.js';
-import { resolveCall, type PublicEndpoint, type ResolvedCall } from './envelope.js';
+import { defaultMaxDepth, resolveCall, type PublicEndpoint, type ResolvedCall } from './envelope.js';
+import { checkMaxDepth, serverTimeouts } from './limits.js';
 import { forwardStream, forwardUnary, maxRequestBody, type Upstream } from './forward.js';
 import type { ManifestEntry } from '../spec/index.js';
 import { buildMethodTable } from './manifest.js';
+import { describeResource, type ResourceDescription } from './resource.js';
 import type { ErrorCondition } from '../spec/index.js';
 import { PublicError, sendStatus, statusBody, statusOf } from './status.js';
 
@@ -20,6 +22,8 @@ export interface EmulatorOptions {
   readonly command?: string;
   /** The resource's `spec.classMethods`: routing reads `name` and `api_mode`; GET returns it as given. */
   readonly manifest: readonly ManifestEntry[];
+  /** The rest of what `GET /v1/{resource}` returns: display name, agent framework, deployment spec. */
+  readonly resourceDescription?: ResourceDescription;
   /** Default 8600; 0 picks a free port. */
   readonly port?: number;
   /** Default 127.0.0.1: a dev tool does not listen beyond the machine unless asked. */
@@ -39,6 +43,25 @@ export interface EmulatorOptions {
    * (localhost, 127.0.0.1, [::1]); any other `Host` is refused 403 (DNS-rebinding defence).
    */
   readonly allowedHosts?: readonly string[];
+  /**
+   * Deepest nesting of objects and arrays accepted in a call's `input` (`--max-depth`; the input
+   * object is level 1); deeper input gets 400 INVALID_ARGUMENT before anything is forwarded.
+   * Default 100, as protobuf's JSON parser and the container runtime. A positive integer.
+   */
+  readonly maxDepth?: number;
+  /**
+   * Milliseconds a caller may take to send a request's headers (node:http's `headersTimeout`);
+   * past it: 408 DEADLINE_EXCEEDED as a Status body, and the connection is closed. Default 60000;
+   * a non-negative integer, at most `requestTimeout` unless that is 0.
+   */
+  readonly headersTimeout?: number;
+  /** Milliseconds for the whole request, body included (node:http's `requestTimeout`; 0 is none). Default 300000. */
+  readonly requestTimeout?: number;
+  /**
+   * How often node:http looks for requests past those timeouts, in ms (a positive integer).
+   * Default 30000, or a quarter of the shorter timeout given (at least 10), so a short limit holds.
+   */
+  readonly connectionsCheckingInterval?: number;
 }
 
 export interface Emulator {
@@ -185,11 +208,14 @@ function checkContentType(req: IncomingMessage): void {
 
 export async function startEmulator(options: EmulatorOptions): Promise<Emulator> {
   const table = buildMethodTable(options.manifest);
-  const manifest = [...options.manifest];
   const resource = options.resource ?? defaultResource;
   checkResource(resource);
+  // The "deployment" is the emulator's start: its create and update time.
+  const resourceBody = JSON.stringify(describeResource(resource, [...options.manifest], new Date(), options.resourceDescription));
   const log = options.logger ?? ((line: string) => console.log(line));
   const bodyAsString = options.forwardSyncAsString ?? true;
+  const maxDepth = checkMaxDepth(options.maxDepth ?? defaultMaxDepth);
+  const timeouts = serverTimeouts(options);
   if ((options.container === undefined) === (options.command === undefined)) {
     throw new TypeError('Give exactly one of container (a URL) and command (a shell command that starts the container)');
   }
@@ -221,14 +247,13 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       const where = target(url, resource);
       if (where.endpoint === 'resource') {
         if (req.method !== 'GET') throw new PublicError('methodNotAllowed', `${req.method} is not allowed on the resource: use GET`, { allow: 'GET' });
-        const body = JSON.stringify({ name: resource, spec: { classMethods: manifest } });
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(resourceBody) }).end(resourceBody);
         onEnd(undefined, 200);
         return;
       }
       if (req.method !== 'POST') throw new PublicError('methodNotAllowed', `${req.method} is not allowed on ${where.endpoint}: use POST`, { allow: 'POST' });
       checkContentType(req);
-      call = resolveCall(await readRequestBody(req), where.endpoint, table);
+      call = resolveCall(await readRequestBody(req), where.endpoint, table, maxDepth);
       if (call.routing.response === 'unary') {
         const body = await forwardUnary(upstream, call, bodyAsString, gone.signal);
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
@@ -248,14 +273,15 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       // Refused before its body was read (401, 404, 413...): the connection is closed rather than the body drained.
       const close = failure.headers['connection'] === 'close' || bodyPending(req);
       if (close) res.setHeader('connection', 'close');
-      onEnd(call, sendStatus(res, failure), statusOf(failure.condition).status);
+      const status = statusOf(failure.condition).status;
+      onEnd(call, sendStatus(res, failure), failure.note === undefined ? status : `${status} (${failure.note})`);
       if (close) closeAfterAnswer(req, res);
     }
   };
 
   const allowedHosts = new Set((options.allowedHosts ?? []).map((name) => name.trim().toLowerCase()).filter((name) => name.length > 0));
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(timeouts, (req, res) => {
     const started = performance.now();
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const endpoint = url.pathname.includes(':') ? url.pathname.slice(url.pathname.lastIndexOf(':')) + url.search : 'resource';

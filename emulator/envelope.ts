@@ -2,6 +2,7 @@
  * The public query envelope (`{classMethod, input}`) and routing by declared `api_mode` (4.3): pure
  * functions from a request body to the call to forward, or a PublicError saying what is wrong.
  */
+import { nestedDeeperThan } from '@agentgen/runtime/server';
 import { defaultMethodByEndpoint, type ApiModeRouting } from '../spec/index.js';
 import type { DeclaredMethod, MethodTable } from './manifest.js';
 import { PublicError } from './status.js';
@@ -39,7 +40,14 @@ function methodName(envelope: Record<string, unknown>): string | undefined {
   return names[0];
 }
 
-export function resolveCall(body: string, endpoint: PublicEndpoint, table: MethodTable): ResolvedCall {
+/** protobuf's JSON parser refuses nesting past 100; so does the container runtime by default. */
+export const defaultMaxDepth = 100;
+
+/**
+ * `maxDepth`: the deepest nesting of objects and arrays accepted in `input` (the input object is
+ * level 1, as the container counts), measured without recursion.
+ */
+export function resolveCall(body: string, endpoint: PublicEndpoint, table: MethodTable, maxDepth = defaultMaxDepth): ResolvedCall {
   let envelope: unknown;
   try {
     envelope = JSON.parse(body);
@@ -60,6 +68,11 @@ export function resolveCall(body: string, endpoint: PublicEndpoint, table: Metho
     throw new PublicError('invalidInput', `"input" must be a JSON object of keyword arguments, got ${describe(rawInput)}`);
   }
   const input = rawInput === undefined || rawInput === null ? undefined : (rawInput as Record<string, unknown>);
+  // Before anything walks the input recursively (re-encoding it for the container would overflow
+  // the stack on 100,000 levels): refused as the platform's protobuf JSON parser refuses it.
+  if (nestedDeeperThan(input, maxDepth)) {
+    throw new PublicError('invalidInput', `Invalid JSON payload received: "input" is nested deeper than the limit of ${maxDepth} levels (--max-depth)`);
+  }
 
   const given = methodName(fields);
   const method = given ?? defaultMethodByEndpoint[endpoint];

@@ -6,7 +6,7 @@
 import { request, type Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import { containerEnvelope, type ResolvedCall } from './envelope.js';
 import { SseFramer, sseFrame } from './sse-framer.js';
-import { PublicError, quoteBody, statusBody } from './status.js';
+import { containerFailure, PublicError, quoteBody, statusBody } from './status.js';
 
 export interface Upstream {
   /** The container's origin, e.g. `http://127.0.0.1:8080`. */
@@ -47,7 +47,7 @@ function post(upstream: Upstream, path: string, payload: string, signal: AbortSi
       else if (error.code !== undefined && unreachableCodes.has(error.code)) {
         reject(new PublicError('containerUnreachable', `The agent container at ${upstream.origin.origin} is not reachable (${error.code})`));
       } else {
-        reject(new PublicError('containerFailed', `The agent container failed before answering ${path}: ${error.message}`));
+        reject(containerFailure(`The agent container failed before answering ${path}: ${error.message}`, `container failed before answering`));
       }
     });
     req.end(payload);
@@ -62,20 +62,23 @@ function readBody(response: IncomingMessage): Promise<string> {
       size += chunk.length;
       if (size > maxContainerBody) {
         response.destroy();
-        reject(new PublicError('containerFailed', `The agent container's answer is larger than ${maxContainerBody} bytes`));
+        reject(containerFailure(`The agent container's answer is larger than ${maxContainerBody} bytes`, 'container answer too large'));
         return;
       }
       chunks.push(chunk);
     });
     response.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    response.once('error', (error) => reject(new PublicError('containerFailed', `The agent container broke off its answer: ${error.message}`)));
+    response.once('error', (error) => reject(containerFailure(`The agent container broke off its answer: ${error.message}`, 'container broke off')));
   });
 }
 
-/** The reference platform's answer to a container failure: 400 FAILED_PRECONDITION quoting the body. */
-async function failed(call: ResolvedCall, route: string, response: IncomingMessage): Promise<never> {
+/**
+ * The platform's answer to a container's non-2xx answer: 400 FAILED_PRECONDITION, the container's
+ * body after `Error Details: ` (bounded; nothing when empty). Its HTTP status goes to the log.
+ */
+async function failed(route: string, response: IncomingMessage): Promise<never> {
   const body = await readBody(response);
-  throw new PublicError('containerFailed', `The agent container failed (HTTP ${response.statusCode} from ${route}) for ${call.method}: ${quoteBody(body)}`);
+  throw containerFailure(body.trim() === '' ? '' : quoteBody(body), `container answered HTTP ${response.statusCode} on ${route}`);
 }
 
 /** Unary: returns the JSON text `{"output": ...}` to send, or throws a PublicError. */
@@ -85,16 +88,16 @@ export async function forwardUnary(upstream: Upstream, call: ResolvedCall, bodyA
   // Contract 4.2 rule 2: the runtime may deliver a sync body as a JSON-encoded string.
   const response = await post(upstream, route, bodyAsString ? JSON.stringify(envelope) : envelope, signal);
   const status = response.statusCode ?? 0;
-  if (status < 200 || status > 299) return failed(call, route, response);
+  if (status < 200 || status > 299) return failed(route, response);
   const text = await readBody(response);
   let answer: unknown;
   try {
     answer = JSON.parse(text);
   } catch {
-    throw new PublicError('containerFailed', `The agent container answered ${call.method} with a body that is not JSON: ${quoteBody(text)}`);
+    throw containerFailure(`The agent container answered ${call.method} with a body that is not JSON: ${quoteBody(text)}`, 'container answer not JSON');
   }
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer) || !('output' in answer)) {
-    throw new PublicError('containerFailed', `The agent container answered ${call.method} without {"output": ...}: ${quoteBody(text)}`);
+    throw containerFailure(`The agent container answered ${call.method} without {"output": ...}: ${quoteBody(text)}`, 'container answer without output');
   }
   return JSON.stringify({ output: (answer as { output: unknown }).output });
 }
@@ -119,7 +122,7 @@ export async function forwardStream(
   const route = call.routing.containerRoute;
   const response = await post(upstream, route, JSON.stringify(containerEnvelope(call)), signal);
   const status = response.statusCode ?? 0;
-  if (status < 200 || status > 299) return failed(call, route, response);
+  if (status < 200 || status > 299) return failed(route, response);
 
   // The real service labels both framings application/json; so does the emulator.
   res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });

@@ -21,9 +21,27 @@ export class PublicError extends Error {
     readonly condition: ErrorCondition,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    /** For the emulator's log line only (e.g. the container's own HTTP status); never sent. */
+    readonly note?: string,
   ) {
     super(message);
   }
+}
+
+/**
+ * How the platform words a container failure (400 FAILED_PRECONDITION), up to the details: the
+ * container's response body follows `Error Details: ` as it was sent. Seen verbatim in platform
+ * answers, e.g. keefmoon/agent-engine-bug-minimal-example, README.md (`Error Details: Service
+ * Unavailable`), and a REST answer quoting an AdkApp's `{"detail": ...}` body.
+ */
+export const platformFailurePrefix =
+  'Reasoning Engine Execution failed.\nPlease refer to our documentation ' +
+  '(https://cloud.google.com/vertex-ai/generative-ai/docs/agent-engine/troubleshooting/use) ' +
+  'for checking logs and other troubleshooting tips.\nError Details: ';
+
+/** A container failure as the platform answers it; `note` says what happened, in the log only. */
+export function containerFailure(details: string, note?: string): PublicError {
+  return new PublicError('containerFailed', `${platformFailurePrefix}${details}`, {}, note);
 }
 
 export function sendStatus(res: ServerResponse, error: PublicError): number {

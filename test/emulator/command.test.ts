@@ -1,9 +1,13 @@
 /** `agentgen dev --command`: the emulator starts the container, as the platform would, and stops it. */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import yargs from 'yargs';
 import { devCommand, runDev, startEmulator, type DevArgs } from '../../emulator/index.js';
+import { loadDevSpec } from '../../generator/cli/dev-command.js';
+import { slowloris } from '../server/slow-client.js';
 
 const envContainer = fileURLToPath(new URL('./fixtures/env-container.mjs', import.meta.url));
 const resource = 'projects/p/locations/l/reasoningEngines/777';
@@ -107,12 +111,69 @@ describe('runDev (the CLI verb)', () => {
     await expect.poll(() => out.join('')).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/v1\/projects\/p\/locations\/l\/reasoningEngines\/777:query/);
     const url = /GET {2}(\S+)/.exec(out.join(''))?.[1] ?? '';
     const resourceBody = await (await fetch(url, { headers: { authorization: 'Bearer x' } })).json();
-    expect(resourceBody).toEqual({ name: resource, spec: { classMethods: manifest } });
+    expect(resourceBody).toMatchObject({ name: resource, displayName: '777', spec: { agentFramework: 'custom', classMethods: manifest } });
     stop.abort();
     expect(await running).toBe(0);
     expect(specs).toEqual([`${process.cwd()}/my.yaml`]);
     expect(out.join('')).toMatch(/GET resource - 200 [\d.]+ ms\n/);
     expect(out.at(-1)).toBe('agentgen dev: stopped\n');
+  });
+});
+
+describe("what GET of the resource shows of the spec (agentgen dev's spec loader)", () => {
+  const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/${name}/agentgen.yaml`, import.meta.url));
+
+  it('names the resource after the spec, google-adk on the AgentApp surface, custom otherwise', async () => {
+    const custom = await loadDevSpec(fixture('custom'), process.cwd());
+    expect(custom).toMatchObject({ displayName: 'travel-agent', agentFramework: 'custom' });
+    expect(custom.deploymentSpec).toBeUndefined(); // until the spec format has a deploy: section
+    expect(await loadDevSpec(fixture('include'), process.cwd())).toMatchObject({ displayName: 'minimal-chat', agentFramework: 'google-adk' });
+    const none = await loadDevSpec(undefined, mkdtempSync(join(tmpdir(), 'agentgen-dev-'))); // no spec file: the standard surface
+    expect(none.agentFramework).toBe('google-adk');
+    expect(none.manifest).toHaveLength(13);
+  });
+
+  it('runDev passes --max-depth and --headers-timeout on to the emulator', async () => {
+    const out: string[] = [];
+    const stop = new AbortController();
+    const running = runDev(
+      { port: 0, host: '127.0.0.1', resource, 'string-body': true, container: 'http://127.0.0.1:9', 'max-depth': 2, 'headers-timeout': 200 },
+      { cwd: process.cwd(), stdout: (t) => void out.push(t), stderr: () => {} },
+      async () => manifest,
+      stop.signal,
+    );
+    await expect.poll(() => out.join('')).toMatch(/POST (\S+:query)/);
+    const query = /POST (\S+:query)/.exec(out.join(''))?.[1] ?? '';
+    const deep = await fetch(query, {
+      method: 'POST',
+      headers: { authorization: 'Bearer x', 'content-type': 'application/json' },
+      body: JSON.stringify({ classMethod: 'env', input: { a: { b: {} } } }),
+    });
+    expect(deep.status).toBe(400); // refused at depth 3, before the (unreachable) container
+    expect(((await deep.json()) as { error: { message: string } }).error.message).toContain('the limit of 2 levels');
+    const slow = await slowloris(Number(new URL(query).port), { start: `POST /v1/${resource}:query HTTP/1.1\r\nHost: 127.0.0.1\r\n`, drip: 'x-slow: 1\r\n' });
+    expect(slow.status).toBe(408);
+    stop.abort();
+    expect(await running).toBe(0);
+  });
+
+  it('runDev serves what the loader describes', async () => {
+    const out: string[] = [];
+    const stop = new AbortController();
+    const running = runDev(
+      { port: 0, host: '127.0.0.1', resource, 'string-body': true, container: 'http://127.0.0.1:9' },
+      { cwd: process.cwd(), stdout: (t) => void out.push(t), stderr: () => {} },
+      async () => ({ manifest, displayName: 'travel-agent', agentFramework: 'google-adk' }),
+      stop.signal,
+    );
+    await expect.poll(() => out.join('')).toMatch(/GET {2}\S+/);
+    const url = /GET {2}(\S+)/.exec(out.join(''))?.[1] ?? '';
+    expect(await (await fetch(url, { headers: { authorization: 'Bearer x' } })).json()).toMatchObject({
+      displayName: 'travel-agent',
+      spec: { agentFramework: 'google-adk', classMethods: manifest },
+    });
+    stop.abort();
+    expect(await running).toBe(0);
   });
 });
 
@@ -155,6 +216,20 @@ describe('devCommand (yargs options)', () => {
     expect(await parse(['dev', '--container', 'http://127.0.0.1:8080', '--allowed-host', 'devbox.lan', '--allowed-host', 'other.lan'])).toMatchObject({
       'allowed-host': ['devbox.lan', 'other.lan'],
     });
+  });
+
+  it('takes --max-depth (default 100) and the request timeouts, and refuses a limit that is not a positive integer', async () => {
+    const base = ['dev', '--container', 'http://127.0.0.1:8080'];
+    expect(await parse(base)).toMatchObject({ 'max-depth': 100 });
+    expect(await parse([...base, '--max-depth', '20', '--headers-timeout', '2000', '--request-timeout', '0'])).toMatchObject({
+      'max-depth': 20,
+      'headers-timeout': 2000,
+      'request-timeout': 0,
+    });
+    for (const bad of ['0', '-3', '1.5', 'deep']) {
+      expect(String(await parse([...base, '--max-depth', bad]))).toMatch(/--max-depth must be a positive integer, got "(0|-3|1\.5|NaN)"/);
+    }
+    expect(String(await parse([...base, '--headers-timeout', '-1']))).toMatch('--headers-timeout must be a non-negative integer, got "-1"');
   });
 
   it('refuses both or neither of --container and --command', async () => {

@@ -91,20 +91,27 @@ describe('unary calls (:query)', () => {
     expect(container.received[before]?.envelope).toEqual({ class_method: 'query' });
   });
 
-  it('maps a container failure to 400 FAILED_PRECONDITION carrying its body', async () => {
+  // The platform's wording, verbatim in its answers: keefmoon/agent-engine-bug-minimal-example,
+  // README.md (gRPC `details`, `Error Details: Service Unavailable`), and a REST body quoting an
+  // AdkApp's `{"detail": "... 404 NOT_FOUND ..."}` after `Error Details: ` (see ../../emulator/status.ts).
+  const platform =
+    'Reasoning Engine Execution failed.\nPlease refer to our documentation ' +
+    '(https://cloud.google.com/vertex-ai/generative-ai/docs/agent-engine/troubleshooting/use) ' +
+    'for checking logs and other troubleshooting tips.\nError Details: ';
+
+  it("maps a container failure to 400 FAILED_PRECONDITION in the platform's words, the container's body after Error Details", async () => {
     const { http, error } = await status(await post(`${base()}:query`, { classMethod: 'fail', input: {} }));
     expect([http, error.code, error.status, error.details]).toEqual([400, 400, 'FAILED_PRECONDITION', []]);
-    expect(error.message).toBe(
-      'The agent container failed (HTTP 500 from /api/reasoning_engine) for fail: {"detail": "handler exploded: KeyError user_id"}',
-    );
-    expect(logs.at(-1)).toMatch(/^POST :query fail \(""\) 400 .* FAILED_PRECONDITION$/);
+    expect(error.message).toBe(`${platform}{"detail": "handler exploded: KeyError user_id"}`);
+    // What the platform does not say (the container's HTTP status, the route) is in the log line.
+    expect(logs.at(-1)).toMatch(/^POST :query fail \(""\) 400 .* FAILED_PRECONDITION \(container answered HTTP 500 on \/api\/reasoning_engine\)$/);
   });
 
   it('treats a 2xx that is not {"output": ...} JSON as a container failure', async () => {
     const notJson = await status(await post(`${base()}:query`, { classMethod: 'not_json' }));
-    expect(notJson.error).toMatchObject({ status: 'FAILED_PRECONDITION', message: 'The agent container answered not_json with a body that is not JSON: Internal Server Error' });
+    expect(notJson.error).toMatchObject({ status: 'FAILED_PRECONDITION', message: `${platform}The agent container answered not_json with a body that is not JSON: Internal Server Error` });
     const noOutput = await status(await post(`${base()}:query`, { classMethod: 'no_output' }));
-    expect(noOutput.error.message).toBe('The agent container answered no_output without {"output": ...}: {"result": 1}');
+    expect(noOutput.error.message).toBe(`${platform}The agent container answered no_output without {"output": ...}: {"result": 1}`);
   });
 
   it('answers 503 UNAVAILABLE when the container is not reachable', async () => {
@@ -214,11 +221,42 @@ describe('browsers', () => {
 });
 
 describe('GET /v1/{resource}', () => {
-  it('returns the resource with spec.classMethods exactly as declared', async () => {
+  // The platform's ReasoningEngine in ProtoJSON names: googleapis/python-aiplatform,
+  // google/cloud/aiplatform_v1/types/reasoning_engine.py (display_name, create_time, update_time,
+  // spec.agent_framework, spec.container_spec.image_uri, spec.deployment_spec, spec.class_methods).
+  it('returns the whole resource: name, displayName, times, agentFramework, containerSpec, deploymentSpec, classMethods as declared', async () => {
     const response = await fetch(base(), { headers: { authorization: 'Bearer t' } });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ name: resource, spec: { classMethods: manifest } });
+    const body = (await response.json()) as { createTime: string; updateTime: string };
+    expect(body).toEqual({
+      name: resource,
+      displayName: '9',
+      createTime: body.createTime,
+      updateTime: body.createTime,
+      spec: {
+        agentFramework: 'custom',
+        containerSpec: { imageUri: 'localhost/agentgen-dev:local' },
+        deploymentSpec: {},
+        classMethods: manifest,
+      },
+    });
+    // RFC 3339 in UTC, as ProtoJSON writes a Timestamp; the emulator's start, so not in the future.
+    expect(body.createTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Date.parse(body.createTime)).toBeLessThanOrEqual(Date.now());
     expect(logs.at(-1)).toMatch(/^GET resource - 200 /);
+  });
+
+  it("takes the display name, agent framework and deployment spec it is given (the spec's)", async () => {
+    extra = await startEmulator({
+      container: container.url,
+      manifest,
+      port: 0,
+      resource,
+      logger: () => {},
+      resourceDescription: { displayName: 'travel-agent', agentFramework: 'google-adk', deploymentSpec: { minInstances: 1 } },
+    });
+    const body = await (await fetch(`${extra.url}/v1/${resource}`, { headers: { authorization: 'Bearer t' } })).json();
+    expect(body).toMatchObject({ displayName: 'travel-agent', spec: { agentFramework: 'google-adk', deploymentSpec: { minInstances: 1 }, classMethods: manifest } });
   });
 });
 
@@ -270,7 +308,10 @@ describe('streaming calls (:streamQuery)', () => {
   it('answers a container failure before streaming with 400 FAILED_PRECONDITION', async () => {
     const result = await status(await post(`${base()}:streamQuery`, { classMethod: 'stream_fail' }));
     expect([result.http, result.error.status]).toEqual([400, 'FAILED_PRECONDITION']);
-    expect(result.error.message).toBe('The agent container failed (HTTP 503 from /api/stream_reasoning_engine) for stream_fail: model backend unavailable');
+    expect(result.error.message).toBe(
+      'Reasoning Engine Execution failed.\nPlease refer to our documentation (https://cloud.google.com/vertex-ai/generative-ai/docs/agent-engine/troubleshooting/use) ' +
+        'for checking logs and other troubleshooting tips.\nError Details: model backend unavailable',
+    );
   });
 
   it('ends a stream the container broke off with a last error line', async () => {

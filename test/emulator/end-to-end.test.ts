@@ -113,7 +113,15 @@ const logs: string[] = [];
 beforeAll(async () => {
   server = createAgentServer(handlers(), { port: 0, host: '127.0.0.1', engineId: '5' });
   const { port } = await server.listen();
-  emulator = await startEmulator({ container: `http://127.0.0.1:${port}`, manifest, port: 0, resource: resourceName, token, logger: (l) => logs.push(l) });
+  emulator = await startEmulator({
+    container: `http://127.0.0.1:${port}`,
+    manifest,
+    port: 0,
+    resource: resourceName,
+    token,
+    logger: (l) => logs.push(l),
+    resourceDescription: { displayName: 'e2e-agent', agentFramework: 'google-adk' },
+  });
   oddContainer = await startTestContainer();
   oddEmulator = await startEmulator({ container: oddContainer.url, manifest: [{ name: 'awkward', api_mode: 'async_stream' }], port: 0, resource: resourceName, logger: () => {} });
   client = createAgentClient({ baseUrl: emulator.url, resourceName, token });
@@ -134,8 +142,14 @@ async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
 }
 
 describe('end to end: generated client → agentgen dev → generated server', () => {
-  it('getResource lists exactly the manifest', async () => {
-    expect(await client.getResource()).toEqual({ name: resourceName, spec: { classMethods: manifest } });
+  it('getResource returns the whole resource, listing exactly the manifest', async () => {
+    const resource = await client.getResource();
+    expect(resource).toMatchObject({
+      name: resourceName,
+      displayName: 'e2e-agent',
+      spec: { agentFramework: 'google-adk', containerSpec: { imageUri: 'localhost/agentgen-dev:local' }, deploymentSpec: {}, classMethods: manifest },
+    });
+    expect(resource.createTime).toBe(resource.updateTime);
     expect(manifest.map((m) => m.name)).toHaveLength(13);
   });
 
@@ -167,11 +181,14 @@ describe('end to end: generated client → agentgen dev → generated server', (
     expect(await client.async_delete_session({ user_id: 'u1', session_id: 's-fixed' })).toBeNull();
   });
 
-  it('surfaces a handler error as the runtime does: 400 FAILED_PRECONDITION quoting the container', async () => {
+  it("surfaces a handler error as the platform does (400 FAILED_PRECONDITION), with the container's own status in err.container", async () => {
     const error = (await client.async_get_session({ user_id: 'u1', session_id: 'missing' }).catch((e: unknown) => e)) as AgentApiError;
     expect(error).toBeInstanceOf(AgentApiError);
     expect([error.httpStatus, error.status]).toEqual([400, 'FAILED_PRECONDITION']);
-    expect(error.message).toMatch(/HTTP 404 from \/api\/reasoning_engine\) for async_get_session: .*Session not found: missing/);
+    expect(error.message).toMatch(/^Reasoning Engine Execution failed\.\n.*\nError Details: \{"error":\{"code":404,/s);
+    // What a caller branches on: the container's NOT_FOUND, not a string to search.
+    expect(error.container?.status === 'NOT_FOUND').toBe(true);
+    expect(error.container).toEqual({ code: 404, status: 'NOT_FOUND', message: 'Session not found: missing' });
   });
 
   it('refuses bad input in the client, or (validation off) in the server, through the emulator', async () => {
@@ -179,7 +196,7 @@ describe('end to end: generated client → agentgen dev → generated server', (
     const loose = createAgentClient({ baseUrl: emulator.url, resourceName, token, validate: false });
     const error = (await loose.async_get_session({ user_id: 'u1' } as never).catch((e: unknown) => e)) as AgentApiError;
     expect([error.httpStatus, error.status]).toEqual([400, 'FAILED_PRECONDITION']);
-    expect(error.message).toMatch(/HTTP 400 from \/api\/reasoning_engine\).*session_id/);
+    expect(error.container).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('session_id') });
   });
 
   it('refuses an undeclared operation at the emulator', async () => {
@@ -211,7 +228,7 @@ describe('end to end: generated client → agentgen dev → generated server', (
       it('an error before the first event rejects the first next()', async () => {
         const failure = (await collect(pick().async_stream_query({ user_id: 'u', message: 'fail before' })).catch((e: unknown) => e)) as AgentApiError;
         expect([failure.httpStatus, failure.status]).toEqual([400, 'FAILED_PRECONDITION']);
-        expect(failure.message).toMatch(/for async_stream_query: .*model not configured/);
+        expect(failure.container).toEqual({ code: 400, status: 'FAILED_PRECONDITION', message: 'model not configured' });
       });
 
       it('an error during the stream arrives after the events before it', async () => {
@@ -222,6 +239,7 @@ describe('end to end: generated client → agentgen dev → generated server', (
         expect(seen).toEqual(eventsFor('fail during', 1));
         expect(failure).toBeInstanceOf(AgentApiError);
         expect((failure as AgentApiError).httpStatus).toBe(200);
+        expect((failure as AgentApiError).container).toBeUndefined(); // an error line, not a platform failure
       });
     });
   }

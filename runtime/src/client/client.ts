@@ -54,10 +54,25 @@ export interface GenericCallOptions extends CallOptions {
   readonly stream?: boolean;
 }
 
-/** `GET /v1/{resourceName}`: the resource with its declared `classMethods`. */
+/**
+ * `GET /v1/{resourceName}`: the `ReasoningEngine` resource, in ProtoJSON names. Every field is
+ * optional: the platform omits what is unset, and returns more than is typed here.
+ */
 export interface AgentResource {
   readonly name?: string;
-  readonly spec?: { readonly classMethods?: readonly ManifestEntry[] };
+  readonly displayName?: string;
+  readonly description?: string;
+  /** RFC 3339. */
+  readonly createTime?: string;
+  readonly updateTime?: string;
+  readonly spec?: {
+    readonly classMethods?: readonly ManifestEntry[];
+    /** `google-adk`, `langchain`, `custom`... */
+    readonly agentFramework?: string;
+    readonly containerSpec?: { readonly imageUri?: string; readonly [key: string]: unknown };
+    readonly deploymentSpec?: { readonly [key: string]: unknown };
+    readonly [key: string]: unknown;
+  };
   readonly [key: string]: unknown;
 }
 

@@ -3,7 +3,7 @@
  * an error line in a stream, or a response that breaks the protocol) and `AgentValidationError`
  * for input or a result that fails its operation's validator.
  */
-import { rpcStatusByHttpStatus } from '../contract.js';
+import { httpStatusByRpcStatus, rpcStatusByHttpStatus } from '../contract.js';
 
 export interface AgentApiErrorInit {
   readonly httpStatus: number;
@@ -13,6 +13,18 @@ export interface AgentApiErrorInit {
   readonly details?: readonly unknown[];
   readonly body?: string;
   readonly cause?: unknown;
+  /** Default: read from `message` (see `AgentApiError.container`). */
+  readonly container?: ContainerErrorStatus;
+}
+
+/** The agent container's own error, as the platform quotes it inside a FAILED_PRECONDITION message. */
+export interface ContainerErrorStatus {
+  /** The container's `error.code`: its HTTP status, e.g. 404. */
+  readonly code: number;
+  /** The container's rpc code name, e.g. `NOT_FOUND`. */
+  readonly status: string;
+  /** The container's own message, e.g. `Session s1 not found`. */
+  readonly message: string;
 }
 
 /**
@@ -29,6 +41,15 @@ export class AgentApiError extends Error {
   readonly status: string;
   readonly details: readonly unknown[];
   readonly body: string | undefined;
+  /**
+   * When the container itself failed: its own `{code, status, message}`. The platform answers a
+   * container failure 400 FAILED_PRECONDITION whose message reads `Reasoning Engine Execution
+   * failed. … Error Details: <the container's body>`; when that body is an error with a status
+   * (agentgen's `{"error": {"code", "status", "message"}}`, or the `{'error': {...}}` an ADK
+   * agent's exception quotes), it is here, so a caller can branch on
+   * `err.container?.status === 'NOT_FOUND'`. Undefined for any other error.
+   */
+  readonly container: ContainerErrorStatus | undefined;
 
   constructor(init: AgentApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -37,7 +58,57 @@ export class AgentApiError extends Error {
     this.status = init.status;
     this.details = init.details ?? [];
     this.body = init.body;
+    this.container = init.container ?? containerErrorIn(init.message);
   }
+}
+
+const failureStart = 'Reasoning Engine Execution failed.';
+const detailsMarker = '\nError Details: ';
+/** The longest details read: a container's error is short; a huge message is not searched whole. */
+const maxDetails = 64 * 1024;
+const rpcName = /^[A-Z][A-Z_]{1,40}$/;
+
+/**
+ * The container's error quoted in a platform failure message, or undefined. The message is
+ * untrusted text: anything unexpected gives undefined, and this never throws.
+ */
+export function containerErrorIn(message: unknown): ContainerErrorStatus | undefined {
+  try {
+    if (typeof message !== 'string' || !message.startsWith(failureStart)) return undefined;
+    const at = message.indexOf(detailsMarker);
+    if (at === -1) return undefined;
+    const details = message.slice(at + detailsMarker.length, at + detailsMarker.length + maxDetails).trim();
+    if (!details.startsWith('{')) return undefined;
+    const body: unknown = JSON.parse(details);
+    if (!isRecord(body)) return undefined;
+    if (isRecord(body['error'])) return statusOfError(body['error']);
+    // An ADK agent on the platform: FastAPI's {"detail": "... Exception: 404 NOT_FOUND. {'error': {...}} ..."}.
+    if (typeof body['detail'] === 'string') return statusInPythonRepr(body['detail'].slice(0, maxDetails));
+    return undefined;
+  } catch {
+    return undefined; // details that are not JSON (`Service Unavailable`, a truncated body): no status to offer
+  }
+}
+
+/** agentgen's container error body: `{"error": {"code", "status", "message"}}`; a known status or code is required. */
+function statusOfError(error: Record<string, unknown>): ContainerErrorStatus | undefined {
+  const code = typeof error['code'] === 'number' && Number.isInteger(error['code']) ? error['code'] : undefined;
+  const named = typeof error['status'] === 'string' && rpcName.test(error['status']) ? error['status'] : undefined;
+  const status = named ?? (code === undefined ? undefined : rpcStatusByHttpStatus[code]);
+  if (status === undefined) return undefined;
+  const message = typeof error['message'] === 'string' ? error['message'] : '';
+  return { code: code ?? (httpStatusByRpcStatus as Readonly<Record<string, number>>)[status] ?? 500, status, message };
+}
+
+/** Python's repr of a google.genai / ADK error dict: `{'error': {'code': 404, 'message': '...', 'status': 'NOT_FOUND'}}`. */
+const pythonError = /\{'error': \{'code': (\d{3}), 'message': ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"), 'status': '([A-Z][A-Z_]{1,40})'/;
+
+function statusInPythonRepr(text: string): ContainerErrorStatus | undefined {
+  const match = pythonError.exec(text);
+  if (match === null) return undefined;
+  const quoted = match[2] ?? '';
+  const message = quoted.slice(1, -1).replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
+  return { code: Number(match[1]), status: match[3] ?? 'UNKNOWN', message };
 }
 
 /** Input or result that fails its operation's validator. Nothing was sent (input) or the result is unusable. */

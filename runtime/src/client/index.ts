@@ -2,7 +2,7 @@
  * `@agentgen/runtime/client`: the public API side. Generated `client.ts` files build on it (through
  * `@agentgen/runtime/codegenv1/client`). No `node:` imports: it runs in browsers too.
  */
-export { AgentApiError, AgentValidationError, errorFromResponse, type AgentApiErrorInit } from './errors.js';
+export { AgentApiError, AgentValidationError, errorFromResponse, type AgentApiErrorInit, type ContainerErrorStatus } from './errors.js';
 export { StreamLineReader } from './line-reader.js';
 export type { EventStream } from './event-stream.js';
 export {

@@ -13,8 +13,9 @@ export function createListener(table: ServerOperationTable, handlers: object, op
 }
 
 export function createContainer(table: ServerOperationTable, handlers: object, options: AgentServerOptions = {}): AgentServer {
+  const timeouts = serverTimeouts(options);
   const dispatcher = createDispatcher(table, handlers, options);
-  const server = createServer(dispatcher.listener);
+  const server = createServer(timeouts, dispatcher.listener);
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => refuseClient(error, socket, options.logger));
   let closed: Promise<void> | undefined;
   return {
@@ -49,6 +50,36 @@ export function createContainer(table: ServerOperationTable, handlers: object, o
       });
       return closed;
     },
+  };
+}
+
+/**
+ * node:http's request timeouts from the options, checked here so that a bad value is a clear error
+ * naming the option (node:http's own would name none of agentgen's). Only those given are passed.
+ */
+function serverTimeouts(options: AgentServerOptions): {
+  headersTimeout?: number;
+  requestTimeout?: number;
+  connectionsCheckingInterval?: number;
+} {
+  const { headersTimeout, requestTimeout, connectionsCheckingInterval } = options;
+  const check = (name: string, value: number | undefined, least: number): void => {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < least)) {
+      throw new RangeError(`agent server: ${name} must be an integer of milliseconds >= ${least}, got ${String(value)}`);
+    }
+  };
+  check('headersTimeout', headersTimeout, 0);
+  check('requestTimeout', requestTimeout, 0);
+  check('connectionsCheckingInterval', connectionsCheckingInterval, 1);
+  // node:http's rule: headers cannot be given longer than the whole request (0 is no request limit).
+  const effectiveRequest = requestTimeout ?? 300_000;
+  if (headersTimeout !== undefined && effectiveRequest > 0 && headersTimeout > effectiveRequest) {
+    throw new RangeError(`agent server: headersTimeout (${headersTimeout}) must not exceed requestTimeout (${effectiveRequest})`);
+  }
+  return {
+    ...(headersTimeout === undefined ? {} : { headersTimeout }),
+    ...(requestTimeout === undefined ? {} : { requestTimeout }),
+    ...(connectionsCheckingInterval === undefined ? {} : { connectionsCheckingInterval }),
   };
 }
 

@@ -47,6 +47,24 @@ export interface AgentServerOptions {
    * as protobuf's JSON parser.
    */
   readonly maxDepth?: number;
+  /**
+   * Milliseconds a client may take to send a request's headers (node:http's `headersTimeout`);
+   * past it the request is answered 408 DEADLINE_EXCEEDED with the JSON error body and the
+   * connection is closed (a slowloris client trickling headers holds no socket for long). Default
+   * 60000, node:http's; a non-negative integer, at most `requestTimeout` unless that is 0.
+   */
+  readonly headersTimeout?: number;
+  /**
+   * Milliseconds a client may take to send the whole request, body included (node:http's
+   * `requestTimeout`); 0 is no limit. Past it: 408 as for `headersTimeout`. Default 300000.
+   */
+  readonly requestTimeout?: number;
+  /**
+   * How often, in milliseconds, node:http looks for requests past those two timeouts; a timeout
+   * is noticed up to this much late. Default 30000, node:http's; lower it (a positive integer) for
+   * timeouts of a few seconds or less.
+   */
+  readonly connectionsCheckingInterval?: number;
   /** Default: silent. */
   readonly logger?: AgentServerLogger;
   /** Overrides the engine id read from the environment. */
