@@ -283,7 +283,17 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
 
   const server: Server = createServer(timeouts, (req, res) => {
     const started = performance.now();
-    const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    const url = requestUrl(req.url);
+    if (url === undefined) {
+      // node:http passes on targets such as `//[` that URL cannot parse: a client's mistake, not a crash.
+      const failure = new PublicError('malformedRequest', 'the request target is not a valid URL path');
+      const close = bodyPending(req);
+      if (close) res.setHeader('connection', 'close');
+      const status = sendStatus(res, failure);
+      if (close) closeAfterAnswer(req, res);
+      log(`${req.method} (bad target) - ${status} ${(performance.now() - started).toFixed(1)} ms ${statusOf(failure.condition).status}`);
+      return;
+    }
     const endpoint = url.pathname.includes(':') ? url.pathname.slice(url.pathname.lastIndexOf(':')) + url.search : 'resource';
     const refuse = (message: string): void => {
       const failure = new PublicError('permissionDenied', message);
@@ -380,4 +390,13 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       return closing;
     },
   };
+}
+
+/** The request target as a URL, or undefined when it is not one (`//[`). */
+function requestUrl(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://emulator.invalid');
+  } catch {
+    return undefined;
+  }
 }

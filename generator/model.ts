@@ -16,6 +16,11 @@ export interface OperationModel {
   readonly deprecated: string | undefined;
   /** JSON Schema of the keyword arguments; always `type: object`. */
   readonly input: JsonSchema;
+  /**
+   * A standard operation's arguments as the reference deploy catalogue declares them (the
+   * manifest writes these); absent for a custom operation or when the spec replaces the input.
+   */
+  readonly parameters?: JsonSchema;
   /** The result (unary) or each event (stream). `{}` means any JSON; `{type: 'null'}` means no result. */
   readonly output: JsonSchema;
   /** Names derived for generated code; unique across the model (checked by resolve). */

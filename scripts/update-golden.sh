@@ -3,7 +3,9 @@
 # Review the diff like code before committing it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-npm run --silent build
+# The generator only: AgentApp is built from what this writes (agent-app/generated).
+npm run --silent build -w @agentgen/runtime
+npm run --silent build -w @agentgen/cli
 node cli/bin/agentgen.js generate --standard-surface --out generated
 for spec in test/fixtures/*/agentgen.yaml; do
   dir=$(dirname "$spec")

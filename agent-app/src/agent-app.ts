@@ -1,5 +1,5 @@
 /**
- * `AgentApp`: the thirteen operations of the standard surface over an ADK
+ * `AgentApp`: the twenty operations of the standard surface `agent-app@2` over an ADK
  * agent, shaped as the generated server's handlers, so that
  *
  *     createAgentServer(new AgentApp({ agent }))
@@ -11,7 +11,7 @@
  * Services are chosen on first use, not in the constructor, so that constructing an app
  * never touches a network or credentials (see services.ts for the choice).
  */
-import { InMemoryArtifactService, InMemorySessionService, type BasePlugin } from '@google/adk';
+import { InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService, type BasePlugin } from '@google/adk';
 import { startStreamQuery } from './conversation.js';
 import { AppCore, type RootAgent } from './core.js';
 import { startHandoff } from './handoff.js';
@@ -41,6 +41,19 @@ import {
   type Services,
   type VertexServiceFactory,
 } from './services.js';
+import * as artifacts from './artifacts.js';
+import type {
+  AsyncDeleteArtifactInput,
+  AsyncGetArtifactVersionInput,
+  AsyncGetArtifactVersionResult,
+  AsyncListArtifactKeysInput,
+  AsyncListArtifactVersionsInput,
+  AsyncListArtifactVersionsResult,
+  AsyncListVersionsInput,
+  AsyncLoadArtifactInput,
+  AsyncLoadArtifactResult,
+  AsyncSaveArtifactInput,
+} from './artifacts.js';
 import * as sessions from './sessions.js';
 import type { WireEvent as Event, WireSession as Session } from './wire.js';
 
@@ -57,14 +70,6 @@ export interface AgentAppOptions extends ServiceChoice {
   vertexServiceFactory?: VertexServiceFactory;
   /** Where the one-line notice about the service choice goes; default `console.warn`. */
   warn?: (message: string) => void;
-  /**
-   * Where `streaming_agent_run_with_events` keeps its sessions and artifacts.
-   * `separate` (default, as the reference `AdkApp`): in-memory services of their own — the chat
-   * integration owns the history and sends it with each turn, and its session ids need not be
-   * valid ids of the engine's session service. `shared`: the app's own services, so a handoff
-   * can resume a session made with `async_create_session`, and `async_get_session` reads it.
-   */
-  handoffSessions?: 'separate' | 'shared';
 }
 
 /** Signature shared by the handlers: the context is optional so AgentApp can be called directly. */
@@ -77,14 +82,17 @@ export class AgentApp implements AgentHandlers {
   readonly #options: AgentAppOptions;
   readonly #env: Env;
   #core: AppCore | undefined;
-  #handoffCore: AppCore | undefined;
+  #temporaryCore: AppCore | undefined;
 
   constructor(options: AgentAppOptions) {
     if (typeof options !== 'object' || options === null || typeof options.agent !== 'object' || options.agent === null) {
       throw new TypeError('AgentApp: options.agent is required (an ADK agent such as LlmAgent).');
     }
-    if (options.handoffSessions !== undefined && options.handoffSessions !== 'separate' && options.handoffSessions !== 'shared') {
-      throw new TypeError(`AgentApp: handoffSessions must be 'separate' or 'shared', not ${JSON.stringify(options.handoffSessions)}.`);
+    if ('handoffSessions' in options) {
+      // Removed, not ignored: 'separate' kept handoff sessions apart, and silently no longer would.
+      throw new TypeError(
+        "AgentApp: the handoffSessions option is gone: a handoff with a session id now always uses the app's own services, as the reference AdkApp does.",
+      );
     }
     this.#options = options;
     this.#env = options.env ?? process.env;
@@ -101,30 +109,27 @@ export class AgentApp implements AgentHandlers {
     return this.core.services;
   }
 
-  /** The session and artifact services of the handoff (see `handoffSessions`); memory is the app's. */
-  get handoffServices(): Services {
-    return this.handoffCore.services;
+  /**
+   * Where a handoff without a session id runs its temporary session: in-memory session,
+   * artifact and memory services of its own, as the reference AdkApp's `in_memory_*` services.
+   */
+  get temporaryServices(): Services {
+    return this.temporaryCore.services;
   }
 
-  private get handoffCore(): AppCore {
-    if (this.#handoffCore === undefined) {
-      const main = this.core;
-      this.#handoffCore =
-        this.#options.handoffSessions === 'shared'
-          ? main
-          : new AppCore(
-              this.appName,
-              {
-                sessionService: new InMemorySessionService(),
-                artifactService: new InMemoryArtifactService(),
-                memoryService: main.services.memoryService,
-                kind: 'in-memory',
-              },
-              this.#options.agent,
-              this.#options.plugins ?? [],
-            );
-    }
-    return this.#handoffCore;
+  private get temporaryCore(): AppCore {
+    this.#temporaryCore ??= new AppCore(
+      this.appName,
+      {
+        sessionService: new InMemorySessionService(),
+        artifactService: new InMemoryArtifactService(),
+        memoryService: new InMemoryMemoryService(),
+        kind: 'in-memory',
+      },
+      this.#options.agent,
+      this.#options.plugins ?? [],
+    );
+    return this.#temporaryCore;
   }
 
   private get core(): AppCore {
@@ -188,6 +193,36 @@ export class AgentApp implements AgentHandlers {
     return sessions.searchMemory(this.core, input, 'async_search_memory');
   }
 
+  // ---- artifacts (surface agent-app@2; see artifacts.ts) ----
+
+  async_save_artifact(input: AsyncSaveArtifactInput, _context?: Context): Promise<number> {
+    return artifacts.saveArtifact(this.core, input, 'async_save_artifact');
+  }
+
+  async_load_artifact(input: AsyncLoadArtifactInput, _context?: Context): Promise<AsyncLoadArtifactResult> {
+    return artifacts.loadArtifact(this.core, input, 'async_load_artifact');
+  }
+
+  async_list_artifact_keys(input: AsyncListArtifactKeysInput, _context?: Context): Promise<string[]> {
+    return artifacts.listArtifactKeys(this.core, input, 'async_list_artifact_keys');
+  }
+
+  async_delete_artifact(input: AsyncDeleteArtifactInput, _context?: Context): Promise<null> {
+    return artifacts.deleteArtifact(this.core, input, 'async_delete_artifact');
+  }
+
+  async_list_versions(input: AsyncListVersionsInput, _context?: Context): Promise<number[]> {
+    return artifacts.listVersions(this.core, input, 'async_list_versions');
+  }
+
+  async_list_artifact_versions(input: AsyncListArtifactVersionsInput, _context?: Context): Promise<AsyncListArtifactVersionsResult> {
+    return artifacts.listArtifactVersions(this.core, input, 'async_list_artifact_versions');
+  }
+
+  async_get_artifact_version(input: AsyncGetArtifactVersionInput, _context?: Context): Promise<AsyncGetArtifactVersionResult> {
+    return artifacts.getArtifactVersion(this.core, input, 'async_get_artifact_version');
+  }
+
   // ---- conversation ----
 
   stream_query(input: StreamQueryInput, context?: Context): Promise<AsyncIterable<Event>> {
@@ -202,7 +237,7 @@ export class AgentApp implements AgentHandlers {
     input: StreamingAgentRunWithEventsInput,
     context?: Context,
   ): Promise<AsyncIterable<HandoffEnvelope>> {
-    return startHandoff(this.handoffCore, input, context?.signal);
+    return startHandoff({ app: this.core, temporary: this.temporaryCore }, input, context?.signal);
   }
 }
 
@@ -225,6 +260,13 @@ export const agentAppOperations = [
   'async_delete_session',
   'async_add_session_to_memory',
   'async_search_memory',
+  'async_save_artifact',
+  'async_load_artifact',
+  'async_list_artifact_keys',
+  'async_delete_artifact',
+  'async_list_versions',
+  'async_list_artifact_versions',
+  'async_get_artifact_version',
   'stream_query',
   'async_stream_query',
   'streaming_agent_run_with_events',

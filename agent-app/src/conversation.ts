@@ -3,13 +3,20 @@
  * of it (tool calls with their exact arguments, tool results, model events) streamed in
  * wire form as ADK produces it.
  *
- * The returned promise settles before the first event: bad input and a missing session
- * reject it, so a server can still answer them with a status code; only what happens during
- * the turn arrives inside the stream.
+ * A `session_id` that is not found names a new session under that id, created with the turn,
+ * as the reference's runner does (`Runner(auto_create_session=True)` in googleapis/
+ * python-aiplatform vertexai/agent_engines/templates/adk.py, `set_up`); `@google/adk`'s
+ * TypeScript runner has no such option, so AgentApp creates it. `session_events` seeds only a
+ * session AgentApp makes without an id; given with a `session_id` it is refused when it holds
+ * events and ignored when empty, as the reference (`if session_id and session_events`).
+ *
+ * The returned promise settles before the first event: bad input rejects it, so a server can
+ * still answer it with a status code; only what happens during the turn arrives inside the stream.
  */
 import type { AppCore } from './core.js';
 import { invalidArgument } from './errors.js';
 import { inputObject, messageContent, optionalArray, optionalString, requiredString } from './inputs.js';
+import { labelsOf } from './run-labels.js';
 import { eventFromWire, eventToWire, runConfigFromWire, type WireEvent } from './wire.js';
 
 export async function startStreamQuery(
@@ -23,7 +30,7 @@ export async function startStreamQuery(
   const newMessage = messageContent(input['message'], operation);
   const sessionId = optionalString(input, 'session_id', operation);
   const seedEvents = optionalArray(input, 'session_events', operation);
-  if (seedEvents !== undefined && sessionId !== undefined) {
+  if (seedEvents !== undefined && seedEvents.length > 0 && sessionId !== undefined) {
     throw invalidArgument(`${operation}: session_events seeds a new session and cannot be given together with session_id.`);
   }
   const events = (seedEvents ?? []).map((event, i) => eventFromWire(event, `${operation}: session_events[${i}]`));
@@ -33,12 +40,14 @@ export async function startStreamQuery(
   } catch (error) {
     throw invalidArgument(`${operation}: ${(error as Error).message}`);
   }
-  if (sessionId !== undefined) await core.requireSession(userId, sessionId);
 
   return (async function* turn() {
     if (signal?.aborted) return;
-    const id = sessionId ?? (await core.createSession({ userId, events })).id;
-    const run = core.runner.runAsync({
+    const id =
+      sessionId === undefined
+        ? (await core.createSession({ userId, events })).id
+        : (await core.findOrCreateSession({ userId, sessionId })).id;
+    const run = core.runnerForTurn({ userId, sessionId: id, labelled: labelsOf(runConfig) !== undefined }).runAsync({
       userId,
       sessionId: id,
       newMessage,

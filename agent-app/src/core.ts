@@ -4,9 +4,10 @@
  * and seed, remove with its artifacts).
  */
 import { Runner } from '@google/adk';
-import type { BasePlugin, Event as AdkEvent, RunnerConfig, Session as AdkSession } from '@google/adk';
+import type { BasePlugin, Event as AdkEvent, RunnerConfig, Session as AdkSession, VertexAiCreateSessionRequest } from '@google/adk';
 import { AgentError } from '@agentgen/runtime/server';
 import { sessionExists, sessionNotFound } from './errors.js';
+import { RunLabelsPlugin } from './run-labels.js';
 import type { Services } from './services.js';
 import { TurnStateSessionService } from './turn-state-session-service.js';
 import type { ArtifactVersionIn } from './wire.js';
@@ -21,10 +22,27 @@ export interface SeedSession {
   state?: Record<string, unknown>;
   events?: readonly AdkEvent[];
   artifacts?: readonly ArtifactVersionIn[];
+  /**
+   * Expiry, passed through to the session service as the reference passes its keyword
+   * arguments: Vertex AI's takes either (`'7200s'`, or an RFC 3339 time); in-memory ignores them.
+   */
+  ttl?: string;
+  expireTime?: string;
+}
+
+/** What decides the runner of a turn. */
+export interface Turn {
+  userId: string;
+  sessionId: string;
+  /** State the agent sees for this turn only, never stored (see TurnStateSessionService). */
+  turnState?: Readonly<Record<string, unknown>>;
+  /** Whether the run config carries labels for the model requests (see run-labels.ts). */
+  labelled?: boolean;
 }
 
 export class AppCore {
   #runner: Runner | undefined;
+  #labelledRunner: Runner | undefined;
   /** Sessions being created under a caller-chosen id: a second create of the same id must not overwrite. */
   readonly #creating = new Set<string>();
 
@@ -35,30 +53,36 @@ export class AppCore {
     private readonly plugins: readonly BasePlugin[],
   ) {}
 
-  /** The app's runner, built on first use and shared by every turn without turn state. */
+  /** The app's runner, built on first use and shared by every turn without turn state or labels. */
   get runner(): Runner {
-    this.#runner ??= this.newRunner(this.services.sessionService);
+    this.#runner ??= this.newRunner(this.services.sessionService, false);
     return this.#runner;
   }
 
   /**
-   * A runner for one turn whose agent also sees `tempState` (keys `temp:...`) in the
-   * session's state, without that state ever being stored. Without such state, the shared one.
+   * The runner of one turn: the shared one, or one with the labels plugin (also shared: it reads
+   * the labels from each run's config), or, when the turn has state to show, one for this turn
+   * only whose agent also sees that state, without it ever being stored. The labels plugin is
+   * only where needed: ADK logs a line for each plugin of each runner it builds.
    */
-  runnerForTurn(userId: string, sessionId: string, tempState: Readonly<Record<string, unknown>>): Runner {
-    if (Object.keys(tempState).length === 0) return this.runner;
+  runnerForTurn({ userId, sessionId, turnState = {}, labelled = false }: Turn): Runner {
+    if (Object.keys(turnState).length === 0) {
+      if (!labelled) return this.runner;
+      this.#labelledRunner ??= this.newRunner(this.services.sessionService, true);
+      return this.#labelledRunner;
+    }
     const target = { appName: this.appName, userId, sessionId };
-    return this.newRunner(new TurnStateSessionService(this.services.sessionService, target, tempState));
+    return this.newRunner(new TurnStateSessionService(this.services.sessionService, target, turnState), labelled);
   }
 
-  private newRunner(sessionService: Services['sessionService']): Runner {
+  private newRunner(sessionService: Services['sessionService'], labelled: boolean): Runner {
     return new Runner({
       appName: this.appName,
       agent: this.agent,
       sessionService,
       memoryService: this.services.memoryService,
       artifactService: this.services.artifactService,
-      plugins: [...this.plugins],
+      plugins: labelled ? [...this.plugins, new RunLabelsPlugin()] : [...this.plugins],
     });
   }
 
@@ -90,24 +114,33 @@ export class AppCore {
   }
 
   private async createAndSeed(seed: SeedSession): Promise<AdkSession> {
-    const { sessionService, artifactService } = this.services;
-    const session = await sessionService.createSession({
+    const { sessionService } = this.services;
+    // The base request has no ttl/expireTime; Vertex AI's extends it with them, others ignore them.
+    const request: VertexAiCreateSessionRequest = {
       appName: this.appName,
       userId: seed.userId,
       ...(seed.sessionId === undefined ? {} : { sessionId: seed.sessionId }),
       ...(seed.state === undefined ? {} : { state: seed.state }),
-    });
+      ...(seed.ttl === undefined ? {} : { ttl: seed.ttl }),
+      ...(seed.expireTime === undefined ? {} : { expireTime: seed.expireTime }),
+    };
+    const session = await sessionService.createSession(request);
     for (const event of seed.events ?? []) await sessionService.appendEvent({ session, event });
-    for (const { fileName, part } of seed.artifacts ?? []) {
-      await artifactService.saveArtifact({
+    await this.saveArtifacts(seed.userId, session.id, seed.artifacts ?? []);
+    return session;
+  }
+
+  /** Saves artifact versions to a session, in order (each becomes the file's next version). */
+  async saveArtifacts(userId: string, sessionId: string, artifacts: readonly ArtifactVersionIn[]): Promise<void> {
+    for (const { fileName, part } of artifacts) {
+      await this.services.artifactService.saveArtifact({
         appName: this.appName,
-        userId: seed.userId,
-        sessionId: session.id,
+        userId,
+        sessionId,
         filename: fileName,
         artifact: part,
       });
     }
-    return session;
   }
 
   /**

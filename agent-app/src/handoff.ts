@@ -1,20 +1,34 @@
 /**
- * `streaming_agent_run_with_events`, as the reference AdkApp runs it: the native
- * chat integration hands over one turn as `request_json`.
+ * `streaming_agent_run_with_events`, as the reference AdkApp runs it (googleapis/python-aiplatform,
+ * vertexai/agent_engines/templates/adk.py: `streaming_agent_run_with_events`, `_init_session`,
+ * `_save_artifacts`, `_convert_response_events`): the native chat integration hands over one
+ * turn as `request_json`.
  *
- * 1. `request_json` is parsed (both spellings of user and session id) and the named session resumed;
- * 2. a named session that is not found is created and seeded with `events` and `artifacts`;
- * 3. `authorizations` become `temp:<id>` state that the agent sees for this turn only
- *    (see TurnStateSessionService: it never reaches the stored session);
+ * 1. `request_json` is parsed (both spellings of user and session id) and the named session is
+ *    resumed in the app's own session and artifact services, with the app's runner, so the
+ *    conversation lives where `async_get_session` reads it; the request's `artifacts` are saved
+ *    to it each turn;
+ * 2. a named session that is not found (or whose lookup fails with a client error) is replaced
+ *    by a new session with a new id, seeded with `events` and `artifacts`; each envelope's
+ *    `session_id` tells the caller the new id;
+ * 3. `authorizations` become state the agent sees for this turn only, under the authorization
+ *    id (as the reference's tools read it) and as `temp:<id>`; they are never stored (see
+ *    TurnStateSessionService), where the reference writes them into the session;
  * 4. each new event is yielded as `{events: [event], artifacts?: [...changed], session_id}`;
- * 5. without a session id, a temporary session is used and deleted after the turn, however it ends;
+ * 5. without a session id, a temporary session in in-memory services of its own (memory
+ *    included) is used and deleted after the turn, however it ends;
  * 6. nothing here depends on who calls: any client that declares the operation can.
+ *
+ * `labels` go into the run's config (see run-labels.ts).
  */
-import type { Event as AdkEvent } from '@google/adk';
+import type { Event as AdkEvent, RunConfig, Session as AdkSession } from '@google/adk';
 import type { AppCore } from './core.js';
+import { checkDepth } from './depth.js';
 import { invalidArgument } from './errors.js';
 import type { HandoffEnvelope } from './handler-types.js';
 import { inputObject, messageContent } from './inputs.js';
+import { syntaxErrorAt } from './json-position.js';
+import { withLabels } from './run-labels.js';
 import { tempStatePrefix } from './turn-state-session-service.js';
 import {
   artifactsFromWire,
@@ -35,21 +49,23 @@ export interface HandoffRequest {
   message: Content;
   events: AdkEvent[];
   artifacts: ArtifactVersionIn[];
-  /** `temp:<authorization id>` → access token. */
-  tempState: Record<string, string>;
+  /** Forwarded tokens for the turn: `<authorization id>` and `temp:<authorization id>` → access token. */
+  turnState: Record<string, string>;
   userId: string;
   sessionId: string | undefined;
+  /** Per-request labels for the run config (billing and attribution downstream). */
+  labels: Record<string, string> | undefined;
 }
 
-function field(obj: Record<string, unknown>, snake: string, camel: string): unknown {
-  return obj[snake] ?? obj[camel] ?? undefined;
-}
-
+/** A non-empty string id under either spelling; as the reference, an empty snake_case one falls back to camelCase. */
 function idField(obj: Record<string, unknown>, snake: string, camel: string): string | undefined {
-  const value = field(obj, snake, camel);
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw invalidArgument(`${operation}: request_json.${camel} must be a string.`);
-  return value;
+  for (const key of [snake, camel]) {
+    const value = obj[key];
+    if (value === undefined || value === null || value === '') continue;
+    if (typeof value !== 'string') throw invalidArgument(`${operation}: request_json.${key} must be a string.`);
+    return value;
+  }
+  return undefined;
 }
 
 export function parseHandoffRequest(requestJson: unknown): HandoffRequest {
@@ -59,12 +75,15 @@ export function parseHandoffRequest(requestJson: unknown): HandoffRequest {
   let parsed: unknown;
   try {
     parsed = JSON.parse(requestJson);
-  } catch (error) {
-    throw invalidArgument(`${operation}: request_json is not valid JSON (${(error as Error).message}).`);
+  } catch {
+    // V8's message quotes the text, which may hold tokens: say where it stops being JSON instead.
+    throw invalidArgument(`${operation}: request_json is not valid JSON: ${syntaxErrorAt(requestJson)}.`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw invalidArgument(`${operation}: request_json must hold a JSON object.`);
   }
+  // The server measured `input`, not the JSON inside this string.
+  checkDepth(parsed, `${operation}: request_json`);
   const request = parsed as Record<string, unknown>;
   const events = request['events'] ?? [];
   if (!Array.isArray(events)) throw invalidArgument(`${operation}: request_json.events must be an array.`);
@@ -72,52 +91,70 @@ export function parseHandoffRequest(requestJson: unknown): HandoffRequest {
     message: messageContent(request['message'], operation, 'request_json.message'),
     events: events.map((event, i) => eventFromWire(event, `${operation}: request_json.events[${i}]`)),
     artifacts: artifactsFromWire(request['artifacts'], `${operation}: request_json.artifacts`),
-    tempState: authorizationState(request['authorizations']),
+    turnState: authorizationState(request['authorizations']),
     userId: idField(request, 'user_id', 'userId') ?? defaultHandoffUserId,
     sessionId: idField(request, 'session_id', 'sessionId'),
+    labels: labelsField(request['labels']),
   };
 }
 
-/** `{id: {access_token}}` (or `accessToken`) → `{"temp:id": token}`. */
+/** `{id: {access_token}}` (or `accessToken`) → `{id: token, "temp:id": token}`. */
 function authorizationState(value: unknown): Record<string, string> {
   if (value === undefined || value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw invalidArgument(`${operation}: request_json.authorizations must be an object keyed by authorization id.`);
   }
   const state: Record<string, string> = {};
+  const define = (key: string, token: string) =>
+    Object.defineProperty(state, key, { value: token, enumerable: true, writable: true, configurable: true });
   for (const [id, auth] of Object.entries(value)) {
     const token =
       typeof auth === 'object' && auth !== null ? ((auth as Record<string, unknown>)['access_token'] ?? (auth as Record<string, unknown>)['accessToken']) : undefined;
     if (typeof token !== 'string') {
       throw invalidArgument(`${operation}: request_json.authorizations.${id} must be an object with an access_token string.`);
     }
-    Object.defineProperty(state, `${tempStatePrefix}${id}`, { value: token, enumerable: true, writable: true, configurable: true });
+    define(id, token);
+    define(`${tempStatePrefix}${id}`, token);
   }
   return state;
 }
 
+function labelsField(value: unknown): Record<string, string> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value) || !Object.values(value).every((v) => typeof v === 'string')) {
+    throw invalidArgument(`${operation}: request_json.labels must be an object of strings.`);
+  }
+  return Object.keys(value).length === 0 ? undefined : { ...(value as Record<string, string>) };
+}
+
+/** Where a handoff runs: the app's own services, and the in-memory ones of turns without a session id. */
+export interface HandoffCores {
+  readonly app: AppCore;
+  readonly temporary: AppCore;
+}
+
 export async function startHandoff(
-  core: AppCore,
+  cores: HandoffCores,
   raw: unknown,
   signal: AbortSignal | undefined,
 ): Promise<AsyncGenerator<HandoffEnvelope, void, undefined>> {
   const input = inputObject(raw, operation);
   const request = parseHandoffRequest(input['request_json']);
+  const runConfig: RunConfig | undefined = request.labels && withLabels({}, request.labels);
 
   return (async function* turn() {
     if (signal?.aborted) return;
     const { userId } = request;
-    const seed = { userId, events: request.events, artifacts: request.artifacts };
-    const session =
-      request.sessionId === undefined
-        ? await core.createSession(seed)
-        : await core.findOrCreateSession({ ...seed, sessionId: request.sessionId });
     const temporary = request.sessionId === undefined;
+    const core = temporary ? cores.temporary : cores.app;
+    const seed = { userId, events: request.events, artifacts: request.artifacts };
+    const session = temporary ? await core.createSession(seed) : await resumeOrCreate(core, request, request.sessionId!);
     try {
-      const run = core.runnerForTurn(userId, session.id, request.tempState).runAsync({
+      const run = core.runnerForTurn({ userId, sessionId: session.id, turnState: request.turnState, labelled: runConfig !== undefined }).runAsync({
         userId,
         sessionId: session.id,
         newMessage: request.message,
+        ...(runConfig === undefined ? {} : { runConfig }),
         ...(signal === undefined ? {} : { abortSignal: signal }),
       });
       for await (const event of run) {
@@ -128,6 +165,32 @@ export async function startHandoff(
       if (temporary) await core.removeSession(userId, session.id);
     }
   })();
+}
+
+/**
+ * The named session with the request's artifacts saved to it, or, when there is none, a new
+ * session (a new id: session services need not accept a caller's id) seeded from the request.
+ * A lookup that fails with a client error (a 4xx: say, an id the service cannot parse) counts as
+ * not found, as the reference's `except ClientError`; any other failure is the server's.
+ */
+async function resumeOrCreate(core: AppCore, request: HandoffRequest, sessionId: string): Promise<AdkSession> {
+  const { userId } = request;
+  let found: AdkSession | undefined;
+  try {
+    found = await core.findSession(userId, sessionId);
+  } catch (error) {
+    if (!isClientError(error)) throw error;
+  }
+  if (!found) return core.createSession({ userId, events: request.events, artifacts: request.artifacts });
+  await core.saveArtifacts(userId, found.id, request.artifacts);
+  return found;
+}
+
+/** An HTTP 4xx from a Google API client (`status` or `code`) or an AgentError with a 4xx status. */
+function isClientError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { status, code, httpStatus } = error as { status?: unknown; code?: unknown; httpStatus?: unknown };
+  return [status, code, httpStatus].some((value) => typeof value === 'number' && value >= 400 && value < 500);
 }
 
 async function envelope(core: AppCore, userId: string, sessionId: string, event: AdkEvent): Promise<HandoffEnvelope> {

@@ -16,5 +16,7 @@ export {
   type VertexServiceOptions,
 } from './services.js';
 export { defaultHandoffUserId, parseHandoffRequest, type HandoffRequest } from './handoff.js';
+/** The deepest nesting of objects and arrays AgentApp accepts in an input (INVALID_ARGUMENT past it). */
+export { maxInputDepth } from './depth.js';
 export * from './wire.js';
 export type * from './handler-types.js';

@@ -4,17 +4,22 @@
  * argument it relies on is checked here once, with an error that names the operation and
  * the argument.
  */
+import { checkDepth } from './depth.js';
 import { invalidArgument } from './errors.js';
 import { contentFromWire, type Content } from './wire.js';
 
 export type Input = Readonly<Record<string, unknown>>;
 
-/** The input object itself: absent means `{}`, anything else must be an object. */
+/**
+ * The input object itself: absent means `{}`, anything else must be an object, nested no
+ * deeper than `maxInputDepth` (checked once here, so nothing after it can overflow the stack).
+ */
 export function inputObject(input: unknown, operation: string): Input {
   if (input === undefined || input === null) return {};
   if (typeof input !== 'object' || Array.isArray(input)) {
     throw invalidArgument(`${operation}: input must be an object of keyword arguments.`);
   }
+  checkDepth(input, `${operation}: input`);
   return input as Input;
 }
 

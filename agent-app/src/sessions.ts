@@ -13,11 +13,21 @@ export async function createSession(core: AppCore, raw: unknown, operation: stri
   const userId = requiredString(input, 'user_id', operation);
   const sessionId = optionalString(input, 'session_id', operation);
   const state = optionalObject(input, 'state', operation);
+  // Expiry for the session service, as the reference passes its keyword arguments through
+  // (googleapis/python-aiplatform, vertexai/agent_engines/templates/adk.py, async_create_session).
+  const ttl = optionalString(input, 'ttl', operation);
+  const expireTime = optionalString(input, 'expire_time', operation);
+  if (ttl !== undefined && expireTime !== undefined) {
+    // Vertex AI's session service refuses the pair too, but as a plain error (a 500).
+    throw invalidArgument(`${operation}: give ttl or expire_time, not both.`);
+  }
   return sessionToWire(
     await core.createSession({
       userId,
       ...(sessionId === undefined ? {} : { sessionId }),
       ...(state === undefined ? {} : { state }),
+      ...(ttl === undefined ? {} : { ttl }),
+      ...(expireTime === undefined ? {} : { expireTime }),
     }),
   );
 }

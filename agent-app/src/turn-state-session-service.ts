@@ -1,12 +1,15 @@
 /**
- * A session service for one turn that shows the agent extra `temp:` state which is never
- * stored (forwarded OAuth tokens live for the turn only, never in the session).
+ * A session service for one turn that shows the agent extra state which is never stored
+ * (forwarded OAuth tokens live for the turn only, never in the session).
  *
- * Why a wrapper and not `runAsync({ stateDelta })`: ADK strips `temp:` keys from a delta
- * before applying it, so a token passed that way would never reach a tool. Instead, the
- * session object the runner loads for this turn gets the keys added to its in-memory
- * `state`; the stored session only ever changes through appended events, whose `temp:`
- * deltas ADK drops, so the keys cannot reach storage.
+ * Why a wrapper and not `runAsync({ stateDelta })`: a delta is an event's, and events are
+ * stored, so a token under a plain key (`github`, as the reference's tools read it) would be
+ * saved with the session; ADK strips `temp:` keys from a delta instead, so under `temp:github`
+ * it would never reach a tool. Instead, the session object the runner loads for this turn gets
+ * the keys added to its in-memory `state`. ADK's session services (in-memory, Vertex AI,
+ * database) hand out a copy and store only what appended events carry (their `stateDelta`),
+ * never a loaded session's whole state, so the keys cannot reach storage. A tool that writes
+ * one of them back (`state.set`) makes it an ordinary delta: that one is stored, by its choice.
  */
 import { BaseSessionService } from '@google/adk';
 import type {
@@ -27,13 +30,9 @@ export class TurnStateSessionService extends BaseSessionService {
     private readonly inner: BaseSessionService,
     /** The session of the turn: only it sees the extra state. */
     private readonly target: { appName: string; userId: string; sessionId: string },
-    /** Keys must start with `temp:`; checked here so a mistake cannot persist a token. */
-    private readonly tempState: Readonly<Record<string, unknown>>,
+    private readonly turnState: Readonly<Record<string, unknown>>,
   ) {
     super();
-    for (const key of Object.keys(tempState)) {
-      if (!key.startsWith(tempStatePrefix)) throw new Error(`turn state key ${JSON.stringify(key)} must start with ${tempStatePrefix}`);
-    }
   }
 
   override async getSession(request: GetSessionRequest): Promise<Session | undefined> {
@@ -44,7 +43,7 @@ export class TurnStateSessionService extends BaseSessionService {
       request.userId === this.target.userId &&
       request.sessionId === this.target.sessionId
     ) {
-      for (const [key, value] of Object.entries(this.tempState)) {
+      for (const [key, value] of Object.entries(this.turnState)) {
         Object.defineProperty(session.state, key, { value, enumerable: true, writable: true, configurable: true });
       }
     }

@@ -14,6 +14,7 @@
 import { createEvent, createSession } from '@google/adk';
 import type { Event as AdkEvent, MemoryEntry, Session as AdkSession } from '@google/adk';
 import type { Artifact, Event as GeneratedEvent, Memory, Session as GeneratedSession } from '../generated/types.js';
+import { maxInputDepth, tooDeep } from './depth.js';
 import { invalidArgument } from './errors.js';
 
 export type JsonObject = { [key: string]: unknown };
@@ -41,6 +42,8 @@ const verbatimPaths = new Set([
   'custom_metadata',
   'output',
   'route',
+  // Billing labels of a run (see run-labels.ts): their keys are the caller's.
+  'run_config.labels',
 ]);
 
 /** Maps keyed by file names or call ids: their keys stay as they are, their values are ADK objects. */
@@ -71,22 +74,26 @@ function isPlainObject(value: unknown): value is JsonObject {
  * Copies `value`, renaming keys with `rename` outside user data and dropping null and
  * undefined entries (the wire form has no nulls; camelCase adapters send them for "absent").
  * A `__proto__` key from JSON is defined, not assigned, so it stays an ordinary key and never
- * re-parents the copy.
+ * re-parents the copy. It recurses once per level of nesting, so past `maxInputDepth` levels it
+ * refuses (INVALID_ARGUMENT naming `where`) rather than run out of stack.
  */
-function convert(value: unknown, path: string, rename: (key: string) => string): unknown {
-  if (Array.isArray(value)) return value.map((item) => convert(item, path, rename));
-  if (!isPlainObject(value) || verbatimPaths.has(path)) return value;
+function convert(value: unknown, path: string, rename: (key: string) => string, where: string, depth = 1): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > maxInputDepth) throw tooDeep(where);
+  if (Array.isArray(value)) return value.map((item) => convert(item, path, rename, where, depth + 1));
+  if (verbatimPaths.has(path)) return value;
+  const object = value as JsonObject;
   const keyedMap = keyedMapPaths.has(path);
   const out: JsonObject = {};
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
-    const child = value[key];
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    const child = object[key];
     if (child === null || child === undefined) continue;
     const outKey = keyedMap ? key : rename(key);
     // Only objects need a path (to find user data below them); primitives are copied as they are.
     const converted =
       typeof child === 'object'
-        ? convert(child, keyedMap ? `${path}.*` : path === '' ? toSnake(key) : `${path}.${toSnake(key)}`, rename)
+        ? convert(child, keyedMap ? `${path}.*` : path === '' ? toSnake(key) : `${path}.${toSnake(key)}`, rename, where, depth + 1)
         : child;
     if (outKey === '__proto__') {
       Object.defineProperty(out, outKey, { value: converted, enumerable: true, writable: true, configurable: true });
@@ -110,7 +117,7 @@ export function millisFromSeconds(seconds: number): number {
 // ---- out: ADK → wire ----
 
 export function eventToWire(event: AdkEvent): WireEvent {
-  const out = convert(event, '', toSnake) as JsonObject;
+  const out = convert(event, '', toSnake, 'event') as JsonObject;
   // ADK always has a list here; the reference omits an empty one (it is optional there).
   if (Array.isArray(out['long_running_tool_ids']) && out['long_running_tool_ids'].length === 0) {
     delete out['long_running_tool_ids'];
@@ -121,11 +128,11 @@ export function eventToWire(event: AdkEvent): WireEvent {
 }
 
 export function contentToWire(content: Content): JsonObject {
-  return convert(content, 'content', toSnake) as JsonObject;
+  return convert(content, 'content', toSnake, 'content') as JsonObject;
 }
 
 export function partToWire(part: Part): JsonObject {
-  return convert(part, 'content.parts', toSnake) as JsonObject;
+  return convert(part, 'content.parts', toSnake, 'part') as JsonObject;
 }
 
 export function sessionToWire(session: AdkSession): WireSession {
@@ -156,7 +163,7 @@ function pick(obj: JsonObject, snake: string): unknown {
 
 export function eventFromWire(value: unknown, where = 'event'): AdkEvent {
   if (!isPlainObject(value)) throw invalidArgument(`${where} must be an object.`);
-  const camel = convert(value, '', toCamel) as JsonObject;
+  const camel = convert(value, '', toCamel, where) as JsonObject;
   const timestamp = camel['timestamp'];
   if (timestamp !== undefined && (typeof timestamp !== 'number' || !Number.isFinite(timestamp))) {
     throw invalidArgument(`${where}.timestamp must be a number of seconds.`);
@@ -170,7 +177,7 @@ export function eventFromWire(value: unknown, where = 'event'): AdkEvent {
 
 export function contentFromWire(value: unknown, where = 'content'): Content {
   if (!isPlainObject(value)) throw invalidArgument(`${where} must be an object with role and parts.`);
-  return checkedContent(convert(value, 'content', toCamel), where);
+  return checkedContent(convert(value, 'content', toCamel, where), where);
 }
 
 function checkedContent(value: unknown, where: string): Content {
@@ -186,7 +193,7 @@ function checkedContent(value: unknown, where: string): Content {
 
 export function partFromWire(value: unknown, where = 'part'): Part {
   if (!isPlainObject(value)) throw invalidArgument(`${where} must be an object (a content part).`);
-  return convert(value, 'content.parts', toCamel) as Part;
+  return convert(value, 'content.parts', toCamel, where) as Part;
 }
 
 /**
@@ -260,5 +267,5 @@ export function artifactToWire(fileName: string, versions: ReadonlyArray<{ versi
 export function runConfigFromWire(value: unknown): Record<string, unknown> | undefined {
   if (value === undefined || value === null) return undefined;
   if (!isPlainObject(value)) throw invalidArgument('run_config must be an object.');
-  return convert(value, 'run_config', toCamel) as Record<string, unknown>;
+  return convert(value, 'run_config', toCamel, 'run_config') as Record<string, unknown>;
 }

@@ -19,7 +19,8 @@ export function emitClient(model: Model, assets: Assets): EmittedFile {
       'type ClientCoreMethods',
       'type ClientOperation',
       'type ClientOperationTable',
-      'type EventStream',
+      // Only where a method returns one: an unused import fails `noUnusedLocals`.
+      ...(model.operations.some((op) => op.routing.response === 'stream') ? ['type EventStream'] : []),
     ]),
     "import type * as T from './types.js';",
     // zod/mini validators, so a browser bundle of the client stays small (validators.ts is classic zod).

@@ -29,7 +29,10 @@ export function stringLiteral(value: string): string {
     .replace(/\\.|'|\u2028|\u2029/g, (token) =>
       token === '\\"' ? '"' : token === "'" ? "\\'" : token === '\u2028' ? '\\u2028' : token === '\u2029' ? '\\u2029' : token,
     );
-  return `'${body}'`;
+  // A literal ending in an escaped backslash (`'a\\'`) misleads ts-morph's writer, which takes a
+  // quote after a backslash as escaped and then reads the rest of the file as inside the string
+  // (an enum ["\\", "/*"] came out with a stray `*/`). The same character as `\x5C` reads alike.
+  return value.endsWith('\\') ? `'${body.slice(0, -2)}\\x5C'` : `'${body}'`;
 }
 
 /** An identifier, checked, never mangled: a bad one is a generator bug or a spec error caught earlier. */

@@ -16,7 +16,8 @@ export function buildManifest(model: Model): Required<ManifestEntry>[] {
     name: op.name,
     api_mode: op.apiMode,
     description: description(op),
-    parameters: parameters(op.input, named),
+    // A standard operation is declared exactly as the reference catalogue declares it.
+    parameters: op.parameters === undefined ? parameters(op.input, named) : (op.parameters as ManifestSchema),
   }));
 }
 
@@ -24,8 +25,16 @@ export function emitManifest(model: Model): EmittedFile {
   return { path: 'class-methods.json', contents: `${JSON.stringify(buildManifest(model), null, 2)}\n` };
 }
 
+/**
+ * The description with the deprecation reason. A reason that reads as a notice ("Deprecated. Use …
+ * instead.", as the reference writes its sync forms) opens the text as its own paragraph, where the
+ * reference puts it; any other reason follows the description.
+ */
 function description(op: OperationModel): string {
-  return op.deprecated === undefined ? op.description : `${op.description} ${op.deprecated}`.trim();
+  const { description: text, deprecated } = op;
+  if (deprecated === undefined) return text;
+  if (deprecated.startsWith('Deprecated')) return text === '' ? deprecated : `${deprecated}\n\n${text}`;
+  return `${text} ${deprecated}`.trim();
 }
 
 type Named = ReadonlyMap<string, NamedSchema>;

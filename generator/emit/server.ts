@@ -22,7 +22,8 @@ export function emitServer(model: Model, assets: Assets): EmittedFile {
       'type RequestListener',
       'type ServerOperation',
       'type ServerOperationTable',
-      'type StreamOf',
+      // Only where a handler returns one: an unused import fails `noUnusedLocals`.
+      ...(model.operations.some((op) => op.routing.response === 'stream') ? ['type StreamOf'] : []),
     ]),
     "import type * as T from './types.js';",
     "import * as v from './validators.js';",

@@ -4,7 +4,7 @@
  * `resolve/`, which knows the contract.
  */
 import { z } from 'zod';
-import { apiModes, jsonTypes, type JsonSchema, type JsonType } from '../../spec/index.js';
+import { apiModes, jsonTypes, surfaceNames, type JsonSchema, type JsonType, type SurfaceName } from '../../spec/index.js';
 import { runtimeModes } from './spec-defaults.js';
 
 export const specFormatVersion = 1;
@@ -87,7 +87,13 @@ export const specFormat = z.strictObject({
       `unsupported spec format version ${JSON.stringify(issue.input)}; this agentgen reads version ${specFormatVersion}`,
   }),
   name: z.string().min(1, 'expected a non-empty name'),
-  surface: z.literal('agent-app', { error: 'expected "agent-app", the only standard surface' }).optional(),
+  /** A standard surface by version; `agent-app` is `agent-app@1` (see spec/agent-app-surface/). */
+  surface: z
+    .enum(surfaceNames as [SurfaceName, ...SurfaceName[]], {
+      error: (issue) =>
+        `unknown surface ${JSON.stringify(issue.input)}; expected one of ${surfaceNames.map((n) => JSON.stringify(n)).join(', ')}`,
+    })
+    .optional(),
   include: z.array(z.string()).optional(),
   runtime: z.enum(runtimeModes, { error: `expected one of ${runtimeModes.map((m) => JSON.stringify(m)).join(', ')}` }).optional(),
   /** Named schemas, referred to as `$ref: '#/schemas/Name'`. */

@@ -5,11 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  agentAppSurface,
   apiModeRouting,
   apiModes,
   contractSchemas,
   schemaTypes,
+  surfaceName,
+  surfaceOperations,
   type JsonSchema,
   type SurfaceOperation,
 } from '../../spec/index.js';
@@ -38,8 +39,11 @@ export interface ResolveOptions {
 export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model {
   const problems: SpecProblem[] = [];
   const doc = loaded.document;
-  const useSurface = doc === undefined || doc.surface === 'agent-app';
-  const surface = useSurface ? includedSurface(doc?.include, problems) : [];
+  // No spec file: the standard surface. `surface:` names a version; the loader has checked the name.
+  const surfaceId = doc === undefined ? surfaceName : doc.surface;
+  const standard = surfaceId === undefined ? [] : (surfaceOperations(surfaceId) ?? []);
+  const useSurface = surfaceId !== undefined;
+  const surface = useSurface ? includedSurface(standard, surfaceId, doc?.include, problems) : [];
   if (!useSurface && doc?.include !== undefined) {
     problems.push({ path: ['include'], message: 'include needs `surface: agent-app`: it selects operations of the surface' });
   }
@@ -48,7 +52,7 @@ export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model
   for (const [name, spec] of Object.entries(doc?.operations ?? {})) {
     const path = ['operations', name];
     if (!checkOperationName(name, path, problems)) continue;
-    const base = useSurface ? agentAppSurface.find((op) => op.name === name) : undefined;
+    const base = standard.find((op) => op.name === name);
     if (base !== undefined && operations.some((op) => op.name === name)) continue; // an override, merged above
     if (base !== undefined) {
       operations.push(fromSurface(base, spec)); // overrides bring back an operation left out by `include`
@@ -162,21 +166,26 @@ function withCallInputType(op: OperationModel, schemas: readonly NamedSchema[]):
   return value === input ? op : { ...op, names: { ...op.names, callInputType: `${op.names.pascal}CallInput` } };
 }
 
-function includedSurface(include: readonly string[] | undefined, problems: SpecProblem[]): readonly SurfaceOperation[] {
-  if (include === undefined) return agentAppSurface;
+function includedSurface(
+  standard: readonly SurfaceOperation[],
+  surfaceId: string,
+  include: readonly string[] | undefined,
+  problems: SpecProblem[],
+): readonly SurfaceOperation[] {
+  if (include === undefined) return standard;
   const seen = new Set<string>();
   include.forEach((name, index) => {
-    if (!agentAppSurface.some((op) => op.name === name)) {
+    if (!standard.some((op) => op.name === name)) {
       problems.push({
         path: ['include', index],
-        message: `${JSON.stringify(name)} is not an operation of the agent-app surface; expected one of ${agentAppSurface.map((op) => op.name).join(', ')}`,
+        message: `${JSON.stringify(name)} is not an operation of the ${surfaceId} surface; expected one of ${standard.map((op) => op.name).join(', ')}`,
       });
     } else if (seen.has(name)) {
       problems.push({ path: ['include', index], message: `${JSON.stringify(name)} is listed twice` });
     }
     seen.add(name);
   });
-  return agentAppSurface.filter((op) => seen.has(op.name));
+  return standard.filter((op) => seen.has(op.name));
 }
 
 function fromSurface(op: SurfaceOperation, override: OperationSpec | undefined): OperationModel {
@@ -186,6 +195,8 @@ function fromSurface(op: SurfaceOperation, override: OperationSpec | undefined):
     deprecated: override?.deprecated === undefined ? op.deprecated : deprecation(override.deprecated),
     input: override?.input ?? op.input,
     output: override?.output ?? op.output,
+    // The reference catalogue's form of the arguments holds only while the spec keeps them.
+    ...(override?.input === undefined ? { parameters: op.parameters } : {}),
   });
 }
 
@@ -202,7 +213,7 @@ function operation(
   name: string,
   apiMode: OperationModel['apiMode'],
   origin: OperationModel['origin'],
-  parts: Pick<OperationModel, 'description' | 'deprecated' | 'input' | 'output'>,
+  parts: Pick<OperationModel, 'description' | 'deprecated' | 'input' | 'output' | 'parameters'>,
 ): OperationModel {
   const routing = apiModeRouting[apiMode];
   const pascal = pascalCase(name);

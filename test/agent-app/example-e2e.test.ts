@@ -27,7 +27,7 @@ let devDone: Promise<number>;
 let client: AgentClient;
 
 beforeAll(async () => {
-  // As in the example's main.ts: default options (handoff sessions in their own store).
+  // As in the example's main.ts: default options.
   app = new AgentApp({ agent: createWeatherAgent({ model: new ScriptedLlm() }), env: {} });
   container = createAgentServer(app, { port: 0, host: '127.0.0.1' });
   const { port } = await container.listen();
@@ -73,9 +73,9 @@ const notFound = { status: 'FAILED_PRECONDITION', message: expect.stringContaini
 const text = (event: { content?: { parts?: Array<{ text?: string }> } }) => (event.content?.parts ?? []).map((p) => p.text ?? '').join('');
 
 describe('the weather-agent example through agentgen dev and its generated client', () => {
-  it('declares the thirteen operations', async () => {
+  it('declares the twenty operations of agent-app@2', async () => {
     const resourceInfo = await client.getResource();
-    expect(resourceInfo.spec?.classMethods?.map((m) => m.name)).toHaveLength(13);
+    expect(resourceInfo.spec?.classMethods?.map((m) => m.name)).toHaveLength(20);
   });
 
   it('walks a whole conversation', async () => {
@@ -110,15 +110,19 @@ describe('the weather-agent example through agentgen dev and its generated clien
     await expect(client.async_get_session({ user_id: 'ada', session_id: session.id })).rejects.toMatchObject(notFound);
   });
 
-  it('hands off a turn to an existing session: resumed with its history', async () => {
-    const first = JSON.stringify({ message: { role: 'user', parts: [{ text: 'hello there' }] }, userId: 'ada', sessionId: 'chat-1' });
-    expect((await collect(client.streaming_agent_run_with_events({ request_json: first }))).map((e) => e.session_id)).toEqual(['chat-1']);
-    const second = JSON.stringify({ message: { role: 'user', parts: [{ text: 'how many messages' }] }, userId: 'ada', sessionId: 'chat-1' });
+  // Handoffs as the reference AdkApp runs them (googleapis/python-aiplatform,
+  // vertexai/agent_engines/templates/adk.py, streaming_agent_run_with_events).
+  it('hands off a turn to an existing session: resumed with its history, readable with async_get_session', async () => {
+    const { id } = await client.async_create_session({ user_id: 'ada' });
+    const first = JSON.stringify({ message: { role: 'user', parts: [{ text: 'hello there' }] }, userId: 'ada', sessionId: id });
+    expect((await collect(client.streaming_agent_run_with_events({ request_json: first }))).map((e) => e.session_id)).toEqual([id]);
+    const second = JSON.stringify({ message: { role: 'user', parts: [{ text: 'how many messages' }] }, userId: 'ada', sessionId: id });
     const envelopes = await collect(client.streaming_agent_run_with_events({ request_json: second }));
-    expect(envelopes.map((e) => [e.session_id, text(e.events[0]!)])).toEqual([['chat-1', 'I have seen 2 user messages']]);
+    expect(envelopes.map((e) => [e.session_id, text(e.events[0]!)])).toEqual([[id, 'I have seen 2 user messages']]);
+    expect((await client.async_get_session({ user_id: 'ada', session_id: id })).events).toHaveLength(4);
   });
 
-  it('hands off a turn to an unknown session id: created and seeded, tokens for the turn only', async () => {
+  it('hands off a turn to an unknown session id: a new session with a new id, seeded, tokens for the turn only', async () => {
     const request_json = JSON.stringify({
       message: { role: 'user', parts: [{ text: 'how many messages' }] },
       userId: 'ada',
@@ -127,10 +131,12 @@ describe('the weather-agent example through agentgen dev and its generated clien
       authorizations: { calendar: { access_token: 'tok-calendar-123' } },
     });
     const envelopes = await collect(client.streaming_agent_run_with_events({ request_json }));
+    const newId = envelopes[0]!.session_id;
+    expect(newId).not.toBe('chat-7');
     // The seeded event is part of the history the model saw.
-    expect(envelopes.map((e) => [e.session_id, text(e.events[0]!)])).toEqual([['chat-7', 'I have seen 2 user messages']]);
-    const session = await app.handoffServices.sessionService.getSession({ appName: app.appName, userId: 'ada', sessionId: 'chat-7' });
-    expect(session!.events.map((e) => e.author)).toEqual(['user', 'user', 'weather_agent']);
+    expect(envelopes.map((e) => [e.session_id, text(e.events[0]!)])).toEqual([[newId, 'I have seen 2 user messages']]);
+    const session = await client.async_get_session({ user_id: 'ada', session_id: newId });
+    expect(session.events.map((e) => e.author)).toEqual(['user', 'user', 'weather_agent']);
     expect(JSON.stringify(session)).not.toContain('tok-calendar-123');
   });
 
@@ -140,7 +146,8 @@ describe('the weather-agent example through agentgen dev and its generated clien
     expect(envelopes).toHaveLength(3);
     expect(envelopes[0]!.events[0]!.content!.parts![0]!.function_call).toMatchObject({ name: 'get_weather', args: { city: 'Tokyo' } });
     expect(new Set(envelopes.map((e) => e.session_id)).size).toBe(1);
-    const left = await app.handoffServices.sessionService.listSessions({ appName: app.appName, userId: 'lin' });
+    const left = await app.temporaryServices.sessionService.listSessions({ appName: app.appName, userId: 'lin' });
     expect(left.sessions).toEqual([]);
+    expect((await client.async_list_sessions({ user_id: 'lin' })).sessions).toEqual([]);
   });
 });

@@ -18,13 +18,15 @@ export function makeAgent(model = new ScriptedLlm()) {
     }),
     execute: ({ city, forecastDays }) => ({ city, sky: 'clear', forecastDays }),
   });
-  // Reports whether a forwarded token is visible, never the token itself.
+  // Reports whether a forwarded token is visible, never the token itself: under `temp:github`
+  // (agentgen's spelling) and under `github` (as tools written for the reference AdkApp read it).
   const whoami = new FunctionTool({
     name: 'whoami',
     description: 'Tells whether the caller forwarded a GitHub token.',
     execute: (_args, context) => {
       const token = context?.state.get<string>('temp:github');
-      return { authorized: typeof token === 'string', tokenLength: token?.length ?? 0 };
+      const plain = context?.state.get<string>('github');
+      return { authorized: typeof token === 'string', tokenLength: token?.length ?? 0, plainKey: typeof plain === 'string' && plain === token };
     },
   });
   const saveNote = new FunctionTool({

@@ -5,7 +5,8 @@
  *
  * - after a tool result: one text that reports it (`Result of <tool>: <json>`);
  * - "weather in <City>": a call of `get_weather` with fixed, nested, camelCase arguments;
- * - "who am i": a call of `whoami` (reads the forwarded token from temporary state);
+ * - "who am i": a call of `whoami` (reads the forwarded token from the turn's state);
+ * - "what labels": the labels of the model request (`config.labels`), as JSON;
  * - "save <text>": a call of `save_note` (writes an artifact);
  * - "count to <n>": n texts, one every `delayMs`, stopping early when the run is aborted;
  * - "fail after one": one text, then the model call fails (a provider error mid-turn);
@@ -50,6 +51,8 @@ export class ScriptedLlm extends BaseLlm {
       yield this.call('whoami', {});
     } else if (save) {
       yield this.call('save_note', { text: save[1]! });
+    } else if (/what labels/i.test(said)) {
+      yield this.text(`labels: ${JSON.stringify(request.config?.labels ?? {})}`);
     } else if (/how many messages/i.test(said)) {
       const userTexts = request.contents.filter((c) => c.role === 'user' && c.parts?.some((p) => p.text !== undefined));
       yield this.text(`I have seen ${userTexts.length} user messages`);

@@ -3,9 +3,10 @@
  * wire form (DESIGN.md): sessions snake_case in seconds, `{sessions: [...]}`, delete → null,
  * a missing session → NOT_FOUND, memories per user only.
  */
+import { InMemorySessionService, type Session, type VertexAiCreateSessionRequest } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { AgentError, agentAppOperations } from '@agentgen/agent-app';
-import { agentAppSurface } from '../../spec/index.js';
+import { agentAppSurfaces } from '../../spec/index.js';
 import { drain, makeApp, textOf } from './fixtures.js';
 
 const forms = [
@@ -14,8 +15,8 @@ const forms = [
 ] as const;
 
 describe('the surface', () => {
-  it('serves exactly the thirteen operations of spec/agent-app-surface.ts, callable detached', async () => {
-    expect([...agentAppOperations]).toEqual(agentAppSurface.map((op) => op.name));
+  it('serves exactly the twenty operations of agent-app@2 (spec/agent-app-surface/), callable detached', async () => {
+    expect([...agentAppOperations]).toEqual(agentAppSurfaces['agent-app@2'].map((op) => op.name));
     const { app } = makeApp();
     for (const name of agentAppOperations) expect(typeof app[name]).toBe('function');
     // A server may take the method off the object before calling it.
@@ -25,7 +26,8 @@ describe('the surface', () => {
 
   it('refuses an app without an agent clearly', () => {
     expect(() => new (makeApp().app.constructor as any)({})).toThrow(/options\.agent is required/);
-    expect(() => makeApp({ handoffSessions: 'both' as never })).toThrow(/handoffSessions must be 'separate' or 'shared'/);
+    // Removed (handoffs with a session id use the app's services, as the reference): refused, not ignored.
+    expect(() => makeApp({ handoffSessions: 'separate' } as never)).toThrow(/handoffSessions option is gone/);
   });
 });
 
@@ -87,6 +89,32 @@ describe.each(forms)('session lifecycle ($label form)', ({ create, get, list, de
   it('refuses a non-object input', async () => {
     const { app } = makeApp();
     await expect(app[get]('u1' as never)).rejects.toMatchObject({ status: 'INVALID_ARGUMENT', message: expect.stringContaining('input must be an object') });
+  });
+
+  // googleapis/python-aiplatform, vertexai/agent_engines/templates/adk.py, async_create_session:
+  // ttl and expire_time go to the session service's create_session with the other kwargs.
+  it('passes ttl and expire_time to the session service, and refuses both at once', async () => {
+    const requests: VertexAiCreateSessionRequest[] = [];
+    const sessionService = new (class extends InMemorySessionService {
+      override createSession(request: VertexAiCreateSessionRequest): Promise<Session> {
+        requests.push(request);
+        return super.createSession(request);
+      }
+    })();
+    const { app } = makeApp({ sessionService });
+    await app[create]({ user_id: 'u1', ttl: '7200s' } as never);
+    await app[create]({ user_id: 'u1', expire_time: '2030-01-01T00:00:00Z', ttl: null } as never);
+    await app[create]({ user_id: 'u1' });
+    expect(requests.map(({ ttl, expireTime }) => [ttl, expireTime])).toEqual([
+      ['7200s', undefined],
+      [undefined, '2030-01-01T00:00:00Z'],
+      [undefined, undefined],
+    ]);
+    await expect(app[create]({ user_id: 'u1', ttl: '60s', expire_time: '2030-01-01T00:00:00Z' } as never)).rejects.toMatchObject({
+      status: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('ttl or expire_time'),
+    });
+    await expect(app[create]({ user_id: 'u1', ttl: 60 } as never)).rejects.toMatchObject({ status: 'INVALID_ARGUMENT', message: expect.stringContaining('ttl') });
   });
 });
 

@@ -105,20 +105,36 @@ describe('async_stream_query (4.7)', () => {
     expect(stored.events.slice(2).map(textOf)).toEqual(['now', 'You said: now']);
   });
 
-  it('refuses session_events together with session_id, before streaming', async () => {
+  // googleapis/python-aiplatform, vertexai/agent_engines/templates/adk.py, async_stream_query:
+  // `if session_id and session_events: raise ValueError(...)` — an empty list is falsy there.
+  it('refuses non-empty session_events together with session_id, before streaming; accepts an empty list', async () => {
     const { app } = makeApp();
     const session = await app.async_create_session({ user_id: 'u1' });
+    const seed = [{ author: 'user', timestamp: 1_700_000_000, content: { role: 'user', parts: [{ text: 'old' }] } }];
     await expect(
-      app.async_stream_query({ user_id: 'u1', session_id: session.id, message: 'x', session_events: [] }),
+      app.async_stream_query({ user_id: 'u1', session_id: session.id, message: 'x', session_events: seed as never }),
     ).rejects.toMatchObject({ status: 'INVALID_ARGUMENT', httpStatus: 400, message: expect.stringContaining('session_events') });
+    const events = await drain(app.async_stream_query({ user_id: 'u1', session_id: session.id, message: 'hi', session_events: [] }));
+    expect(textOf(events[0]!)).toBe('You said: hi');
+    expect((await app.async_get_session({ user_id: 'u1', session_id: session.id })).events.map(textOf)).toEqual(['hi', 'You said: hi']);
   });
 
-  it('answers an unknown session with NOT_FOUND before streaming', async () => {
+  // Same file, set_up: the app's runner is built with `auto_create_session=True`.
+  it('creates an unknown session_id under that id with the turn, as the reference runner does', async () => {
     const { app } = makeApp();
-    await expect(app.async_stream_query({ user_id: 'u1', session_id: 'nope', message: 'x' })).rejects.toMatchObject({
-      status: 'NOT_FOUND',
-      httpStatus: 404,
-    });
+    const events = await drain(app.async_stream_query({ user_id: 'u1', session_id: 'fresh-1', message: 'x' }));
+    expect(textOf(events[0]!)).toBe('You said: x');
+    const stored = await app.async_get_session({ user_id: 'u1', session_id: 'fresh-1' });
+    expect(stored.events.map(textOf)).toEqual(['x', 'You said: x']);
+    // The sync form too (the reference's stream_query runs the same runner).
+    await drain(app.stream_query({ user_id: 'u1', session_id: 'fresh-2', message: 'y' }));
+    expect((await app.async_get_session({ user_id: 'u1', session_id: 'fresh-2' })).events).toHaveLength(2);
+  });
+
+  it('takes labels in run_config verbatim onto the model requests', async () => {
+    const { app } = makeApp();
+    const events = await drain(app.async_stream_query({ user_id: 'u1', message: 'what labels', run_config: { labels: { cost_center: 'cc-1' } } }));
+    expect(JSON.parse(textOf(events[0]!).replace('labels: ', ''))).toMatchObject({ cost_center: 'cc-1' });
   });
 
   it.each([

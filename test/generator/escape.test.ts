@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { docComment, identifier, jsonLiteral, lineComment, objectLiteralKey, regExpLiteral, stringLiteral, typePropertyKey } from '../../generator/emit/escape.js';
 import { generateFromText } from '../../generator/generate.js';
 
-const hostile = ["plain", "it's", 'say "hi"', 'back\\slash', 'tick ` ${x}', 'line\nbreak\r\n', 'ls\u2028ps\u2029', '*/ /*', '\u0000\u001f', '\ud800 lone', 'emoji 😀', '</script>'];
+const hostile = ["plain", "it's", 'say "hi"', 'back\\slash', 'tick ` ${x}', 'line\nbreak\r\n', 'ls\u2028ps\u2029', '*/ /*', '\u0000\u001f', '\ud800 lone', 'emoji 😀', '</script>', 'ends in \\', '\\', 'two \\\\'];
 
 describe('stringLiteral', () => {
   test.each(hostile)('%j evaluates back to itself', (value) => {
@@ -10,6 +10,11 @@ describe('stringLiteral', () => {
     expect(literal.startsWith("'") && literal.endsWith("'")).toBe(true);
     expect(literal).not.toMatch(/[\n\r\u2028\u2029]/);
     expect(new Function(`return ${literal};`)()).toBe(value);
+  });
+
+  // ts-morph's writer takes a quote after a backslash as escaped: `'\\'` would leave it inside the string.
+  test.each(['\\', 'a\\', 'a\\\\', "a\\'"])('%j does not end in a backslash before the closing quote', (value) => {
+    expect(stringLiteral(value)).not.toMatch(/\\'$/);
   });
 });
 

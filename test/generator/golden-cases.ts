@@ -28,6 +28,7 @@ export const goldenCases: readonly GoldenCase[] = [
     },
   },
   ...readdirSync(fixturesDir)
+    .filter((fixture) => existsSync(join(fixturesDir, fixture, 'agentgen.yaml'))) // reference-catalogue/ is data, not a spec
     .sort()
     .map((fixture) => ({
       name: `fixture ${fixture}`,

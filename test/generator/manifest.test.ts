@@ -29,7 +29,7 @@ const referenceParameters: Record<string, { required: string[]; optional: string
   get_session: { required: ['user_id', 'session_id'], optional: [] },
   delete_session: { required: ['user_id', 'session_id'], optional: [] },
   list_sessions: { required: ['user_id'], optional: [] },
-  create_session: { required: ['user_id'], optional: ['session_id', 'state'] },
+  create_session: { required: ['user_id'], optional: ['session_id', 'state', 'ttl', 'expire_time'] },
   async_add_session_to_memory: { required: ['session'], optional: [] },
   async_search_memory: { required: ['user_id', 'query'], optional: [] },
   stream_query: { required: ['message', 'user_id'], optional: ['session_id', 'run_config'] },

@@ -1,6 +1,6 @@
 /**
  * The container entry point: the generated server (contract routes, validation, streaming)
- * with AgentApp (the thirteen standard operations over ADK) as its handlers. It listens on
+ * with AgentApp (the twenty operations of `agent-app@2` over ADK) as its handlers. It listens on
  * `$PORT` (default 8080) on 0.0.0.0, as the runtime requires, and stops cleanly on SIGTERM.
  */
 import { AgentApp } from '@agentgen/agent-app';

@@ -3,8 +3,9 @@
  * (`AGENT_MODEL=offline`). It is chosen explicitly, never as a fallback: a missing key with
  * a real model name still fails loudly, as it would in production.
  *
- * It plays the same two steps a real model plays with one tool:
+ * It plays the same two steps a real model plays with its tools:
  * - a user turn naming a known city → a `get_weather` call with `{ city }`;
+ * - the same with the word "save" in it → a call of the save tool (`save_report`) with `{ city }`;
  * - the tool's result as the last content → one sentence that reports it;
  * - a user turn naming no known city → one sentence asking for one.
  */
@@ -16,16 +17,20 @@ export interface OfflineModelOptions {
   cities: readonly string[];
   /** The tool to call (default `get_weather`). */
   toolName?: string;
+  /** The tool that saves a city's report, called when the user says "save" (default `save_report`). */
+  saveToolName?: string;
 }
 
 export class OfflineModel extends BaseLlm {
   private readonly cities: readonly string[];
   private readonly toolName: string;
+  private readonly saveToolName: string;
 
   constructor(options: OfflineModelOptions) {
     super({ model: 'offline' });
     this.cities = options.cities;
     this.toolName = options.toolName ?? 'get_weather';
+    this.saveToolName = options.saveToolName ?? 'save_report';
   }
 
   override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
@@ -38,7 +43,8 @@ export class OfflineModel extends BaseLlm {
     const said = (last?.parts ?? []).map((part) => part.text ?? '').join(' ');
     const city = this.findCity(said);
     if (city) {
-      yield { content: { role: 'model', parts: [{ functionCall: { name: this.toolName, args: { city } } }] } };
+      const name = /\bsave\b/i.test(said) ? this.saveToolName : this.toolName;
+      yield { content: { role: 'model', parts: [{ functionCall: { name, args: { city } } }] } };
     } else {
       yield text(`Which city? I have today's weather for ${listOf(this.cities)}.`);
     }
@@ -60,8 +66,14 @@ export class OfflineModel extends BaseLlm {
   }
 }
 
-/** One sentence from the tool's report: `{status, city, sky, temperatureC}` or `{status, error_message}`. */
+/**
+ * One sentence from a tool's result: a report `{status, city, sky, temperatureC}`, a saved report
+ * `{status, city, filename, version}`, or `{status, error_message}`.
+ */
 function describe(report: Record<string, unknown>): string {
+  if (report['status'] === 'success' && typeof report['filename'] === 'string') {
+    return `Saved today's report for ${String(report['city'])} as ${report['filename']} (version ${String(report['version'])}).`;
+  }
   if (report['status'] === 'success') {
     return `It is ${String(report['sky'])} and ${String(report['temperatureC'])}°C in ${String(report['city'])}.`;
   }

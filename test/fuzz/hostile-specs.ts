@@ -1,0 +1,115 @@
+/**
+ * The hostile-spec corpus: hand-picked specs (JavaScript protocol names in every naming position,
+ * YAML alias bombs and other YAML tricks, control characters) and fast-check-generated ones whose
+ * every string (name, descriptions, titles, property keys, defaults, enums, examples) is built from
+ * comment, string, template and script breakers with a payload that would show if it ever ran.
+ */
+import fc from 'fast-check';
+
+export interface HostileSpec {
+  readonly label: string;
+  readonly text: string;
+  /** Must be refused with a located SpecError (`agentgen.yaml:LINE:COL: ...`). */
+  readonly mustRefuse?: 'located' | 'any';
+}
+
+/** Every name JavaScript looks up on an object by itself (see generator/resolve/protocol-names.ts). */
+export const protocolNames = [...new Set(['__proto__', 'then', 'toJSON', ...Object.getOwnPropertyNames(Object.prototype)])];
+
+/** What a breaker smuggles in: a side effect on import that the child process looks for. */
+const payloads = ['globalThis.pwned = 1;', "console.log('PWNED');", "process.stdout.write('PWNED');", 'throw new Error("PWNED");'];
+const breakers = [
+  '*/', '/*', '//', '${', '}', '`', "'", '"', '\\', '\n', '\r', '\r\n', '\u2028', '\u2029', '\u0000', '\u0007', '\u001b[31m', '\u007f', '\ufeff', '\u200b',
+  '</script>', '<script>', '<!--', '-->', '{{', '}}', '{{{', '#!', '@deprecated', '@param', ')', '});', ']', "');", '");', '`);', '#{', '%s', '$&', "$'",
+];
+
+/** A hostile string: breakers and payloads, or any Unicode. */
+export const hostileText: fc.Arbitrary<string> = fc.oneof(
+  fc.array(fc.oneof(fc.constantFrom(...breakers), fc.constantFrom(...payloads), fc.string({ maxLength: 4 })), { minLength: 1, maxLength: 8 }).map((parts) => parts.join('')),
+  fc.string({ unit: 'binary', maxLength: 24 }),
+);
+
+const safeName = fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/);
+/** Operation and schema names: mostly valid identifiers, some that must be refused. */
+const opName = fc.oneof({ weight: 4, arbitrary: safeName }, { weight: 1, arbitrary: fc.constantFrom(...protocolNames, 'class', 'delete', 'await', 'default', 'a-b', 'with space', '9x', '') });
+const schemaName = fc.oneof({ weight: 4, arbitrary: safeName.map((n) => `S_${n}`) }, { weight: 1, arbitrary: fc.constantFrom('Object', 'Promise', 'then', 'Session', 'string', '__proto__') });
+
+const leaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  fc.record({ type: fc.constant('string'), description: hostileText, default: hostileText, examples: fc.array(hostileText, { maxLength: 2 }) }, { requiredKeys: ['type'] }),
+  fc.record({ enum: fc.uniqueArray(hostileText, { minLength: 1, maxLength: 3 }), title: hostileText }, { requiredKeys: ['enum'] }),
+  fc.record({ const: hostileText, deprecated: fc.boolean() }, { requiredKeys: ['const'] }),
+  fc.record({ type: fc.constant('integer'), minimum: fc.integer(), description: hostileText }, { requiredKeys: ['type'] }),
+);
+const objectSchema = fc
+  .record({ title: hostileText, description: hostileText, properties: fc.dictionary(hostileText, leaf, { minKeys: 1, maxKeys: 4 }) }, { requiredKeys: ['properties'] })
+  .map((schema) => ({ type: 'object', ...schema }));
+
+const operation = fc.record(
+  {
+    api_mode: fc.constantFrom('', 'async', 'stream', 'async_stream'),
+    description: hostileText,
+    deprecated: fc.oneof(fc.constant(true), hostileText),
+    input: objectSchema,
+    output: objectSchema,
+  },
+  { requiredKeys: ['api_mode'] },
+);
+
+/** A whole spec as JSON text (YAML reads JSON): every string exactly as generated. */
+export const generatedSpec: fc.Arbitrary<HostileSpec> = fc
+  .record({
+    name: hostileText,
+    schemas: fc.option(fc.dictionary(schemaName, objectSchema, { minKeys: 1, maxKeys: 2 }), { nil: undefined }),
+    operations: fc.dictionary(opName, operation, { minKeys: 1, maxKeys: 3 }),
+  })
+  .map((spec) => ({ label: 'generated', text: JSON.stringify({ agentgen: 1, ...spec }, null, 1) }));
+
+const head = 'agentgen: 1\nname: hostile\n';
+/** `name` in each naming position of a YAML spec; all must be refused, located. */
+function protocolCases(name: string): HostileSpec[] {
+  const key = JSON.stringify(name);
+  return [
+    { label: `operation ${key}`, text: `${head}operations:\n  ${key}:\n    api_mode: async\n`, mustRefuse: 'located' },
+    { label: `input property ${key}`, text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      properties:\n        ${key}: { type: string }\n`, mustRefuse: 'located' },
+    { label: `output property ${key}`, text: `${head}operations:\n  q:\n    api_mode: stream\n    output:\n      type: object\n      properties:\n        ${key}: { type: string }\n`, mustRefuse: 'located' },
+    { label: `schema ${key}`, text: `${head}schemas:\n  ${key}: { type: string }\noperations:\n  q:\n    api_mode: async\n    output: { $ref: '#/schemas/${name}' }\n`, mustRefuse: 'located' },
+  ];
+}
+
+/** "Billion laughs": each level aliases the one before ten times. */
+function aliasBomb(levels: number, inFlow: boolean): string {
+  const lines = ['agentgen: 1', 'name: bomb', 'operations:', '  q:', '    api_mode: async', '    input:', '      type: object', '      examples:'];
+  lines.push(`        - &l0 ${inFlow ? '[lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]' : 'lol'}`);
+  for (let i = 1; i < levels; i++) lines.push(`        - &l${i} [${Array.from({ length: 10 }, () => `*l${i - 1}`).join(', ')}]`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The same bomb spread over property defaults: each default aliases the one before ten times. */
+function defaultsBomb(levels: number): string {
+  const lines = ['agentgen: 1', 'name: bomb', 'operations:', '  q:', '    api_mode: async', '    input:', '      type: object', '      properties:'];
+  lines.push('        p0: { type: array, default: &p0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol] }');
+  for (let i = 1; i < levels; i++) lines.push(`        p${i}: { type: array, default: &p${i} [${Array.from({ length: 10 }, () => `*p${i - 1}`).join(', ')}] }`);
+  return `${lines.join('\n')}\n`;
+}
+
+export const handPicked: HostileSpec[] = [
+  ...protocolNames.flatMap(protocolCases),
+  { label: 'alias bomb, 9 levels', text: aliasBomb(9, true), mustRefuse: 'any' },
+  { label: 'alias bomb, 30 levels', text: aliasBomb(30, false), mustRefuse: 'any' },
+  { label: 'alias bomb across defaults', text: defaultsBomb(9), mustRefuse: 'any' },
+  { label: 'deep YAML flow nesting', text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      examples: [${'['.repeat(20_000)}${']'.repeat(20_000)}]\n`, mustRefuse: 'located' },
+  { label: 'deep YAML block nesting', text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      examples:\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(8 + i * 2)}- `).join('\n')}x\n` },
+  { label: 'merge key', text: `${head}base: &b { api_mode: async }\noperations:\n  q:\n    <<: *b\n`, mustRefuse: 'any' },
+  // An unknown tag leaves the text a string (a warning in the yaml package): harmless if escaped.
+  { label: 'js function tag', text: `${head}operations:\n  q:\n    api_mode: async\n    description: !!js/function 'function () { globalThis.pwned = 1 }'\n` },
+  { label: 'custom tag', text: `${head}operations:\n  q:\n    api_mode: !pwn async\n` },
+  { label: 'binary tag', text: `${head}operations:\n  q:\n    api_mode: async\n    description: !!binary aGVsbG8=\n` },
+  { label: 'duplicate key', text: `${head}operations:\n  q:\n    api_mode: async\n  q:\n    api_mode: stream\n`, mustRefuse: 'located' },
+  { label: 'BOM and CRLF', text: `\ufeff${head}operations:\r\n  q:\r\n    api_mode: async\r\n    description: "*/ globalThis.pwned = 1 /*"\r\n` },
+  { label: 'every C0 character in names and text', text: `agentgen: 1\nname: "${Array.from({ length: 32 }, (_, i) => `\\x${i.toString(16).padStart(2, '0')}`).join('')}\\x7f"\noperations:\n  q:\n    api_mode: async\n    description: "\\0\\a\\b\\t\\n\\v\\f\\r\\e */ \\u2028 \\u2029"\n    input:\n      type: object\n      properties:\n        "\\0\\x1b[31m": { type: string, default: "\\r\\n*/${'$'}{globalThis.pwned=1}" }\n` },
+  { label: 'template and script breakers everywhere', text: `agentgen: 1\nname: "\`\${globalThis.pwned = 1}\` */ </script><script>globalThis.pwned=1</script> {{constructor.constructor('globalThis.pwned=1')()}}"\nschemas:\n  S:\n    type: object\n    title: "*/ globalThis.pwned = 1; /*"\n    properties:\n      "'); globalThis.pwned = 1; ('": { type: string, pattern: "^\\\\*/\\\\$\\\\{x\\\\}$" }\noperations:\n  q:\n    api_mode: async\n    description: "\\u2028globalThis.pwned = 1 //\\u2029"\n    deprecated: "*/ console.log('PWNED') /*"\n    input:\n      type: object\n      properties:\n        "\\\`\${1}\\\`": { $ref: '#/schemas/S' }\n        "\\"; globalThis.pwned = 1; \\"": { enum: ["*/", "\${x}", "\\\`", "</script>"] }\n    output: { $ref: '#/schemas/S' }\n` },
+  { label: 'spec name "then"', text: 'agentgen: 1\nname: then\noperations:\n  q:\n    api_mode: async\n' },
+  { label: 'spec name "__proto__"', text: 'agentgen: 1\nname: __proto__\noperations:\n  q:\n    api_mode: async\n' },
+  { label: '__proto__ key', text: `${head}operations:\n  q:\n    api_mode: async\n    __proto__: { polluted: true }\n`, mustRefuse: 'located' },
+  { label: 'a 1 MiB description', text: `${head}operations:\n  q:\n    api_mode: async\n    description: "${'*/ ${x} `'.repeat(100_000)}"\n` },
+];

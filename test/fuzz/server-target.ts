@@ -1,0 +1,11 @@
+/**
+ * Fuzz target (bundled and forked by spawn-target.ts): the generated server of the standard
+ * surface (generated/server.ts) with the total in-memory agent, on 127.0.0.1, in its own process.
+ */
+import { createAgentServer } from '../../generated/server.js';
+import { memoryAgent } from './memory-agent.js';
+import { reportReady } from './target-ipc.js';
+
+const server = createAgentServer(memoryAgent(), { host: '127.0.0.1', port: 0 });
+const { port } = await server.listen();
+reportReady(port);
