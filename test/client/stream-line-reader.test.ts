@@ -69,6 +69,21 @@ describe('StreamLineReader', () => {
     }
   });
 
+  it('reads SSE as the standard parses it: bare CR line ends, and one event over several data lines', () => {
+    const pretty = JSON.stringify(events[1], null, 2).split('\n').map((line) => `data: ${line}`).join('\r');
+    const text = `data: ${JSON.stringify(events[0])}\r\r${pretty}\r\r: comment\rdata: ${JSON.stringify(events[2])}\r\n\r\n`;
+    const bytes = encoder.encode(text);
+    for (let offset = 1; offset < bytes.length; offset++) {
+      expect(readAll(splitAt(bytes, [offset])).events).toEqual(events);
+    }
+  });
+
+  it('refuses a body that is neither JSON lines nor an event stream, rather than reading no events', () => {
+    const result = readAll([encoder.encode('<html>\n<body>502 Bad Gateway</body>\n')]);
+    expect(result.events).toEqual([]);
+    expect(result.error?.message).toBe('Stream line is not JSON: <html>');
+  });
+
   it('parses a last line that has no newline when the body ends', () => {
     const text = ndjson.trimEnd();
     expect(readAll([encoder.encode(text)]).events).toEqual(events);

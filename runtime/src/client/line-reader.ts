@@ -1,5 +1,6 @@
 /** The stream framing of `:streamQuery`: NDJSON lines, or server-sent-events `data:` lines. */
 import { AgentApiError, errorFromStatus, quote } from './errors.js';
+import { SseLines, type SseSink } from './sse-lines.js';
 
 const cr = 13;
 const openBrace = 123;
@@ -7,10 +8,12 @@ const colon = 58;
 const letterD = 100;
 
 /**
- * Reads a streamed body: NDJSON lines, or SSE `data:` lines. Partial lines are buffered across
- * chunks and UTF-8 is decoded in stream mode, so a character split between chunks survives.
- * Blank lines, SSE comments (`:`) and other SSE fields are skipped; `\r\n` is accepted.
- * A line `{"error": ...}` ends the stream with `error` set, after the events before it.
+ * Reads a streamed body: NDJSON lines, or server-sent events. The first character that is not
+ * whitespace decides which: `{` is NDJSON (`\r\n` accepted; a stray SSE `data:` line too), anything
+ * else an event stream, read as the standard says (`SseLines`: bare CR line ends, multi-line
+ * `data`). Partial lines are buffered across chunks and UTF-8 is decoded in stream mode, so a
+ * character split between chunks survives. A line (or event) `{"error": ...}` ends the stream
+ * with `error` set, after the events before it.
  *
  * Push-based and synchronous so the hot loop has no promise per line; `EventStream` wraps it.
  */
@@ -18,6 +21,9 @@ export class StreamLineReader {
   private readonly httpStatus: number;
   private readonly decoder = new TextDecoder('utf-8');
   private rest = '';
+  /** Undecided until the first character that is not whitespace; then SSE or not for good. */
+  private framing: 'json-lines' | SseLines | undefined;
+  private undecided = '';
   /** Set once an error line or an unreadable line was seen; later input is ignored. */
   error: AgentApiError | undefined;
 
@@ -28,7 +34,16 @@ export class StreamLineReader {
   /** Parses the complete lines of `chunk`, appending events to `out`. False once `error` is set. */
   push(chunk: Uint8Array, out: unknown[]): boolean {
     if (this.error !== undefined) return false;
-    const text = this.decoder.decode(chunk, { stream: true });
+    let text = this.decoder.decode(chunk, { stream: true });
+    if (this.framing === undefined) {
+      text = this.undecided + text;
+      if (!this.decide(text)) {
+        this.undecided = text;
+        return true;
+      }
+      this.undecided = '';
+    }
+    if (this.framing !== 'json-lines') return this.framing!.feed(text, this.sink(out));
     let start = 0;
     let newline = text.indexOf('\n');
     if (newline === -1) {
@@ -55,9 +70,28 @@ export class StreamLineReader {
   /** The body ended: parses a last line without a newline. */
   end(out: unknown[]): boolean {
     if (this.error !== undefined) return false;
-    const line = this.rest + this.decoder.decode();
+    const last = this.decoder.decode();
+    if (this.framing === undefined) this.decide(this.undecided + last);
+    if (this.framing instanceof SseLines) return this.framing.feed(last, this.sink(out)) && this.framing.end(this.sink(out));
+    const line = this.undecided + this.rest + last;
+    this.undecided = '';
     this.rest = '';
     return this.line(line, out);
+  }
+
+  /** Picks the framing once `text` has a character that is not whitespace; false while it has none. */
+  private decide(text: string): boolean {
+    const first = text.search(/\S/);
+    if (first === -1) return false;
+    this.framing = text.charCodeAt(first) === openBrace ? 'json-lines' : new SseLines();
+    return true;
+  }
+
+  private sink(out: unknown[]): SseSink {
+    return {
+      data: (data) => (data.trim().length === 0 ? true : this.parse(data, out)),
+      other: (line) => this.parse(line, out), // neither JSON lines nor an event stream: refused as not JSON
+    };
   }
 
   private line(raw: string, out: unknown[]): boolean {
@@ -77,6 +111,11 @@ export class StreamLineReader {
         return true; // other SSE fields carry nothing for us
       }
     }
+    return this.parse(line, out);
+  }
+
+  /** One event's JSON: appended to `out`, or the error it carries (or its not being JSON) set. */
+  private parse(line: string, out: unknown[]): boolean {
     let value: unknown;
     try {
       value = JSON.parse(line);
