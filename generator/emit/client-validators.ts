@@ -4,7 +4,7 @@
  * methods cannot be dropped). Only what the client's table needs: each unary operation's input
  * and result, each stream operation's input, and the named schemas they reach. Built by the same
  * translation as `validators.ts` (`buildZod`), so each schema follows the same rules; each is
- * checked by `tsc` against its type in `types.ts` (`satisfies z.ZodMiniType<T.X>`).
+ * checked by `tsc` against its type in `types.ts` (`satisfies Produces<T.X>`, as in `validators.ts`).
  *
  * zod/mini registers no error messages of its own: the English ones classic zod uses are
  * registered here unless a locale is already configured, so errors read the same in both.
@@ -13,7 +13,7 @@ import type { Assets } from '../assets.js';
 import type { EmittedFile, Model } from '../model.js';
 import { withHeader } from './header.js';
 import { runtimeModule } from './runtime-imports.js';
-import { schemaDeclaration, zodMiniExpression, type Helper, type ZodTextContext } from './schema-to-zod.js';
+import { producesDeclaration, schemaDeclaration, zodMiniExpression, type Helper, type ZodTextContext } from './schema-to-zod.js';
 
 export function emitClientValidators(model: Model, assets: Assets): EmittedFile {
   const helpers = new Set<Helper>();
@@ -32,15 +32,15 @@ export function emitClientValidators(model: Model, assets: Assets): EmittedFile 
     },
   });
   const operations = model.operations.flatMap((op) => [
-    schemaConst(op.names.inputSchema, op.names.inputType, zodMiniExpression(op.input, context([])), `Validates the keyword arguments of \`${op.name}\`.`),
+    schemaConst(op.names.inputSchema, op.names.inputType, op.names.callInputType, zodMiniExpression(op.input, context([])), `Validates the keyword arguments of \`${op.name}\`.`),
     ...(op.routing.response === 'unary'
-      ? [schemaConst(op.names.outputSchema, op.names.outputType, zodMiniExpression(op.output, context([])), `Validates the result of \`${op.name}\`.`)]
+      ? [schemaConst(op.names.outputSchema, op.names.outputType, op.names.outputType, zodMiniExpression(op.output, context([])), `Validates the result of \`${op.name}\`.`)]
       : []),
   ]);
   const namedText = new Map<string, string>();
   for (let name = pending.shift(); name !== undefined; name = pending.shift()) {
     const s = byName.get(name)!;
-    namedText.set(name, schemaConst(s.schemaConst, s.name, zodMiniExpression(s.schema, context(s.cycle)), s.schema.description, s.cycle.length > 0));
+    namedText.set(name, schemaConst(s.schemaConst, s.name, s.inputName, zodMiniExpression(s.schema, context(s.cycle)), s.schema.description, s.cycle.length > 0));
   }
   // In the model's order: a schema comes after those it refers to outside a cycle.
   const named = (origin: 'contract' | 'spec') => model.schemas.filter((s) => s.origin === origin && namedText.has(s.name)).map((s) => namedText.get(s.name)!);
@@ -52,6 +52,8 @@ export function emitClientValidators(model: Model, assets: Assets): EmittedFile 
     // The runtime's helpers: the same functions agentgen's spec check runs.
     ...(helpers.size > 0 ? [`import { ${[...helpers].sort().join(', ')} } from '${runtimeModule(model, 'validation')}';`] : []),
     "import type * as T from './types.js';",
+    // Declared only where used: a project with noUnusedLocals would reject it otherwise.
+    ...([...contract, ...spec, ...operations].some((text) => text.includes(' satisfies Produces<')) ? [producesDeclaration] : []),
     '',
     "// zod/mini has no messages by default: classic zod's English ones, unless a locale is set.",
     'if (z.config().localeError === undefined) z.config(en());',
@@ -63,6 +65,6 @@ export function emitClientValidators(model: Model, assets: Assets): EmittedFile 
   return { path: 'client-validators.ts', contents: withHeader(model, assets, `${statements.join('\n')}\n`) };
 }
 
-function schemaConst(name: string, typeName: string, expression: string, doc: string | undefined, recursive = false): string {
-  return schemaDeclaration('z.ZodMiniType', { name, typeName, expression, doc, recursive });
+function schemaConst(name: string, typeName: string, inputTypeName: string, expression: string, doc: string | undefined, recursive = false): string {
+  return schemaDeclaration('z.ZodMiniType', { name, typeName, inputTypeName, expression, doc, recursive });
 }

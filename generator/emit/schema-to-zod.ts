@@ -259,20 +259,47 @@ function sharedText(context: ZodTextContext): Pick<ZodBuilder<Text>, 'object' | 
 }
 
 /**
- * One exported schema, checked against its type (`zodType` is `z.ZodType` or `z.ZodMiniType`):
- * `satisfies` keeps zod's own type; a schema in a reference cycle is annotated instead
- * (TypeScript cannot infer a type from its own initializer).
+ * The type every non-recursive schema is checked against (`satisfies Produces<T.X>`), declared
+ * once in `validators.ts` and in `client-validators.ts`: what the schema produces (`_zod.output`,
+ * which `z.output` and `z.infer` read) must be values of its type. `satisfies z.ZodType<T.X>`
+ * proves the same, but makes tsc relate every member of zod's class types (each method's
+ * signature, instantiated for the schema and for `T.X`): about 2 MB of tsc's heap and thousands of
+ * instantiations a schema. This reads one property (issue 17 item 6). What a schema accepts is
+ * proven against the sender's type by the agreement proofs of test/generator/typecheck.test.ts.
+ */
+export const producesDeclaration = [
+  '',
+  docComment("What a schema produces, compared by `satisfies` with its type in `types.ts` (cheaper for tsc than comparing zod's whole schema types)."),
+  'type Produces<Output> = { readonly _zod: { readonly output: Output } };',
+].join('\n');
+
+/**
+ * One exported schema, checked against its types (see `producesDeclaration`). In `validators.ts`
+ * (`widen`) the schema is then typed `z.ZodType<Output, Input>`: relating zod's inferred type of a
+ * schema to `z.ZodType` (as the Map of validators and the server's table do) costs tsc as much as
+ * the check it replaces, relating one `z.ZodType` to another almost nothing. `client-validators.ts`
+ * keeps zod/mini's inferred types (its table asks only for `safeParse`). A schema in a reference
+ * cycle is annotated with `zodType` instead (TypeScript cannot infer a type from its own initializer).
  */
 export function schemaDeclaration(
   zodType: 'z.ZodType' | 'z.ZodMiniType',
-  declaration: { readonly name: string; readonly typeName: string; readonly expression: string; readonly doc: string | undefined; readonly recursive?: boolean },
+  declaration: {
+    readonly name: string;
+    readonly typeName: string;
+    /** The type of what a sender writes (defaults may be left out), when it differs from `typeName`. */
+    readonly inputTypeName: string;
+    readonly expression: string;
+    readonly doc: string | undefined;
+    readonly recursive?: boolean;
+    readonly widen?: boolean;
+  },
 ): string {
-  const { name, typeName, expression, doc, recursive = false } = declaration;
+  const { name, typeName, inputTypeName, expression, doc, recursive = false, widen = false } = declaration;
   const comment = doc === undefined ? '' : `${docComment(doc)}\n`;
-  const type = `${zodType}<T.${identifier(typeName)}>`;
-  return recursive
-    ? `\n${comment}export const ${identifier(name)}: ${type} = ${expression};`
-    : `\n${comment}export const ${identifier(name)} = ${expression} satisfies ${type};`;
+  const types = `T.${identifier(typeName)}, T.${identifier(inputTypeName)}`;
+  if (recursive) return `\n${comment}export const ${identifier(name)}: ${zodType}<T.${identifier(typeName)}> = ${expression};`;
+  const widened = widen ? ` as unknown as ${zodType}<${types}>` : '';
+  return `\n${comment}export const ${identifier(name)} = ${expression} satisfies Produces<T.${identifier(typeName)}>${widened};`;
 }
 
 /** zod source text of `schema`, for `validators.ts`. */

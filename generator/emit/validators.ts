@@ -1,7 +1,7 @@
 /**
  * `validators.ts`: one zod schema per named schema, per operation input and per result or event,
- * each checked by `tsc` against its type in `types.ts` (`satisfies z.ZodType<T.X>`), plus the
- * envelopes and a Map of validators by operation name.
+ * each checked by `tsc` against its types in `types.ts` (`satisfies Produces<…>`, then typed `z.ZodType<…>`: see
+ * `producesDeclaration`), plus the envelopes and a Map of validators by operation name.
  *
  * Declarations are whole statements of text: ts-morph would re-indent multi-line initializers.
  */
@@ -11,7 +11,7 @@ import { docComment, stringLiteral } from './escape.js';
 import { withHeader } from './header.js';
 import { printFile } from './print.js';
 import { runtimeModule } from './runtime-imports.js';
-import { acceptCamelCaseHelper, schemaDeclaration, zodExpression, type Helper, type ZodTextContext } from './schema-to-zod.js';
+import { acceptCamelCaseHelper, producesDeclaration, schemaDeclaration, zodExpression, type Helper, type ZodTextContext } from './schema-to-zod.js';
 
 export function emitValidators(model: Model, assets: Assets): EmittedFile {
   const helpers = new Set<Helper>();
@@ -21,13 +21,14 @@ export function emitValidators(model: Model, assets: Assets): EmittedFile {
     named: (name) => ({ schemaConst: byName.get(name)!.schemaConst, lazy: cycle.includes(name) }),
   });
   const named = (s: NamedSchema) =>
-    schemaConst(s.schemaConst, s.name, zodExpression(s.schema, context(s.cycle)), s.schema.description, s.cycle.length > 0);
+    schemaConst(s.schemaConst, s.name, s.inputName, zodExpression(s.schema, context(s.cycle)), s.schema.description, s.cycle.length > 0);
   const contract = model.schemas.filter((s) => s.origin === 'contract').map(named);
   const spec = model.schemas.filter((s) => s.origin === 'spec').map(named);
   const operations = model.operations.flatMap((op) => [
-    schemaConst(op.names.inputSchema, op.names.inputType, zodExpression(op.input, context([])), `Validates the keyword arguments of \`${op.name}\`.`),
+    schemaConst(op.names.inputSchema, op.names.inputType, op.names.callInputType, zodExpression(op.input, context([])), `Validates the keyword arguments of \`${op.name}\`.`),
     schemaConst(
       op.names.outputSchema,
+      op.names.outputType,
       op.names.outputType,
       zodExpression(op.output, context([])),
       `Validates ${op.routing.response === 'stream' ? 'one event' : 'the result'} of \`${op.name}\`.`,
@@ -39,6 +40,7 @@ export function emitValidators(model: Model, assets: Assets): EmittedFile {
     // The runtime's helpers: the same functions agentgen's spec check runs.
     `import { ${[acceptCamelCaseHelper, ...helpers].sort().join(', ')} } from '${runtimeModule(model, 'validation')}';`,
     "import type * as T from './types.js';",
+    producesDeclaration,
     "\n// The contract's named schemas.",
     ...contract,
     ...(spec.length > 0 ? ["\n// The spec's schemas.", ...spec] : []),
@@ -46,7 +48,8 @@ export function emitValidators(model: Model, assets: Assets): EmittedFile {
     '\n// Operations.',
     ...operations,
     `\n${docComment('Validators by operation name. A Map, so that no name can reach `Object.prototype`.')}`,
-    'export const operationValidators: ReadonlyMap<T.OperationName, { readonly input: z.ZodType; readonly output: z.ZodType }> = new Map([',
+    // Type arguments, not inference: inferring them would make tsc unite one entry type per operation.
+    `export const operationValidators: ReadonlyMap<T.OperationName, ${validatorPair}> = new Map<T.OperationName, ${validatorPair}>([`,
     ...model.operations.map(
       (op) => `  [${stringLiteral(op.name)}, { input: ${op.names.inputSchema}, output: ${op.names.outputSchema} }],`,
     ),
@@ -55,6 +58,8 @@ export function emitValidators(model: Model, assets: Assets): EmittedFile {
   return { path: 'validators.ts', contents: withHeader(model, assets, printFile(statements)) };
 }
 
+/** The validators of one operation, as `operationValidators` holds them. */
+const validatorPair = '{ readonly input: z.ZodType; readonly output: z.ZodType }';
 
 const envelopesSource = `
 // Envelopes.
@@ -87,6 +92,6 @@ export const errorBody = z.object({
   }),
 }) satisfies z.ZodType<T.ErrorBody>;`;
 
-function schemaConst(name: string, typeName: string, expression: string, doc: string | undefined, recursive = false): string {
-  return schemaDeclaration('z.ZodType', { name, typeName, expression, doc, recursive });
+function schemaConst(name: string, typeName: string, inputTypeName: string, expression: string, doc: string | undefined, recursive = false): string {
+  return schemaDeclaration('z.ZodType', { name, typeName, inputTypeName, expression, doc, recursive, widen: true });
 }

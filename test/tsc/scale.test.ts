@@ -1,0 +1,37 @@
+/**
+ * Output that scales (issue 17 item 6): the output for 500 operations of realistic shape
+ * (bench/scale-spec.mjs) must type-check under `tsc --strict` (every flag the golden outputs are
+ * checked under) with tsc's heap capped at 1 GB. Comparing each schema with `satisfies
+ * z.ZodType<T.X>` cost tsc about 4 MB a operation (500 operations: past 2 GB, out of memory under
+ * this cap); `satisfies Produces<T.X>` and schemas typed `z.ZodType<…>` cost under 1 MB.
+ * `npm run bench:typecheck` measures 1,000 and 5,000 operations.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { expect, test } from 'vitest';
+import { scaleSpec, strictCompilerOptions } from '../../bench/scale-spec.mjs';
+import { generateFromText } from '../../generator/generate.js';
+import { root } from '../generator/golden-cases.js';
+
+const operations = 500;
+const heapCapMb = 1024;
+
+test(`the output for ${operations} operations type-checks with tsc's heap capped at ${heapCapMb} MB`, () => {
+  // Under node_modules/, so that the output resolves zod and @agentgen/runtime as a user's would.
+  const dir = join(root, 'node_modules/.cache/agentgen-scale-test');
+  rmSync(dir, { recursive: true, force: true });
+  const { files } = generateFromText(JSON.stringify(scaleSpec(operations)), 'agentgen.json');
+  for (const file of files) {
+    mkdirSync(dirname(join(dir, 'out', file.path)), { recursive: true });
+    writeFileSync(join(dir, 'out', file.path), file.contents);
+  }
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: strictCompilerOptions, include: ['out/**/*.ts'] }));
+  const run = spawnSync(process.execPath, [`--max-old-space-size=${heapCapMb}`, join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  const output = `${run.stdout}${run.stderr}`;
+  expect(output.includes('heap out of memory') ? 'tsc ran out of memory' : output.slice(0, 4000)).toBe('');
+  expect(run.status).toBe(0);
+}, 180_000);
