@@ -7,6 +7,7 @@
  * (lodash `cloneDeep`), `structuredClone` and `JSON.stringify` of the answer all recurse, and
  * the last two already fail between 2,500 and 5,000 levels on Node's default stack.
  */
+import { nestedDeeperThan } from '@agentgen/runtime/server';
 import { invalidArgument } from './errors.js';
 
 /** Deepest nesting of objects and arrays AgentApp accepts; the value itself is level 1. */
@@ -14,29 +15,6 @@ export const maxInputDepth = 1000;
 
 export function tooDeep(where: string): Error {
   return invalidArgument(`${where} is nested deeper than ${maxInputDepth} levels of objects and arrays.`);
-}
-
-/**
- * Whether `value` nests objects and arrays deeper than `limit`, measured with an explicit stack
- * (never recursion), so any depth is measured. Own enumerable keys only, as JSON has.
- */
-export function nestedDeeperThan(value: unknown, limit: number): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const pending: object[] = [value];
-  const depths: number[] = [1];
-  while (pending.length > 0) {
-    const current = pending.pop()!;
-    const depth = depths.pop()!;
-    if (depth > limit) return true;
-    const items: unknown[] = Array.isArray(current) ? current : Object.values(current);
-    for (const item of items) {
-      if (typeof item === 'object' && item !== null) {
-        pending.push(item);
-        depths.push(depth + 1);
-      }
-    }
-  }
-  return false;
 }
 
 /** Throws INVALID_ARGUMENT naming `where` when `value` is deeper than `maxInputDepth`. */

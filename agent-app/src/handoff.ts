@@ -27,7 +27,7 @@ import { checkDepth } from './depth.js';
 import { invalidArgument } from './errors.js';
 import type { HandoffEnvelope } from './handler-types.js';
 import { inputObject, messageContent } from './inputs.js';
-import { syntaxErrorAt } from './json-position.js';
+import { syntaxErrorAt } from '@agentgen/runtime/server';
 import { withLabels } from './run-labels.js';
 import { tempStatePrefix } from './turn-state-session-service.js';
 import {

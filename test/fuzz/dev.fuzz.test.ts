@@ -8,12 +8,12 @@
  * the process alive with Object.prototype untouched at the end. Replay with FUZZ_SEED=<seed>.
  */
 import { connect } from 'node:net';
-import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import manifest from '../../generated/class-methods.json' with { type: 'json' };
-import { checkResult, containerErrorProblem, rpcStatusProblem, streamProblem, unaryProblem, type Shapes } from './checks.js';
+import { containerErrorProblem, rpcStatusProblem, streamProblem, unaryProblem, type Shapes } from './checks.js';
 import { devCase, devResource, loopbackOrigins } from './dev-cases.js';
-import { describeCase, fuzzRuns, fuzzSeed, Histogram, parseAnswers, runPool, send, type Answer, type FuzzCase } from './http-fuzz.js';
+import { fuzzRequests } from './fuzz-requests.js';
+import { fuzzRuns, fuzzSeed, parseAnswers, type Answer, type FuzzCase } from './http-fuzz.js';
 import { spawnTarget, type Target } from './spawn-target.js';
 
 const seed = fuzzSeed();
@@ -66,29 +66,8 @@ const shapes: Shapes = {
 };
 
 test(`agentgen dev: ${runs} fuzzed requests, seed ${seed}`, async () => {
-  const histogram = new Histogram();
-  const started = performance.now();
-  console.log(`[fuzz dev] seed ${seed}, ${runs} requests (replay: FUZZ_SEED=${seed} FUZZ_RUNS=${runs})`);
-  try {
-    await fc.assert(
-      fc.asyncProperty(fc.array(devCase, { minLength: batch, maxLength: batch }), async (cases) => {
-        const results = await runPool(cases, batch, (c) => send(target.port, c));
-        const problems: string[] = [];
-        for (const [index, c] of cases.entries()) {
-          const result = results[index]!;
-          histogram.add(result.kind === 'answers' ? (result.answers.length === 0 ? 'closed' : result.answers.map((a) => a.status).join('+')) : result.kind);
-          const problem = checkResult(c, result, shapes);
-          if (problem !== undefined) problems.push(`${problem}\n    request: ${describeCase(c)}`);
-        }
-        if (problems.length > 0) throw new Error(`${problems.length} wrong answer(s):\n  ${problems.slice(0, 5).join('\n  ')}`);
-      }),
-      { seed, numRuns: Math.ceil(runs / batch), interruptAfterTimeLimit: 150_000, markInterruptAsFailure: true },
-    );
-  } finally {
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(`[fuzz dev] seed ${seed}: ${histogram.total} requests in ${seconds} s; statuses: ${histogram}`);
-  }
-  expect(histogram.total).toBeGreaterThanOrEqual(runs);
+  const sent = await fuzzRequests({ label: 'dev', seed, runs, batch, port: target.port, cases: devCase, shapes });
+  expect(sent).toBeGreaterThanOrEqual(runs);
   expect(await target.check()).toEqual({ protoKeysChanged: false, polluted: false });
   expect(target.stderr()).toBe('');
 }, 240_000);

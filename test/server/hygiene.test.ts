@@ -16,6 +16,7 @@ import {
   type ServerOperationTable,
 } from '@agentgen/runtime/server';
 import { closeAll, envelope, parseLines, start } from './fixture.js';
+import { parseRawAnswer } from './slow-client.js';
 
 const secret = 'hunter2-do-not-echo';
 const errorOf = (body: string) => (JSON.parse(body) as { error: { code: number; message: string; status: string } }).error;
@@ -261,16 +262,7 @@ function raw(port: number, request: string | Buffer): Promise<RawAnswer> {
     socket.on('error', () => undefined); // a reset after the answer: what was read still counts
     socket.on('close', () => {
       clearTimeout(timer);
-      const text = Buffer.concat(chunks).toString('latin1');
-      const split = text.indexOf('\r\n\r\n');
-      const head = split === -1 ? text : text.slice(0, split);
-      const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: split === -1 ? '' : text.slice(split + 4) });
+      resolve(parseRawAnswer(Buffer.concat(chunks).toString('latin1')));
     });
     socket.write(request);
   });

@@ -41,22 +41,21 @@ export function slowloris(port: number, request: SlowRequest, giveUpMs = 5000): 
     socket.on('close', () => {
       clearInterval(drip);
       clearTimeout(giveUp);
-      const text = Buffer.concat(chunks).toString('utf8');
-      const split = text.indexOf('\r\n\r\n');
-      const head = split === -1 ? text : text.slice(0, split);
-      const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      resolve({
-        status: Number(statusLine.split(' ')[1]),
-        headers,
-        body: split === -1 ? '' : text.slice(split + 4),
-        elapsedMs: performance.now() - started,
-      });
+      resolve({ ...parseRawAnswer(Buffer.concat(chunks).toString('utf8')), elapsedMs: performance.now() - started });
     });
     socket.write(request.start);
   });
+}
+
+/** Status, headers (lower-case names) and body of one HTTP answer read off a socket as text. */
+export function parseRawAnswer(text: string): { status: number; headers: Record<string, string>; body: string } {
+  const split = text.indexOf('\r\n\r\n');
+  const head = split === -1 ? text : text.slice(0, split);
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { status: Number(statusLine.split(' ')[1]), headers, body: split === -1 ? '' : text.slice(split + 4) };
 }

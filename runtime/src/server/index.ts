@@ -6,7 +6,7 @@ export { AgentError, isAgentError } from './errors.js';
 export { stderrLogger, type AgentServerLogger, type LogEntry } from './logger.js';
 export { createContainer, createListener } from './lifecycle.js';
 export { createDispatcher, readEngineId, type Dispatcher } from './dispatcher.js';
-export { checkContentType, nestedDeeperThan, parseEnvelope, type Envelope } from './envelope.js';
+export { checkContentType, nestedDeeperThan, parseEnvelope, syntaxErrorAt, type Envelope } from './envelope.js';
 export type {
   AgentServer,
   AgentServerOptions,
