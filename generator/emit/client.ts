@@ -34,15 +34,18 @@ export function emitClient(model: Model, assets: Assets): EmittedFile {
     ...model.operations.map((op) => clientMethod(op)),
     '}',
     '',
-    docComment('The declared operations: response kind, input validator, result validator.'),
-    'export const clientOperations: ClientOperationTable = new Map<string, ClientOperation>([',
+    // One `set` statement per operation: an array literal of entries would be typed as the union of
+    // one entry type per operation, which tsc rejects (TS2590) beyond a few thousand operations.
+    'const operationTable = new Map<string, ClientOperation>();',
     ...model.operations.map(
       (op) =>
-        `  [${stringLiteral(op.name)}, { kind: '${op.routing.response}', input: v.${op.names.inputSchema}${
+        `operationTable.set(${stringLiteral(op.name)}, { kind: '${op.routing.response}', input: v.${op.names.inputSchema}${
           op.routing.response === 'unary' ? `, output: v.${op.names.outputSchema}` : ''
-        } }],`,
+        } });`,
     ),
-    ']);',
+    '',
+    docComment('The declared operations: response kind, input validator, result validator.'),
+    'export const clientOperations: ClientOperationTable = operationTable;',
     '',
     docComment('A typed client of the public `:query` / `:streamQuery` API.'),
     'export function createAgentClient(options: AgentClientOptions): AgentClient {',

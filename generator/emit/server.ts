@@ -40,13 +40,16 @@ export function emitServer(model: Model, assets: Assets): EmittedFile {
     ...model.operations.map((op) => handlerMethod(op)),
     '}',
     '',
+    // One `set` statement per operation: an array literal of entries would be typed as the union of
+    // one entry type per operation, which tsc rejects (TS2590) beyond a few thousand operations.
+    'const operationTable = new Map<string, ServerOperation>();',
+    ...model.operations.map((op) => `operationTable.set(${stringLiteral(op.name)}, { ${tableEntry(op)} });`),
+    '',
     docComment(
       'The declared operations: response kind, input validator, and the validator of the result or of each\n' +
         'event (`validateResults`; none when the output is any JSON). Dispatch goes through this map only.',
     ),
-    'export const operations: ServerOperationTable = new Map<string, ServerOperation>([',
-    ...model.operations.map((op) => `  [${stringLiteral(op.name)}, { ${tableEntry(op)} }],`),
-    ']);',
+    'export const operations: ServerOperationTable = operationTable;',
     '',
     docComment('The container: `await createAgentServer(handlers).listen()` serves both routes on $PORT (default 8080), 0.0.0.0.'),
     'export function createAgentServer(handlers: AgentHandlers, options?: AgentServerOptions): AgentServer {',

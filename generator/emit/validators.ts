@@ -47,13 +47,16 @@ export function emitValidators(model: Model, assets: Assets): EmittedFile {
     envelopesSource,
     '\n// Operations.',
     ...operations,
-    `\n${docComment('Validators by operation name. A Map, so that no name can reach `Object.prototype`.')}`,
-    // Type arguments, not inference: inferring them would make tsc unite one entry type per operation.
-    `export const operationValidators: ReadonlyMap<T.OperationName, ${validatorPair}> = new Map<T.OperationName, ${validatorPair}>([`,
+    // One `set` statement per operation, not an array literal of entries: tsc types an array literal as
+    // the union of its element types (one per operation, whatever the annotation), which fails with
+    // TS2590 beyond a few thousand operations. No schema const is named `validatorsByName`: they end in
+    // Schema, Input, Result or Event, or are the contract's fixed names.
+    `\nconst validatorsByName = new Map<T.OperationName, ${validatorPair}>();`,
     ...model.operations.map(
-      (op) => `  [${stringLiteral(op.name)}, { input: ${op.names.inputSchema}, output: ${op.names.outputSchema} }],`,
+      (op) => `validatorsByName.set(${stringLiteral(op.name)}, { input: ${op.names.inputSchema}, output: ${op.names.outputSchema} });`,
     ),
-    ']);',
+    `\n${docComment('Validators by operation name. A Map, so that no name can reach `Object.prototype`.')}`,
+    `export const operationValidators: ReadonlyMap<T.OperationName, ${validatorPair}> = validatorsByName;`,
   ];
   return { path: 'validators.ts', contents: withHeader(model, assets, printFile(statements)) };
 }
