@@ -283,29 +283,24 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
 
   const server: Server = createServer(timeouts, (req, res) => {
     const started = performance.now();
-    const url = requestUrl(req.url);
-    if (url === undefined) {
-      // node:http passes on targets such as `//[` that URL cannot parse: a client's mistake, not a crash.
-      const failure = new PublicError('malformedRequest', 'the request target is not a valid URL path');
-      const close = bodyPending(req);
-      if (close) res.setHeader('connection', 'close');
-      const status = sendStatus(res, failure);
-      if (close) closeAfterAnswer(req, res);
-      log(`${req.method} (bad target) - ${status} ${(performance.now() - started).toFixed(1)} ms ${statusOf(failure.condition).status}`);
-      return;
-    }
-    const endpoint = url.pathname.includes(':') ? url.pathname.slice(url.pathname.lastIndexOf(':')) + url.search : 'resource';
-    const refuse = (message: string): void => {
-      const failure = new PublicError('permissionDenied', message);
+    /** Answers before anything is forwarded; a body still on its way is not read. */
+    const refuse = (failure: PublicError, endpoint: string): void => {
       const close = bodyPending(req);
       if (close) res.setHeader('connection', 'close');
       const status = sendStatus(res, failure);
       if (close) closeAfterAnswer(req, res);
       log(`${req.method} ${endpoint} - ${status} ${(performance.now() - started).toFixed(1)} ms ${statusOf(failure.condition).status}`);
     };
+    const url = requestUrl(req.url);
+    if (url === undefined) {
+      // node:http passes on targets such as `//[` that URL cannot parse: a client's mistake, not a crash.
+      refuse(new PublicError('malformedRequest', 'the request target is not a valid URL path'), '(bad target)');
+      return;
+    }
+    const endpoint = url.pathname.includes(':') ? url.pathname.slice(url.pathname.lastIndexOf(':')) + url.search : 'resource';
     // DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1 sends Host: evil.example.
     if (!hostAllowed(req.headers.host, allowedHosts)) {
-      refuse(`Host ${JSON.stringify(req.headers.host ?? '')} is not a loopback name: start agentgen dev with --allowed-host NAME to accept it`);
+      refuse(new PublicError('permissionDenied', `Host ${JSON.stringify(req.headers.host ?? '')} is not a loopback name: start agentgen dev with --allowed-host NAME to accept it`), endpoint);
       return;
     }
     // CORS for loopback pages only, so the generated client also runs from a dev server's page.
@@ -317,7 +312,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     }
     if (req.method === 'OPTIONS') {
       if (origin !== undefined && !grant) {
-        refuse(`Origin ${origin} is not a loopback origin: agentgen dev grants CORS to http(s)://localhost, 127.0.0.1 and [::1] only`);
+        refuse(new PublicError('permissionDenied', `Origin ${origin} is not a loopback origin: agentgen dev grants CORS to http(s)://localhost, 127.0.0.1 and [::1] only`), endpoint);
         return;
       }
       res.writeHead(204, {
