@@ -11,7 +11,7 @@ import type { RuntimeMode } from '../load/spec-format.js';
 import { bundledRuntimeMarker } from '../emit/bundled-runtime.js';
 import type { Model } from '../model.js';
 import { resolve } from '../resolve/resolve.js';
-import { allCurrent, leftoverRuntimeFiles, removeLeftovers, staleFiles, writeOutput, type FileStatus } from '../write/write-output.js';
+import { allCurrent, leftoverRuntimeFiles, removeLeftovers, retiredFiles, staleFiles, writeOutput, type FileStatus } from '../write/write-output.js';
 import type { Io } from './io.js';
 import { outOption, runtimeOption, specOption } from './options.js';
 import { emitModel, loadSpecFile, missing, standardSurface } from './pipeline.js';
@@ -67,11 +67,11 @@ export async function generateCommand(args: Args, io: Io): Promise<number> {
   return 0;
 }
 
-/** Emits the model and writes what changed; removes a bundled runtime's leftover files. */
+/** Emits the model and writes what changed; removes a bundled runtime's leftover files and retired ones. */
 async function writeModel(model: Model, outDir: string): Promise<{ results: { path: string; status: FileStatus }[]; removed: string[] }> {
   const files = await emitModel(model);
   const results = await writeOutput(outDir, files);
-  const removed = await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker);
+  const removed = [...(await retiredFiles(outDir)), ...(await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker))];
   await removeLeftovers(outDir, removed);
   return { results, removed };
 }
@@ -116,7 +116,7 @@ export async function checkCommand(args: Args, io: Io): Promise<number> {
   const model = resolve(loaded, { runtime: args.runtime });
   const outDir = resolvePath(io.cwd, args.out);
   const expected = expectedOutput(model, loadAssets({ bundledRuntime: model.runtime === 'bundle' }));
-  const leftovers = await leftoverRuntimeFiles(outDir, expected, bundledRuntimeMarker);
+  const leftovers = [...(await retiredFiles(outDir)), ...(await leftoverRuntimeFiles(outDir, expected, bundledRuntimeMarker))];
   if (leftovers.length === 0 && (await allCurrent(outDir, expected))) return upToDate(args.out, expected.length, io);
   const files = await emitModel(model);
   const stale = [...(await staleFiles(outDir, files)), ...leftovers.map((path) => ({ path, reason: 'left over' as const }))];

@@ -7,7 +7,7 @@ import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
 import { docComment, stringLiteral } from './escape.js';
 import { withHeader } from './header.js';
-import { operationMethod, runtimeImport, runtimeModule } from './runtime-imports.js';
+import { operationMethod, operationTableDeclaration, runtimeImport, runtimeModule } from './runtime-imports.js';
 
 export function emitClient(model: Model, assets: Assets): EmittedFile {
   const runtime = runtimeModule(model, 'client');
@@ -17,14 +17,14 @@ export function emitClient(model: Model, assets: Assets): EmittedFile {
       'type AgentClientOptions',
       'type CallOptions',
       'type ClientCoreMethods',
-      'type ClientOperation',
       'type ClientOperationTable',
       // Only where a method returns one: an unused import fails `noUnusedLocals`.
       ...(model.operations.some((op) => op.routing.response === 'stream') ? ['type EventStream'] : []),
     ]),
     "import type * as T from './types.js';",
-    // zod/mini validators, so a browser bundle of the client stays small (validators.ts is classic zod).
-    "import * as v from './client-validators.js';",
+    // The server's validators too: zod/mini, so a browser bundle keeps only the zod functions they use.
+    "import * as v from './validators.js';",
+    "import type * as z from 'zod/mini';",
     '',
     `export { AgentApiError, AgentValidationError } from '${runtime}';`,
     `export type { AgentClientOptions, AgentResource, CallOptions, EventStream, GenericCallOptions } from '${runtime}';`,
@@ -36,7 +36,7 @@ export function emitClient(model: Model, assets: Assets): EmittedFile {
     '',
     // One `set` statement per operation: an array literal of entries would be typed as the union of
     // one entry type per operation, which tsc rejects (TS2590) beyond a few thousand operations.
-    'const operationTable = new Map<string, ClientOperation>();',
+    operationTableDeclaration,
     ...model.operations.map(
       (op) =>
         `operationTable.set(${stringLiteral(op.name)}, { kind: '${op.routing.response}', input: v.${op.names.inputSchema}${

@@ -2,15 +2,14 @@
  * Emit: model → every output file, in path order. Pure (no I/O): same model, same bytes.
  * Each TypeScript file is re-parsed before it is returned.
  *
- * Three files are printed through ts-morph (types.ts, validators.ts, index.ts); the rest
- * (client-validators.ts too) are built as text. `expectedOutput` tells `check` how to recognise a current output folder without
+ * Three files are printed through ts-morph (types.ts, validators.ts, index.ts); the rest are
+ * built as text. `expectedOutput` tells `check` how to recognise a current output folder without
  * printing, so a check with nothing stale never loads ts-morph.
  */
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model } from '../model.js';
 import { emitBundledRuntime } from './bundled-runtime.js';
 import { emitClient } from './client.js';
-import { emitClientValidators } from './client-validators.js';
 import { hasCurrentHeader } from './header.js';
 import { emitIndex } from './index-file.js';
 import { emitManifest } from './manifest.js';
@@ -49,7 +48,6 @@ function emitUnprinted(model: Model, assets: Assets): EmittedFile[] {
   return [
     emitServer(model, assets),
     emitClient(model, assets),
-    emitClientValidators(model, assets),
     emitOpenApi(model),
     emitManifest(model),
     ...emitBundledRuntime(model, assets),

@@ -1,11 +1,10 @@
 /**
- * JSON Schema (agentgen's subset) → zod 4. One translation (`buildZod`), three targets: classic zod
- * source text for `validators.ts` (`zodExpression`), zod/mini source text for the browser-sized
- * `client-validators.ts` (`zodMiniExpression`: the same schemas, written as functions a bundler can
- * drop when unused) and, in `resolve/`, live zod schemas that check the spec's own values
- * (defaults, enums, examples) by the very rules the generated validators follow.
+ * JSON Schema (agentgen's subset) → zod 4. One translation (`buildZod`), two targets: zod/mini
+ * source text for `validators.ts` (`schemaDeclaration`) and, in `resolve/`, live classic zod
+ * schemas that check the spec's own values (defaults, enums, examples) by the very rules the
+ * generated validators follow (zod/mini and classic zod are one parser, zod/v4/core).
  * Mirrors `schema-to-ts.ts` rule for rule; `tsc` proves the two agree on every generated schema
- * (`satisfies z.ZodType<Type>`).
+ * (see `proofDeclarations`).
  *
  * Object rules (documented in the README): with declared properties, unknown keys are dropped
  * (`z.object`) unless `additionalProperties` is `true` (kept, `z.looseObject`), a schema
@@ -56,7 +55,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 /** The helpers of `@agentgen/runtime/codegenv1/validation` a schema may call. */
-export type Helper = 'uniqueItems' | 'excluding' | 'excludingMini' | typeof acceptCamelCaseHelper;
+export type Helper = 'uniqueItems' | 'excludingMini' | typeof acceptCamelCaseHelper;
 
 /**
  * What the translation needs from its target. Arguments that are spec values (bounds, defaults,
@@ -239,108 +238,66 @@ export interface ZodTextContext {
 
 type Text = (indent: string) => string;
 
-/** The members both text targets write alike: classic zod and zod/mini spell these the same. */
-function sharedText(context: ZodTextContext): Pick<ZodBuilder<Text>, 'object' | 'record' | 'literal' | 'enum' | 'named'> {
-  return {
-    object: (kind, entries) => (indent) => {
-      if (entries.length === 0) return `z.${kind}({})`;
-      const inner = indent + '  ';
-      const shape = entries.map(([key, value]) => `${inner}${objectLiteralKey(key)}: ${value(inner)},`).join('\n');
-      return `z.${kind}({\n${shape}\n${indent}})`;
-    },
-    record: (value) => (indent) => `z.record(z.string(), ${value(indent)})`,
-    literal: (value) => () => (value === null ? 'z.null()' : `z.literal(${jsonLiteral(value)})`),
-    enum: (values) => () => `z.enum([${values.map((v) => stringLiteral(v)).join(', ')}])`,
-    named: (name) => () => {
-      const target = context.named(name);
-      return target.lazy ? `z.lazy(() => ${target.schemaConst})` : target.schemaConst;
-    },
-  };
-}
-
 /**
- * The type every non-recursive schema is checked against (`satisfies Produces<T.X>`), declared
- * once in `validators.ts` and in `client-validators.ts`: what the schema produces (`_zod.output`,
- * which `z.output` and `z.infer` read) must be values of its type. `satisfies z.ZodType<T.X>`
- * proves the same, but makes tsc relate every member of zod's class types (each method's
- * signature, instantiated for the schema and for `T.X`): about 2 MB of tsc's heap and thousands of
- * instantiations a schema. This reads one property (issue 17 item 6). What a schema accepts is
- * proven against the sender's type by the agreement proofs of test/generator/typecheck.test.ts.
+ * The types every non-recursive schema is checked against, declared once in `validators.ts`: what
+ * the schema produces must be values of its type in `types.ts`. An object schema is checked
+ * property by property (`z.object({…} satisfies Shape<T.X>)`: every key of the type present, no
+ * other, each property schema producing its type), anything else as a whole (`satisfies
+ * Produces<T.X>`, which reads `_zod.output`, as `z.output` and `z.infer` do). `satisfies
+ * z.ZodMiniType<T.X>` would prove the same but make tsc relate every member of zod's types, and
+ * the whole-object form makes it build zod's inferred object type first: the per-property form
+ * costs tsc about 0.07 MB less heap a schema (issue 17 item 6, `npm run bench:typecheck`). What a
+ * schema accepts is proven against the sender's type by test/generator/typecheck.test.ts.
  */
-export const producesDeclaration = [
-  '',
-  docComment("What a schema produces, compared by `satisfies` with its type in `types.ts` (cheaper for tsc than comparing zod's whole schema types)."),
-  'type Produces<Output> = { readonly _zod: { readonly output: Output } };',
-].join('\n');
+export const proofDeclarations = {
+  Produces: [
+    docComment('What a schema produces, compared by `satisfies` with its type in `types.ts`.'),
+    'type Produces<Output> = { readonly _zod: { readonly output: Output } };',
+  ].join('\n'),
+  Shape: [
+    docComment("An object schema's properties, each compared with its property of `O`; every key of `O`, no other."),
+    'type Shape<O> = { readonly [K in keyof O]-?: Produces<O[K]> };',
+  ].join('\n'),
+} as const;
 
 /**
- * One exported schema, checked against its types (see `producesDeclaration`). In `validators.ts`
- * (`widen`) the schema is then typed `z.ZodType<Output, Input>`: relating zod's inferred type of a
- * schema to `z.ZodType` (as the Map of validators and the server's table do) costs tsc as much as
- * the check it replaces, relating one `z.ZodType` to another almost nothing. `client-validators.ts`
- * keeps zod/mini's inferred types (its table asks only for `safeParse`). A schema in a reference
- * cycle is annotated with `zodType` instead (TypeScript cannot infer a type from its own initializer).
+ * One exported schema, checked against its type (see `proofDeclarations`), then typed
+ * `z.ZodMiniType<Output, Input>`: what a user's code, the Map of validators and the server's and
+ * client's tables then relate is that small type, not zod's inferred one (whose every method
+ * signature tsc would instantiate again). A schema in a reference cycle is annotated instead
+ * (TypeScript cannot infer a type from its own initializer).
  */
 export function schemaDeclaration(
-  zodType: 'z.ZodType' | 'z.ZodMiniType',
   declaration: {
     readonly name: string;
     readonly typeName: string;
     /** The type of what a sender writes (defaults may be left out), when it differs from `typeName`. */
     readonly inputTypeName: string;
-    readonly expression: string;
+    readonly schema: JsonSchema;
     readonly doc: string | undefined;
     readonly recursive?: boolean;
-    readonly widen?: boolean;
   },
+  context: ZodTextContext,
 ): string {
-  const { name, typeName, inputTypeName, expression, doc, recursive = false, widen = false } = declaration;
+  const { name, typeName, inputTypeName, schema, doc, recursive = false } = declaration;
   const comment = doc === undefined ? '' : `${docComment(doc)}\n`;
-  const types = `T.${identifier(typeName)}, T.${identifier(inputTypeName)}`;
-  if (recursive) return `\n${comment}export const ${identifier(name)}: ${zodType}<T.${identifier(typeName)}> = ${expression};`;
-  const widened = widen ? ` as unknown as ${zodType}<${types}>` : '';
-  return `\n${comment}export const ${identifier(name)} = ${expression} satisfies Produces<T.${identifier(typeName)}>${widened};`;
-}
-
-/** zod source text of `schema`, for `validators.ts`. */
-export function zodExpression(schema: JsonSchema, context: ZodTextContext, indent = ''): string {
-  return buildZod(schema, textBuilder(context))(indent);
-}
-
-function textBuilder(context: ZodTextContext): ZodBuilder<Text> {
-  const args = (values: readonly unknown[]) => values.map((value) => jsonLiteral(value)).join(', ');
-  return {
-    factory: (path, ...values) => () => `z.${path}(${args(values)})`,
-    method: (target, name, ...values) => (indent) => `${target(indent)}.${name}(${args(values)})`,
-    regex: (target, pattern) => (indent) => `${target(indent)}.regex(${regExpLiteral(pattern, 'u')})`,
-    refine: (target, check, limit) => (indent) => {
-      if (check === 'uniqueItems') context.helpers.add('uniqueItems');
-      const refinement = refinements[check];
-      return `${target(indent)}.refine(${refinement.source(limit)}, ${stringLiteral(refinement.message(limit))})`;
-    },
-    union: (kind, members) => (indent) => `z.${kind}([${members.map((m) => m(indent)).join(', ')}])`,
-    and: (left, right) => (indent) => `${left(indent)}.and(${right(indent)})`,
-    array: (items) => (indent) => `z.array(${items(indent)})`,
-    catchall: (target, value) => (indent) => `${target(indent)}.catchall(${value(indent)})`,
-    ...sharedText(context),
-    excluding: (target, excluded) => (indent) => {
-      context.helpers.add('excluding');
-      return `excluding(${target(indent)}, ${excluded(indent)})`;
-    },
-    acceptCamelCase: (target) => (indent) => `z.preprocess(${acceptCamelCaseHelper}, ${target(indent)})`,
-  };
-}
-
-/** zod/mini source text of `schema`, for `client-validators.ts`: the same schema as `zodExpression`'s. */
-export function zodMiniExpression(schema: JsonSchema, context: ZodTextContext, indent = ''): string {
-  return buildZod(schema, miniTextBuilder(context))(indent);
+  const output = `T.${identifier(typeName)}`;
+  const text = buildZod(schema, miniTextBuilder(context));
+  if (recursive) return `\n${comment}export const ${identifier(name)}: z.ZodMiniType<${output}> = ${text('')};`;
+  const proven = text.object === undefined ? `${text('')} satisfies Produces<${output}>` : `z.${text.object.kind}(${text.object.shape('')} satisfies Shape<${output}>)`;
+  return `\n${comment}export const ${identifier(name)} = ${proven} as unknown as z.ZodMiniType<${output}, T.${identifier(inputTypeName)}>;`;
 }
 
 /**
  * zod/mini text. An array is marked: its `min`/`max` are `minLength`/`maxLength` (a number's are
  * `gte`/`lte`). A schema with checks keeps them apart, so the next one joins the same `.check(…)`.
  */
-type MiniText = Text & { readonly array?: true; readonly checks?: { readonly base: Text; readonly calls: readonly string[] } };
+type MiniText = Text & {
+  readonly array?: true;
+  readonly checks?: { readonly base: Text; readonly calls: readonly string[] };
+  /** An object schema with declared properties, as it stands: its factory and its shape literal. */
+  readonly object?: { readonly kind: string; readonly shape: Text };
+};
 
 /**
  * zod/mini has functions where classic zod has methods: a wrapper is `z.optional(schema)`, a
@@ -376,7 +333,21 @@ function miniTextBuilder(context: ZodTextContext): ZodBuilder<MiniText> {
     and: (left, right) => (indent) => `z.intersection(${left(indent)}, ${right(indent)})`,
     array: (items) => Object.assign((indent: string) => `z.array(${items(indent)})`, { array: true as const }),
     catchall: (target, value) => (indent) => `z.catchall(${target(indent)}, ${value(indent)})`,
-    ...sharedText(context),
+    object: (kind, entries) => {
+      if (entries.length === 0) return () => `z.${kind}({})`;
+      const shape: Text = (indent) => {
+        const inner = indent + '  ';
+        return `{\n${entries.map(([key, value]) => `${inner}${objectLiteralKey(key)}: ${value(inner)},`).join('\n')}\n${indent}}`;
+      };
+      return Object.assign((indent: string) => `z.${kind}(${shape(indent)})`, { object: { kind, shape } });
+    },
+    record: (value) => (indent) => `z.record(z.string(), ${value(indent)})`,
+    literal: (value) => () => (value === null ? 'z.null()' : `z.literal(${jsonLiteral(value)})`),
+    enum: (values) => () => `z.enum([${values.map((v) => stringLiteral(v)).join(', ')}])`,
+    named: (name) => () => {
+      const target = context.named(name);
+      return target.lazy ? `z.lazy(() => ${target.schemaConst})` : target.schemaConst;
+    },
     excluding: (target, excluded) => (indent) => {
       context.helpers.add('excludingMini');
       return `excludingMini(${target(indent)}, ${excluded(indent)})`;

@@ -8,7 +8,7 @@ import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
 import { docComment, stringLiteral } from './escape.js';
 import { withHeader } from './header.js';
-import { operationMethod, runtimeImport, runtimeModule } from './runtime-imports.js';
+import { operationMethod, operationTableDeclaration, runtimeImport, runtimeModule } from './runtime-imports.js';
 
 export function emitServer(model: Model, assets: Assets): EmittedFile {
   const runtime = runtimeModule(model, 'server');
@@ -20,13 +20,13 @@ export function emitServer(model: Model, assets: Assets): EmittedFile {
       'type AgentServerOptions',
       'type HandlerContext',
       'type RequestListener',
-      'type ServerOperation',
       'type ServerOperationTable',
       // Only where a handler returns one: an unused import fails `noUnusedLocals`.
       ...(model.operations.some((op) => op.routing.response === 'stream') ? ['type StreamOf'] : []),
     ]),
     "import type * as T from './types.js';",
     "import * as v from './validators.js';",
+    "import type * as z from 'zod/mini';",
     '',
     `export { AgentError, isAgentError, stderrLogger } from '${runtime}';`,
     `export type { AgentServer, AgentServerOptions, HandlerContext, LogEntry, RequestListener, RpcStatus, StreamOf } from '${runtime}';`,
@@ -42,7 +42,7 @@ export function emitServer(model: Model, assets: Assets): EmittedFile {
     '',
     // One `set` statement per operation: an array literal of entries would be typed as the union of
     // one entry type per operation, which tsc rejects (TS2590) beyond a few thousand operations.
-    'const operationTable = new Map<string, ServerOperation>();',
+    operationTableDeclaration,
     ...model.operations.map((op) => `operationTable.set(${stringLiteral(op.name)}, { ${tableEntry(op)} });`),
     '',
     docComment(

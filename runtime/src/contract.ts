@@ -93,3 +93,15 @@ export interface ManifestEntry {
   readonly description?: string;
   readonly parameters?: { readonly [keyword: string]: unknown };
 }
+
+/**
+ * What the server and the client need from a validator: `safeParse`, as every zod schema (classic
+ * or zod/mini) has it. Structural, so the runtime imports no zod of either kind.
+ */
+export interface Validator {
+  safeParse(
+    data: unknown,
+  ):
+    | { success: true; data: unknown }
+    | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+}

@@ -1,6 +1,6 @@
 /**
- * What generated validators call besides zod (classic in `validators.ts`, zod/mini in
- * `client-validators.ts`): JSON Schema rules zod has no method for, and the
+ * What generated validators (zod/mini, in `validators.ts`) and agentgen's own spec check (classic
+ * zod) call besides zod: JSON Schema rules zod has no method for, and the
  * normalisation of the reference platform's camelCase spelling. agentgen's spec check runs these
  * same functions, so a value the spec check accepts is one the generated validator accepts.
  */
@@ -51,7 +51,7 @@ export function excluding<S extends ZodType>(schema: S, excluded: ZodType): S {
 }
 
 /**
- * `excluding` for zod/mini schemas (the browser-sized client's validators): the same check and the
+ * `excluding` for zod/mini schemas (the generated validators): the same check and the
  * same issue as `.refine`'s, as a check function, so this module loads no zod of either kind.
  */
 export function excludingMini<S extends ZodMiniType>(schema: S, excluded: ZodMiniType): S {

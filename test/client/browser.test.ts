@@ -293,14 +293,14 @@ describe('the bundled generated client in Chromium, with only zod', () => {
     const paths = loaded.map((entry) => entry.path);
     expect(paths).toEqual(expect.arrayContaining([
       '/generated/client.js',
-      '/generated/client-validators.js',
+      '/generated/validators.js',
       '/generated/runtime/codegenv1/client.js',
       '/generated/runtime/client/client.js',
       '/generated/runtime/contract.js',
       '/node_modules/zod/mini/index.js',
     ]));
-    // The client's validators are zod/mini: neither validators.ts nor classic zod is loaded.
-    expect(paths.filter((path) => path === '/generated/validators.js' || path === '/node_modules/zod/index.js' || path.includes('/classic/'))).toEqual([]);
+    // The validators are zod/mini: classic zod is never loaded.
+    expect(paths.filter((path) => path === '/node_modules/zod/index.js' || path.includes('/classic/'))).toEqual([]);
     // The client never pulls the server half (node: modules) or the package runtime.
     expect(paths.filter((path) => /server|node:|@agentgen/.test(path))).toEqual([]);
     expect(pageErrors).toEqual([]);

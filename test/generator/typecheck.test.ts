@@ -4,8 +4,7 @@
  * `strictestFlags`; the bundled runtime copy of test/fixtures/bundle is compiled under them too),
  * together with generated proof files:
  * - validators accept every value of their type and produce values of it (the `satisfies` in
- *   validators.ts is one direction; `agreement/*.ts` here is the other), and so do the zod/mini
- *   ones of client-validators.ts;
+ *   validators.ts is one direction; `agreement/*.ts` here is the other);
  * - the OpenAPI document, turned into types by openapi-typescript, describes the same inputs and
  *   results as types.ts (mutually assignable; a property with a default stays optional on input).
  */
@@ -64,32 +63,23 @@ beforeAll(async () => {
       ]),
       ...model.schemas.filter((s) => s.origin === 'spec').map((s) => ({ schema: s.schemaConst, type: s.inputName, component: s.name })),
     ];
-    // The client's zod/mini validators, against the same types: what the client's table holds.
-    const clientNames = model.operations.flatMap((op) => [
-      { schema: op.names.inputSchema, type: op.names.callInputType },
-      ...(op.routing.response === 'unary' ? [{ schema: op.names.outputSchema, type: op.names.outputType }] : []),
-    ]);
     const lines = [
-      "import type { z } from 'zod';",
-      "import type * as zm from 'zod/mini';",
+      "import type * as z from 'zod/mini';",
       `import type * as T from '${out}/types.js';`,
       `import type * as v from './validators-${index}.js';`,
-      `import type * as cv from '${out}/client-validators.js';`,
       `import type { components } from './openapi-${index}.js';`,
       'type Schemas = components["schemas"];',
-      'type Accepts<V extends z.ZodType, X> = [X] extends [z.input<V>] ? true : false;',
-      'type AcceptsMini<V extends zm.ZodMiniType, X> = [X] extends [zm.input<V>] ? true : false;',
+      'type Accepts<V extends z.ZodMiniType, X> = [X] extends [z.input<V>] ? true : false;',
       'type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;',
       ...names.map((n, i) => `export const accepts${i}: Accepts<typeof v.${n.schema}, T.${n.type}> = true;`),
-      ...clientNames.map((n, i) => `export const clientAccepts${i}: AcceptsMini<typeof cv.${n.schema}, T.${n.type}> = true;`),
       ...names.map((n, i) => `export const openapi${i}: Same<Schemas[${JSON.stringify(n.component)}], T.${n.type}> = true;`),
     ];
     writeFileSync(join(agreementDir, `agreement-${index}.ts`), `${lines.join('\n')}\n`);
-    // validators.ts types each schema `z.ZodType<Output, Input>` after checking what it produces
+    // validators.ts types each schema `z.ZodMiniType<Output, Input>` after checking what it produces
     // (cheap for tsc at scale), so its declared input proves nothing: the proofs read a copy with
     // zod's inferred types, the golden text less those casts.
     const validators = readFileSync(join(root, golden.outDir, 'validators.ts'), 'utf8');
-    const inferred = validators.replace(/ as unknown as z\.ZodType<[^;]*>;/g, ';').replaceAll(" from './", ` from '${out}/`);
+    const inferred = validators.replace(/ as unknown as z\.ZodMiniType<[^;]*>;/g, ';').replaceAll(" from './", ` from '${out}/`);
     writeFileSync(join(agreementDir, `validators-${index}.ts`), inferred);
   }
 });

@@ -4,18 +4,12 @@
  * It uses only web globals (`fetch`, `TextDecoder`, `AbortController`, `URL`), so it also runs in
  * browsers and edge runtimes. Validators are taken structurally (`safeParse`): no zod import here.
  */
-import type { ManifestEntry } from '../contract.js';
+import type { ManifestEntry, Validator } from '../contract.js';
 import { AgentApiError, AgentValidationError, errorFromResponse, isRecord, quote } from './errors.js';
 import { ResponseEventStream, type EventStream } from './event-stream.js';
 
-/** What the client needs from a validator: zod schemas satisfy it. */
-export interface ClientSchema {
-  safeParse(
-    data: unknown,
-  ):
-    | { success: true; data: unknown }
-    | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
-}
+/** What the client needs from a validator (zod schemas satisfy it): the runtime's one `Validator`. */
+export type ClientSchema = Validator;
 
 /** One declared operation: the public endpoint follows from `kind` (unary → `:query`, stream → `:streamQuery`). */
 export interface ClientOperation {

@@ -5,8 +5,7 @@
  * `validateResults` is on), and what a disconnect or a shutdown does to work in flight.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { ZodType } from 'zod';
-import { containerErrors, containerRoutes, type ErrorRow } from '../contract.js';
+import { containerErrors, containerRoutes, type ErrorRow, type Validator } from '../contract.js';
 import { checkContentType, describeIssues, jsonMediaType, nestedDeeperThan, parseEnvelope, rawHeader } from './envelope.js';
 import { AgentError, describeError, errorBody, errorLine } from './errors.js';
 import type { AgentServerLogger, LogEntry } from './logger.js';
@@ -19,9 +18,9 @@ import { clip, describeValue, isIterable, isThenable, iteratorOf, nextTurn, type
 export interface ResolvedOperation {
   readonly name: string;
   readonly kind: ResponseKind;
-  readonly input: ZodType;
+  readonly input: Validator;
   /** The declared result or event schema, when `validateResults` is on and there is one; else undefined. */
-  readonly output: ZodType | undefined;
+  readonly output: Validator | undefined;
   readonly handler: OperationHandler;
   readonly wrongRouteMessage: string;
 }
@@ -290,7 +289,7 @@ export class Exchange implements TrackedWork {
    * signal aborted, its iterator closed) and the error thrown ends the stream: after the events
    * before it, as the last line, or as the whole answer when nothing was sent yet.
    */
-  private checkEvent(op: ResolvedOperation, output: ZodType, value: unknown, count: number): void {
+  private checkEvent(op: ResolvedOperation, output: Validator, value: unknown, count: number): void {
     let failure: unknown;
     try {
       const issues = outputIssues(output, value, '(event)');
@@ -420,7 +419,7 @@ export class Exchange implements TrackedWork {
  * when it passes. The value is checked as it is sent: `undefined` goes out as `null`. The parsed
  * copy is dropped: what is sent never depends on whether results are checked.
  */
-function outputIssues(schema: ZodType, value: unknown, root: string): string | undefined {
+function outputIssues(schema: Validator, value: unknown, root: string): string | undefined {
   const parsed = schema.safeParse(value === undefined ? null : value);
   return parsed.success ? undefined : describeIssues(parsed.error.issues, root);
 }

@@ -18,4 +18,4 @@ export type {
   ServerOperationTable,
   StreamOf,
 } from './types.js';
-export { containerErrors, containerRoutes, type RpcStatus } from '../contract.js';
+export { containerErrors, containerRoutes, type RpcStatus, type Validator } from '../contract.js';

@@ -1,20 +1,20 @@
 /** The server runtime's public types: the operation table, handlers, their context, options. */
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { ZodType } from 'zod';
+import type { Validator } from '../contract.js';
 import type { AgentServerLogger } from './logger.js';
 
 export type ResponseKind = 'unary' | 'stream';
 
 /**
- * One declared operation as the server dispatches it: its response kind, the zod schema of its
- * `input`, and the zod schema of its result (unary) or of each event (stream), which the server
+ * One declared operation as the server dispatches it: its response kind, the validator (a zod
+ * schema) of its `input`, and the validator of its result (unary) or of each event (stream), which the server
  * checks when `validateResults` is on. No `output` (an operation whose result is any JSON, or a
  * table generated before it existed): nothing is checked.
  */
 export interface ServerOperation {
   readonly kind: ResponseKind;
-  readonly input: ZodType;
-  readonly output?: ZodType;
+  readonly input: Validator;
+  readonly output?: Validator;
 }
 
 /** The declared operations by name. Dispatch goes through this map only. */
