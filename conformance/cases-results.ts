@@ -1,131 +1,144 @@
 /**
- * Cases that need a successful call: the unary `{"output"}` wrapper, stream framing and media type
- * (rules 4–5), and a disconnect mid-stream. They run only for operations that answered 200 to
- * their sample (or to `input: {}`); otherwise they are reported as not checked.
+ * Cases that need a successful call (the success path): the unary `{"output"}` wrapper (rule 4),
+ * stream framing and media type (rule 5), results and events against the spec's `output`
+ * schema, and a disconnect mid-stream. Each runs for the operations that answered 2xx to their
+ * planned input; for the others it is reported as not checked, with the reason.
  */
 import { describe, describeRaw, mediaType, signature } from './observe.js';
 import { streamContainerRoute } from '../spec/index.js';
-import { envelopeBody, result, type RunState } from './state.js';
-import type { CaseResult } from './types.js';
+import { callOnce, envelopeBody, isStream, result, type RunState } from './state.js';
+import type { CaseResult, CheckedEntry } from './types.js';
 
 const maxLines = 1_000;
+const successPath = { successPath: true } as const;
 
-export function unaryOutputCase(state: RunState): CaseResult {
-  const name = 'unary answer is {"output": ...}';
-  const expected = 'application/json object with an "output" key';
-  if (state.unaryAnswers.size === 0) {
-    return result(name, expected, 'no unary operation succeeded with the inputs the checker has', 'not-checked');
-  }
-  for (const [op, res] of state.unaryAnswers) {
-    const type = mediaType(res.headers['content-type']);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(res.body);
-    } catch {
-      parsed = undefined;
-    }
-    const wrapped = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.hasOwn(parsed, 'output');
-    if (type !== 'application/json' || !wrapped) {
-      return result(name, expected, `${op}: ${type || 'no content type'}, ${describeRaw({ res })}`, 'fail');
-    }
-  }
-  return result(name, expected, `ok for ${[...state.unaryAnswers.keys()].join(', ')}`, 'pass');
+function notRun(op: string): string {
+  return `${op} did not succeed with the checker's input (see "${op} succeeds")`;
 }
 
-function runnableStreams(state: RunState): Array<[string, Readonly<Record<string, unknown>>]> {
-  return state.operations
-    .filter((op) => op.api_mode === 'stream' || op.api_mode === 'async_stream')
-    .flatMap((op) => {
-      const input = state.runnable.get(op.name);
-      return input === undefined ? [] : [[op.name, input] as [string, Readonly<Record<string, unknown>>]];
-    });
-}
-
-export async function streamFramingCases(state: RunState): Promise<CaseResult[]> {
-  const expected = 'application/json, one JSON value per line';
-  const streams = runnableStreams(state);
-  if (streams.length === 0) {
-    const why = 'no stream operation succeeded with the inputs the checker has (give samples)';
-    return [result('stream framing and media type', expected, why, 'not-checked')];
-  }
+export function unaryCases(state: RunState): CaseResult[] {
   const results: CaseResult[] = [];
-  for (const [op, input] of streams) {
-    const name = `stream framing and media type (${op})`;
-    const route = streamContainerRoute;
-    const opened = await state.observer.open(name, route, envelopeBody(op, input));
-    if (!('stream' in opened)) {
-      results.push(result(name, expected, `${describe(opened)} (succeeded before, not now)`, 'fail'));
+  for (const op of state.operations.filter((o) => !isStream(o))) {
+    const name = `unary answer is {"output": ...} (${op.name})`;
+    const expected = 'application/json object with an "output" key';
+    const res = state.unaryAnswers.get(op.name);
+    const check = state.outputChecks.get(op.name);
+    const schemaName = `result matches the spec's output schema (${op.name})`;
+    if (res === undefined) {
+      results.push(result(name, 'unaryOutput', expected, notRun(op.name), 'not-checked', successPath));
+      if (check !== undefined) results.push(result(schemaName, 'outputSchema', 'valid', notRun(op.name), 'not-checked', successPath));
       continue;
     }
-    const { stream } = opened;
-    const type = mediaType(stream.headers['content-type']);
-    const lines: string[] = [];
-    let broke: string | undefined;
-    try {
-      for (let line = await stream.nextLine(state.observer.timeoutMs); line !== undefined; ) {
-        if (line.trim() !== '') lines.push(line);
-        if (lines.length >= maxLines) break;
-        line = await stream.nextLine(state.observer.timeoutMs);
-      }
-    } catch (error) {
-      broke = (error as Error).message;
-    }
-    stream.hangUp();
-    const bad = lines.find((line) => !isJson(line));
-    if (type !== 'application/json') {
-      results.push(result(name, expected, `content type ${JSON.stringify(type || '(none)')}`, 'fail'));
-    } else if (bad !== undefined) {
-      results.push(result(name, expected, `line is not JSON: ${JSON.stringify(bad.slice(0, 80))}`, 'fail'));
-    } else if (lines.length === 1 && isArrayOfObjects(lines[0] ?? '')) {
-      // Events are values on their own lines; one line holding an array of events is a JSON
-      // array response, not a stream (a custom event that is itself such an array would look
-      // the same: the checker errs on the side of the common mistake).
-      results.push(result(name, expected, 'one line holding a JSON array of objects: a JSON array, not NDJSON', 'fail'));
-    } else if (lines.length === 0) {
-      const why = broke === undefined ? 'the stream had no lines' : `no lines: ${broke}`;
-      results.push(result(name, expected, why, 'not-checked'));
+    const parsed = parseJson(res.body);
+    const wrapped = isRecord(parsed) && Object.hasOwn(parsed, 'output');
+    const type = mediaType(res.headers['content-type']);
+    if (!wrapped) {
+      results.push(result(name, 'unaryOutput', expected, `${type || 'no content type'}: ${describeRaw({ res })}`, 'broken', successPath));
+    } else if (type !== 'application/json') {
+      results.push(result(name, 'unaryOutput', expected, `content type ${JSON.stringify(type || '(none)')}`, 'advice', successPath));
     } else {
-      const tail = broke === undefined ? '' : ` (then: ${broke})`;
-      results.push(result(name, expected, `${lines.length} JSON lines${tail}`, 'pass'));
+      results.push(result(name, 'unaryOutput', expected, describeRaw({ res }), 'pass', successPath));
     }
+    if (check === undefined) continue;
+    if (!wrapped) {
+      results.push(result(schemaName, 'outputSchema', 'valid', 'no "output" to check', 'not-checked', successPath));
+      continue;
+    }
+    const problem = check(parsed['output']);
+    results.push(result(schemaName, 'outputSchema', 'valid', problem ?? 'valid', problem === undefined ? 'pass' : 'broken', successPath));
   }
   return results;
 }
 
-function isJson(line: string): boolean {
+/** Stream operations with the input that made them answer 200. */
+function runnableStreams(state: RunState): Array<[CheckedEntry, Readonly<Record<string, unknown>>]> {
+  return state.operations.filter(isStream).flatMap((op) => {
+    const input = state.runnable.get(op.name);
+    return input === undefined ? [] : [[op, input] as [CheckedEntry, Readonly<Record<string, unknown>>]];
+  });
+}
+
+export async function streamCases(state: RunState): Promise<CaseResult[]> {
+  const expected = 'application/json, one JSON value per line';
+  const results: CaseResult[] = [];
+  for (const op of state.operations.filter(isStream)) {
+    const name = `stream framing and media type (${op.name})`;
+    const schemaName = `events match the spec's output schema (${op.name})`;
+    const check = state.outputChecks.get(op.name);
+    const input = state.runnable.get(op.name);
+    if (input === undefined) {
+      results.push(result(name, 'streamFraming', expected, notRun(op.name), 'not-checked', successPath));
+      if (check !== undefined) results.push(result(schemaName, 'outputSchema', 'valid', notRun(op.name), 'not-checked', successPath));
+      continue;
+    }
+    const read = await readStream(state, name, op.name, input);
+    if ('failure' in read) {
+      results.push(result(name, 'streamFraming', expected, read.failure, 'broken', successPath));
+      continue;
+    }
+    results.push(framingCase(name, expected, read));
+    if (check === undefined) continue;
+    const events = read.lines.map(parseJson).filter((event) => !isErrorLine(event));
+    const bad = events.map((event, i) => [i, check(event)] as const).find(([, problem]) => problem !== undefined);
+    const observed = bad === undefined ? `${events.length} events valid` : `event ${bad[0]}: ${bad[1]}`;
+    results.push(result(schemaName, 'outputSchema', 'valid', observed, bad === undefined ? 'pass' : 'broken', successPath));
+  }
+  return results;
+}
+
+interface ReadStream {
+  readonly type: string;
+  readonly lines: readonly string[];
+  /** Why reading stopped before the end, if it did. */
+  readonly broke: string | undefined;
+}
+
+async function readStream(state: RunState, name: string, op: string, input: unknown): Promise<ReadStream | { failure: string }> {
+  const opened = await state.observer.open(name, streamContainerRoute, envelopeBody(op, input));
+  if (!('stream' in opened)) return { failure: `${describe(opened)} (succeeded before, not now)` };
+  const { stream } = opened;
+  const lines: string[] = [];
+  let broke: string | undefined;
   try {
-    JSON.parse(line);
-    return true;
-  } catch {
-    return false;
+    for (let line = await stream.nextLine(state.observer.timeoutMs); line !== undefined; ) {
+      if (line.trim() !== '') lines.push(line);
+      if (lines.length >= maxLines) break;
+      line = await stream.nextLine(state.observer.timeoutMs);
+    }
+  } catch (error) {
+    broke = (error as Error).message;
   }
+  stream.hangUp();
+  return { type: mediaType(stream.headers['content-type']), lines, broke };
 }
 
-function isArrayOfObjects(line: string): boolean {
-  const value = JSON.parse(line) as unknown;
-  return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'object' && item !== null);
+function framingCase(name: string, expected: string, { type, lines, broke }: ReadStream): CaseResult {
+  const bad = lines.find((line) => parseJson(line) === undefined);
+  if (type !== 'application/json') return result(name, 'streamFraming', expected, `content type ${JSON.stringify(type || '(none)')}`, 'broken', successPath);
+  if (bad !== undefined) return result(name, 'streamFraming', expected, `line is not JSON: ${JSON.stringify(bad.slice(0, 80))}`, 'broken', successPath);
+  if (lines.length === 1 && isArrayOfObjects(parseJson(lines[0]!))) {
+    // Events are values on their own lines; one line holding an array of events is a JSON array
+    // response, not a stream (a custom event that is itself such an array would look the same:
+    // the checker errs on the side of the common mistake).
+    return result(name, 'streamFraming', expected, 'one line holding a JSON array of objects: a JSON array, not NDJSON', 'broken', successPath);
+  }
+  if (lines.length === 0) {
+    return result(name, 'streamFraming', expected, broke === undefined ? 'the stream had no lines' : `no lines: ${broke}`, 'not-checked', successPath);
+  }
+  const tail = broke === undefined ? '' : ` (then: ${broke})`;
+  return result(name, 'streamFraming', expected, `${lines.length} JSON lines${tail}`, 'pass', successPath);
 }
 
-export async function disconnectCases(state: RunState): Promise<CaseResult[]> {
-  const keepsServing = 'disconnect mid-stream: container keeps serving';
-  const stops = 'disconnect mid-stream: producer stops';
-  const stopsRow = result(
-    stops,
-    'the handler is cancelled',
-    'not observable from outside the container (agentgen tests its own server for this)',
-    'not-checked',
-  );
+export async function disconnectCase(state: RunState): Promise<CaseResult[]> {
+  const name = 'disconnect mid-stream: container keeps serving';
+  const expected = 'the same answers after the hang-up';
+  if (!state.operations.some(isStream)) return [];
   const [first] = runnableStreams(state);
-  if (first === undefined) {
-    const why = 'no stream operation succeeded with the inputs the checker has (give samples)';
-    return [result(keepsServing, 'same answers after the hang-up', why, 'not-checked'), stopsRow];
-  }
+  if (first === undefined) return [result(name, 'disconnect', expected, 'no stream operation succeeded with the checker\'s inputs', 'not-checked', successPath)];
   const [op, input] = first;
   const route = streamContainerRoute;
-  const opened = await state.observer.open(keepsServing, route, envelopeBody(op, input));
-  if (!('stream' in opened)) {
-    return [result(keepsServing, 'a stream to hang up on', describe(opened), 'fail'), stopsRow];
-  }
+  const opened = await state.observer.open(name, route, envelopeBody(op.name, input));
+  if (!('stream' in opened)) return [result(name, 'disconnect', 'a stream to hang up on', describe(opened), 'broken', successPath)];
   let line: string | undefined;
   try {
     line = await opened.stream.nextLine(state.observer.timeoutMs);
@@ -134,9 +147,30 @@ export async function disconnectCases(state: RunState): Promise<CaseResult[]> {
   }
   opened.stream.hangUp();
   const before = state.unknownAnswers.get(route);
-  const after = await state.observer.post(keepsServing, route, envelopeBody(state.undeclaredName, {}));
-  const note = line === undefined ? ' (hung up before any line arrived)' : ` (hung up after the first line of ${op})`;
-  if (before === undefined) return [result(keepsServing, 'an answer after the hang-up', describe(after) + note, 'not-checked'), stopsRow];
+  const after = await callOnce(state, name, route, envelopeBody(state.undeclaredName, {}));
+  const note = line === undefined ? ' (hung up before any line arrived)' : ` (hung up after the first line of ${op.name})`;
+  if (before === undefined) return [result(name, 'disconnect', expected, describe(after) + note, 'not-checked', successPath)];
   const same = signature(after) === signature(before);
-  return [result(keepsServing, 'same answers after the hang-up', describe(after) + note, same ? 'pass' : 'fail'), stopsRow];
+  return [result(name, 'disconnect', expected, describe(after) + note, same ? 'pass' : 'broken', successPath)];
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The reference's way to end a stream that failed after it started: a last line `{"error": ...}`. */
+function isErrorLine(value: unknown): boolean {
+  return isRecord(value) && Object.keys(value).length === 1 && Object.hasOwn(value, 'error');
+}
+
+function isArrayOfObjects(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'object' && item !== null);
 }

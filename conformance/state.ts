@@ -2,21 +2,34 @@
 import { apiModeRouting, streamContainerRoute, unaryContainerRoute } from '../spec/index.js';
 import { envelopeBody, signature, type Observation, type Observer } from './observe.js';
 import type { ProbeResponse } from './http.js';
+import { rules, type RuleName } from './rules.js';
+import type { SchemaCheck } from './schema-check.js';
 import type { CaseResult, CaseStatus, CheckedEntry } from './types.js';
+
+/**
+ * The input the success path uses for one operation: a sample, one built from its schema, `{}`
+ * when no schema is known (`nothing`), or why none could be built.
+ */
+export type PlannedInput =
+  | { readonly input: Readonly<Record<string, unknown>>; readonly from: 'sample' | 'schema' | 'nothing' }
+  | { readonly unavailable: string };
 
 export interface RunState {
   readonly observer: Observer;
   readonly operations: readonly CheckedEntry[];
-  readonly samples: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** By operation name. */
+  readonly inputs: ReadonlyMap<string, PlannedInput>;
+  /** By operation name: the check of a result or event, when the operation declares an output schema. */
+  readonly outputChecks: ReadonlyMap<string, SchemaCheck>;
   /** Routes the declared operations need; a container may serve only these. */
   readonly routes: readonly string[];
   /** A name no container declares, used to learn how this container answers unknown operations. */
   readonly undeclaredName: string;
   /** The container's answer to `undeclaredName`, per route. */
   readonly unknownAnswers: Map<string, Observation>;
-  /** Operations that answered 200, with the input that did it. */
+  /** Operations that answered 2xx on their route, with the input that did it. */
   readonly runnable: Map<string, Readonly<Record<string, unknown>>>;
-  /** The 2xx answers of unary operations, for the `{"output"}` case. */
+  /** The 2xx answers of unary operations, for the `{"output"}` and output-schema cases. */
   readonly unaryAnswers: Map<string, ProbeResponse>;
 }
 
@@ -30,6 +43,10 @@ export function otherRoute(route: string): string {
   return route === unaryContainerRoute ? streamContainerRoute : unaryContainerRoute;
 }
 
+export function isStream(operation: CheckedEntry): boolean {
+  return routeOf(operation) === streamContainerRoute;
+}
+
 export function routesInUse(operations: readonly CheckedEntry[]): string[] {
   const used = new Set(operations.map(routeOf));
   // With nothing declared there is nothing to narrow by: check both routes.
@@ -37,8 +54,22 @@ export function routesInUse(operations: readonly CheckedEntry[]): string[] {
   return [unaryContainerRoute, streamContainerRoute].filter((route) => used.has(route));
 }
 
-export function result(name: string, expected: string, observed: string, status: CaseStatus): CaseResult {
-  return { case: name, expected, observed, status };
+/**
+ * How a case came out: `pass`; `broken` (the rule is broken: a violation or advice, by the rule's
+ * grade); `advice` (a convention beside the rule is not kept, whatever the rule's grade);
+ * `not-checked` (with the reason as the observation).
+ */
+export type Verdict = 'pass' | 'broken' | 'advice' | 'not-checked';
+
+export interface CaseOptions {
+  /** The case needs a successful call. */
+  readonly successPath?: boolean;
+}
+
+export function result(name: string, rule: RuleName, expected: string, observed: string, verdict: Verdict, options: CaseOptions = {}): CaseResult {
+  const { grade, text } = rules[rule];
+  const status: CaseStatus = verdict === 'broken' ? (grade === 'violation' ? 'fail' : 'advice') : verdict;
+  return { case: name, rule: text, grade, expected, observed, status, successPath: options.successPath ?? false };
 }
 
 /**
@@ -51,8 +82,24 @@ export function isUnknownAnswer(state: RunState, route: string, name: string, ob
   if (unknown.res.status < 400 || unknown.res.status !== observation.res.status) return false;
   const expected = signature(unknown).split(state.undeclaredName).join(name);
   if (expected === signature(observation)) return true;
-  // Containers that do not echo the name: a 404 with the very same message.
+  // Containers that do not echo the name: the very same message.
   return signature(unknown) === signature(observation) && !signature(unknown).includes(state.undeclaredName);
+}
+
+/** How long a 200 answer that may be an endless stream is read before the checker hangs up. */
+const firstLineMs = 2_000;
+
+/**
+ * A call whose 200 answer may be a stream that never ends: its first line (all of a unary answer)
+ * is kept, then the checker hangs up; any other answer is read whole.
+ */
+export async function callOnce(state: RunState, name: string, route: string, body: string): Promise<Observation> {
+  const opened = await state.observer.open(name, route, body);
+  if (!('stream' in opened)) return opened;
+  const { stream } = opened;
+  const first = await stream.nextLine(Math.min(state.observer.timeoutMs, firstLineMs)).catch(() => undefined);
+  stream.hangUp();
+  return { res: { status: stream.status, headers: stream.headers, body: first ?? '', chunks: 0 } };
 }
 
 export { envelopeBody };

@@ -1,30 +1,65 @@
 /** The conformance checker's public shapes. */
-import type { ApiMode, ManifestEntry } from '../spec/index.js';
+import type { ApiMode, JsonSchema, ManifestEntry } from '../spec/index.js';
 
-/** A manifest entry whose `api_mode` was checked: the checker's view of a declared operation. */
-export type CheckedEntry = ManifestEntry & { readonly api_mode: ApiMode };
+/**
+ * A declared operation as the checker sees it: a manifest entry (its `parameters`, when present,
+ * is the input schema in the manifest's form), optionally with the spec's own schemas, which are
+ * more precise (`$ref`s to named schemas instead of plain objects) and say what a result is.
+ */
+export interface ConformanceOperation extends ManifestEntry {
+  /** The spec's input schema (JSON Schema, `$ref`s into `schemas`); preferred over `parameters`. */
+  readonly input?: JsonSchema;
+  /** The spec's result (unary) or event (stream) schema; absent or `{}`: any JSON, not checked. */
+  readonly output?: JsonSchema;
+}
+
+/** A declared operation whose `api_mode` was checked. */
+export type CheckedEntry = ConformanceOperation & { readonly api_mode: ApiMode };
 
 export interface ConformanceOptions {
   /** Base URL of the running container, e.g. `http://127.0.0.1:8080`. */
   readonly url: string;
   /** The container's declared `classMethods`; default: the thirteen standard operations. */
-  readonly operations?: readonly ManifestEntry[];
+  readonly operations?: readonly ConformanceOperation[];
+  /** Named schemas the operations' `input` / `output` refer to as `#/components/schemas/Name`. */
+  readonly schemas?: Readonly<Record<string, JsonSchema>>;
   /**
-   * Inputs known to be valid, by operation name. Without them the checker only sends `input: {}`,
-   * so the cases that need a successful call (stream framing, the `{"output"}` wrapper,
-   * disconnect) are checked only for operations that accept an empty input. A sample is really
-   * executed by the container (a stream operation may run a model turn).
+   * Inputs known to be valid, by operation name; each replaces the input the checker builds from
+   * the operation's schema. A sample (like a built input) is really executed by the container: a
+   * stream operation may run a model turn.
    */
   readonly samples?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Per request; default 10 s. A container that does not answer in time fails the case. */
   readonly timeoutMs?: number;
 }
 
-export type CaseStatus = 'pass' | 'fail' | 'not-checked';
+/**
+ * What a broken rule is. `violation`: it breaks the contract document or what the reference
+ * runtime does with a container (exit 1). `advice`: an agentgen convention (exit 0 unless `--strict`).
+ */
+export type Grade = 'violation' | 'advice';
+
+/**
+ * `pass`; `fail`: the rule is broken and that is a violation; `advice`: broken, and only advice;
+ * `not-checked`: the checker could not judge it (the reason is in `observed`).
+ */
+export type CaseStatus = 'pass' | 'fail' | 'advice' | 'not-checked';
+
+export interface Rule {
+  /** The grade of a finding against this rule. */
+  readonly grade: Grade;
+  /** The rule and its source: a contract section, a reference behaviour with its source, or an agentgen convention. */
+  readonly text: string;
+}
 
 export interface CaseResult {
   readonly case: string;
+  /** The rule this case checks, with its source, so a reader can argue with it. */
+  readonly rule: string;
+  readonly grade: Grade;
   readonly expected: string;
   readonly observed: string;
   readonly status: CaseStatus;
+  /** True for the cases that need a successful call (valid input, results, streams, disconnect). */
+  readonly successPath: boolean;
 }

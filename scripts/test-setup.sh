@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
-# Installs what `npm test` needs beyond `npm ci`: the Debian package `chromium`, which the
-# browser test (test/client/browser.test.ts) drives through playwright-core. Idempotent: does
-# nothing when /usr/bin/chromium is already there. Playwright never downloads a browser here.
+# Installs what `npm test` needs beyond `npm ci`, from Debian packages, each only when missing
+# (idempotent; nothing is downloaded when everything is there):
+# - `chromium`, which the browser test (test/client/browser.test.ts) drives through
+#   playwright-core (Playwright never downloads a browser here);
+# - `python3-fastapi` and `python3-uvicorn` for /usr/bin/python3, which run the Python container
+#   the conformance checker is tested against (test/conformance/python.test.ts).
 set -euo pipefail
 
-if command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; then
+missing=()
+if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
+  missing+=(chromium)
+fi
+if ! /usr/bin/python3 -c 'import fastapi, uvicorn' >/dev/null 2>&1; then
+  missing+=(python3-fastapi python3-uvicorn)
+fi
+if [ "${#missing[@]}" -eq 0 ]; then
   exit 0
 fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
-  echo "test-setup: chromium is missing and apt-get is not available; install Chromium so that /usr/bin/chromium exists" >&2
+  echo "test-setup: missing ${missing[*]} and apt-get is not available; install them (Chromium as /usr/bin/chromium; FastAPI and uvicorn for /usr/bin/python3)" >&2
   exit 1
 fi
 
@@ -18,10 +28,10 @@ if [ "$(id -u)" -eq 0 ]; then
 elif command -v sudo >/dev/null 2>&1; then
   sudo="sudo"
 else
-  echo "test-setup: chromium is missing; run as root or install sudo, or run: apt-get install chromium" >&2
+  echo "test-setup: missing ${missing[*]}; run as root or install sudo, or run: apt-get install ${missing[*]}" >&2
   exit 1
 fi
 
-echo "test-setup: installing chromium (Debian package) for the browser test" >&2
+echo "test-setup: installing ${missing[*]} (Debian packages) for the browser and Python container tests" >&2
 $sudo apt-get update
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"

@@ -1,26 +1,58 @@
-/** `conformance`: the black-box container checker, with the operations of a spec's manifest. */
+/** `conformance`: the black-box container checker, with the operations and schemas of a spec. */
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { conformancePassed, formatConformanceTable, runConformance } from '../../conformance/index.js';
+import {
+  conformancePassed,
+  formatConformanceJson,
+  formatConformanceJunit,
+  formatConformanceTable,
+  runConformance,
+  type ConformanceOperation,
+} from '../../conformance/index.js';
+import type { JsonSchema } from '../../spec/index.js';
 import { buildManifest } from '../emit/manifest.js';
+import type { Model } from '../model.js';
 import type { Io } from './io.js';
 import { loadModel } from './pipeline.js';
 import type { Verb } from './verb.js';
+
+const formats = ['text', 'json', 'junit'] as const;
+type Format = (typeof formats)[number];
 
 interface Args {
   readonly url: string;
   readonly spec?: string;
   readonly samples?: string;
   readonly timeout: number;
+  readonly format: Format;
+  readonly strict: boolean;
 }
 
 export async function conformanceCommand(args: Args, io: Io): Promise<number> {
   const spec = args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec);
-  const operations = buildManifest(await loadModel(spec, io.cwd));
+  const model = await loadModel(spec, io.cwd);
   const samples = args.samples === undefined ? undefined : await readSamples(resolvePath(io.cwd, args.samples));
-  const results = await runConformance({ url: args.url, operations, samples, timeoutMs: args.timeout });
-  io.stdout(`${formatConformanceTable(results)}\n`);
-  return conformancePassed(results) ? 0 : 1;
+  const results = await runConformance({
+    url: args.url,
+    operations: conformanceOperations(model),
+    schemas: conformanceSchemas(model),
+    samples,
+    timeoutMs: args.timeout,
+  });
+  const print = { text: formatConformanceTable, json: formatConformanceJson, junit: formatConformanceJunit }[args.format];
+  io.stdout(print(results, args.strict));
+  return conformancePassed(results, args.strict) ? 0 : 1;
+}
+
+/** The manifest entries of a model, with the spec's input and output schemas the checker builds inputs from and checks results with. */
+export function conformanceOperations(model: Model): ConformanceOperation[] {
+  const manifest = buildManifest(model);
+  return model.operations.map((op, i) => ({ ...manifest[i]!, input: op.input, output: op.output }));
+}
+
+/** The model's named schemas (the contract's and the spec's), by name, as its `$ref`s name them. */
+export function conformanceSchemas(model: Model): Record<string, JsonSchema> {
+  return Object.fromEntries(model.schemas.map((s) => [s.name, s.schema]));
 }
 
 async function readSamples(path: string): Promise<Record<string, Record<string, unknown>>> {
@@ -48,8 +80,10 @@ export const conformanceVerb: Verb = {
         y
           .option('url', { type: 'string', demandOption: true, describe: 'Base URL of the container, e.g. http://127.0.0.1:8080.' })
           .option('spec', { type: 'string', describe: 'Spec whose operations the container declares. Default: ./agentgen.yaml, else the standard surface.' })
-          .option('samples', { type: 'string', describe: 'JSON file: operation name → a valid input, to check results and streams too.' })
-          .option('timeout', { type: 'number', default: 10_000, describe: 'Per-request time-out in ms.' }),
+          .option('samples', { type: 'string', describe: 'JSON file: operation name → a valid input, used instead of the input built from its schema.' })
+          .option('timeout', { type: 'number', default: 10_000, describe: 'Per-request time-out in ms.' })
+          .option('format', { choices: formats, default: 'text' as Format, describe: 'Report: a text table, JSON, or JUnit XML.' })
+          .option('strict', { type: 'boolean', default: false, describe: 'Exit 1 on advice too, not only on violations.' }),
       run(conformanceCommand),
     ),
 };

@@ -111,8 +111,8 @@ function describe(value: unknown): string {
   return `${typeof value} ${JSON.stringify(value)}`;
 }
 
-/** The translation's live target: zod schemas, built with the same calls the text target writes. */
-function liveBuilder(named: (name: string) => JsonSchema | undefined): ZodBuilder<ZodType> {
+/** The translation's live target: classic zod schemas, built by the same rules as the zod/mini text of validators.ts (also the conformance checker's, for inputs and results). */
+export function liveBuilder(named: (name: string) => JsonSchema | undefined): ZodBuilder<ZodType> {
   const z = zod();
   const cache = new Map<string, ZodType>();
   const call = (target: object, name: string, args: readonly unknown[]): ZodType => {

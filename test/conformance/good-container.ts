@@ -10,11 +10,20 @@ export const goodTable: ServerOperationTable = new Map([
   ['tick', { kind: 'stream', input: z.object({ n: z.number().int().optional() }) }],
 ]);
 
+/** The declared operations, with the input schemas the checker builds valid inputs from. */
 export const goodOperations: ManifestEntry[] = [
-  { name: 'create_session', api_mode: '' },
-  { name: 'ping', api_mode: 'async' },
-  { name: 'stream_query', api_mode: 'stream' },
-  { name: 'tick', api_mode: 'async_stream' },
+  {
+    name: 'create_session',
+    api_mode: '',
+    parameters: { type: 'object', properties: { user_id: { type: 'string' }, session_id: { type: 'string', nullable: true } }, required: ['user_id'] },
+  },
+  { name: 'ping', api_mode: 'async', parameters: { type: 'object', properties: {} } },
+  {
+    name: 'stream_query',
+    api_mode: 'stream',
+    parameters: { type: 'object', properties: { message: { type: 'string' }, user_id: { type: 'string' } }, required: ['message', 'user_id'] },
+  },
+  { name: 'tick', api_mode: 'async_stream', parameters: { type: 'object', properties: { n: { type: 'integer' } } } },
 ];
 
 export const goodHandlers = {

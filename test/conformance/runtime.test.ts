@@ -1,7 +1,8 @@
-/** The checker against a container built from agentgen's runtime: everything it can judge passes. */
+/** The checker against a container built from agentgen's runtime: everything passes, with no advice. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   conformancePassed,
+  conformanceSummary,
   formatConformanceTable,
   runConformance,
   standardOperations,
@@ -16,54 +17,62 @@ beforeAll(async () => {
 afterAll(closeAll);
 
 describe('conformance against the runtime', () => {
-  it('passes every case, and checks the success cases when given samples', async () => {
-    const results = await runConformance({
-      url,
-      operations: goodOperations,
-      samples: { stream_query: { message: 'hi', user_id: 'u1' }, create_session: { user_id: 'u1' } },
-    });
-    expect(results.filter((r) => r.status === 'fail')).toEqual([]);
-    expect(results.filter((r) => r.status === 'not-checked').map((r) => r.case)).toEqual([
-      'disconnect mid-stream: producer stops',
-    ]);
-    expect(results.find((r) => r.case === 'stream framing and media type (stream_query)')).toMatchObject({
-      status: 'pass',
-      observed: '1 JSON lines',
-    });
-    expect(results.find((r) => r.case === 'unary answer is {"output": ...}')?.observed).toBe('ok for create_session, ping');
-    expect(conformancePassed(results)).toBe(true);
+  it('passes every case with no advice, building valid inputs from the parameter schemas (no samples)', async () => {
+    const results = await runConformance({ url, operations: goodOperations });
+    expect(results.filter((r) => r.status !== 'pass'), formatConformanceTable(results)).toEqual([]);
+    expect(results.find((r) => r.case === 'stream_query succeeds on /api/stream_reasoning_engine')?.observed).toContain(
+      'the input built from its schema {"message":"agentgen","user_id":"agentgen"}',
+    );
+    expect(results.find((r) => r.case === 'stream framing and media type (stream_query)')).toMatchObject({ status: 'pass', observed: '1 JSON lines' });
+    expect(conformancePassed(results, true)).toBe(true);
   });
 
-  it('reports what it cannot judge as not checked, never as passed', async () => {
-    // Only operations that need real input: nothing can succeed with `input: {}`.
-    const results = await runConformance({ url, operations: goodOperations.filter((op) => op.name !== 'ping' && op.name !== 'tick') });
+  it('uses a sample instead of the built input for its operation', async () => {
+    const results = await runConformance({ url, operations: goodOperations, samples: { tick: { n: 3 } } });
+    expect(results.find((r) => r.case === 'tick succeeds on /api/stream_reasoning_engine')?.observed).toContain('the sample {"n":3}');
+    expect(results.find((r) => r.case === 'stream framing and media type (tick)')?.observed).toBe('3 JSON lines');
+  });
+
+  it('reports as not checked what it has no input for, never as passed', async () => {
+    // Without parameter schemas the checker sends {}: refused by these two, so their success path is not checked.
+    const bare = goodOperations.filter((op) => op.name === 'create_session' || op.name === 'stream_query').map(({ name, api_mode }) => ({ name, api_mode }));
+    const results = await runConformance({ url, operations: bare });
     expect(results.filter((r) => r.status === 'fail')).toEqual([]);
     expect(results.filter((r) => r.status === 'not-checked').map((r) => r.case)).toEqual([
-      'unary answer is {"output": ...}',
-      'stream framing and media type',
+      'create_session succeeds on /api/reasoning_engine',
+      'stream_query succeeds on /api/stream_reasoning_engine',
+      'unary answer is {"output": ...} (create_session)',
+      'stream framing and media type (stream_query)',
       'disconnect mid-stream: container keeps serving',
-      'disconnect mid-stream: producer stops',
     ]);
+    expect(results.find((r) => r.case === 'create_session succeeds on /api/reasoning_engine')?.observed).toMatch(
+      /^no parameter schema and no sample; input \{\} got 400 /,
+    );
   });
 
   it('fails the operations a container does not serve (default: the standard thirteen)', async () => {
     const results = await runConformance({ url });
     expect(standardOperations).toHaveLength(13);
     const failedOps = results.filter((r) => r.status === 'fail').map((r) => r.case);
-    expect(failedOps).toContain('async_stream_query on /api/stream_reasoning_engine');
-    expect(failedOps).not.toContain('create_session on /api/reasoning_engine');
-    expect(results.find((r) => r.case === 'async_get_session on /api/reasoning_engine')?.observed).toContain(
-      '(the unknown-operation answer)',
-    );
+    expect(failedOps).toContain('async_stream_query is dispatched on /api/stream_reasoning_engine');
+    expect(failedOps).not.toContain('create_session is dispatched on /api/reasoning_engine');
+    const unknown = results.find((r) => r.case === 'async_get_session is dispatched on /api/reasoning_engine');
+    expect(unknown?.observed).toContain('(the unknown-operation answer)');
+    expect(unknown?.rule).toMatch(/^contract 4\.2 rule 8: declare only what the wrapper can dispatch/);
   });
 
-  it('prints a stable table with a summary line', async () => {
+  it('prints a stable table with a summary line, and the rule of each finding', async () => {
     const first = formatConformanceTable(await runConformance({ url, operations: goodOperations }));
     const second = formatConformanceTable(await runConformance({ url, operations: goodOperations }));
     expect(first).toBe(second);
     const lines = first.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^case\s+expected\s+observed\s+status$/);
-    expect(lines.at(-1)).toMatch(/^\d+ passed, 0 failed, \d+ not checked$/);
+    expect(lines[0]).toMatch(/^case\s+expected\s+observed\s+finding$/);
+    expect(lines.at(-1)).toMatch(/^\d+ passed, 0 failed, 0 advice, 0 not checked$/);
+    const failing = await runConformance({ url });
+    const table = formatConformanceTable(failing);
+    expect(table).toContain('rules of the findings:');
+    expect(table).toMatch(/ {2}VIOLATION: async_get_session is dispatched on \/api\/reasoning_engine\n {4}rule: contract 4\.2 rule 8/);
+    expect(table.trimEnd().split('\n').at(-1)).toBe(conformanceSummary(failing));
   });
 
   it('refuses bad options with a clear error', async () => {

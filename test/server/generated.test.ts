@@ -153,7 +153,10 @@ describe('generated server, standard surface', () => {
       },
     });
     expect(results.filter((r) => r.status === 'fail'), formatConformanceTable(results)).toEqual([]);
-    expect(results.filter((r) => r.status === 'not-checked').map((r) => r.case)).toEqual(['disconnect mid-stream: producer stops']);
+    // Operations without a sample run on inputs built from their schemas; where this agent refuses
+    // one (no such session), the cases that need its result are not checked, never passed.
+    const notChecked = results.filter((r) => r.status === 'not-checked');
+    expect(notChecked.every((r) => r.successPath && r.observed.includes("did not succeed with the checker's input")), formatConformanceTable(notChecked)).toBe(true);
     expect(conformancePassed(results)).toBe(true);
   });
 

@@ -1,0 +1,167 @@
+/**
+ * A string that matches a spec's `pattern`, for the inputs the checker builds. It understands the
+ * common subset of ECMAScript regular expressions (literals, escapes such as `\d`, classes and
+ * ranges, groups with alternatives, `? * + {n,m}`, anchors) and takes the first alternative and
+ * the fewest repetitions, repeating more only to reach `minLength`. Every candidate is tested
+ * with the real RegExp, so a pattern outside the subset gives undefined, never a wrong string.
+ */
+
+type Node =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'group'; readonly body: readonly Node[] }
+  | { readonly kind: 'repeat'; readonly node: Node; readonly min: number; readonly unbounded: boolean };
+
+class Unsupported extends Error {}
+
+const escapes: Readonly<Record<string, string>> = { d: '0', w: 'a', s: ' ', D: 'a', W: '-', S: 'a', n: '\n', t: '\t', r: '\r' };
+/** Characters tried, in order, for a negated class (`[^...]`). */
+const negatedCandidates = ['a', 'x', '0', 'A', '_', '-', ' ', '.'];
+
+export function patternSample(pattern: string, minLength = 0, maxLength = Number.POSITIVE_INFINITY): string | undefined {
+  let regExp: RegExp;
+  let nodes: readonly Node[];
+  try {
+    regExp = new RegExp(pattern, 'u');
+    nodes = new Parser(pattern).parse();
+  } catch {
+    return undefined;
+  }
+  // Unbounded repetitions grow together until the string is long enough (or cannot match).
+  for (let extra = 0; extra <= Math.max(minLength, 0) + 1; extra++) {
+    const text = render(nodes, extra);
+    const length = [...text].length;
+    if (length > maxLength) return undefined;
+    if (length >= minLength && regExp.test(text)) return text;
+  }
+  return undefined;
+}
+
+function render(nodes: readonly Node[], extra: number): string {
+  return nodes
+    .map((node) => {
+      switch (node.kind) {
+        case 'text':
+          return node.text;
+        case 'group':
+          return render(node.body, extra);
+        case 'repeat':
+          return render([node.node], extra).repeat(node.min + (node.unbounded ? extra : 0));
+      }
+    })
+    .join('');
+}
+
+class Parser {
+  private at = 0;
+  constructor(private readonly source: string) {}
+
+  parse(): Node[] {
+    const nodes = this.alternatives();
+    if (this.at < this.source.length) throw new Unsupported(`unexpected ${this.source[this.at]}`);
+    return nodes;
+  }
+
+  /** A sequence, then `|` and more sequences: only the first is rendered. */
+  private alternatives(): Node[] {
+    const first = this.sequence();
+    while (this.peek() === '|') {
+      this.at++;
+      this.sequence();
+    }
+    return first;
+  }
+
+  private sequence(): Node[] {
+    const nodes: Node[] = [];
+    for (let c = this.peek(); c !== undefined && c !== '|' && c !== ')'; c = this.peek()) {
+      const atom = this.atom();
+      if (atom !== undefined) nodes.push(this.quantified(atom));
+    }
+    return nodes;
+  }
+
+  private atom(): Node | undefined {
+    const c = this.source[this.at++]!;
+    switch (c) {
+      case '^':
+      case '$':
+        return undefined;
+      case '.':
+        return { kind: 'text', text: 'a' };
+      case '\\':
+        return { kind: 'text', text: this.escape() };
+      case '[':
+        return { kind: 'text', text: this.charClass() };
+      case '(': {
+        if (this.source.startsWith('?:', this.at)) this.at += 2;
+        else if (this.peek() === '?') throw new Unsupported('lookaround or named group');
+        const body = this.alternatives();
+        if (this.source[this.at++] !== ')') throw new Unsupported('unclosed group');
+        return { kind: 'group', body };
+      }
+      case '*':
+      case '+':
+      case '?':
+      case '{':
+        throw new Unsupported('quantifier without an atom');
+      default:
+        return { kind: 'text', text: c };
+    }
+  }
+
+  private escape(): string {
+    const c = this.source[this.at++];
+    if (c === undefined) throw new Unsupported('trailing backslash');
+    if (c === 'b' || c === 'B' || /[1-9kpPuxc]/.test(c)) throw new Unsupported(`\\${c}`);
+    return escapes[c] ?? c;
+  }
+
+  private charClass(): string {
+    const negated = this.peek() === '^';
+    if (negated) this.at++;
+    const members: string[] = [];
+    let first: string | undefined;
+    while (this.peek() !== ']') {
+      if (this.peek() === undefined) throw new Unsupported('unclosed class');
+      let c = this.source[this.at++]!;
+      if (c === '\\') c = this.escape();
+      if (this.peek() === '-' && this.source[this.at + 1] !== ']' && this.source[this.at + 1] !== undefined) {
+        this.at++;
+        let end = this.source[this.at++]!;
+        if (end === '\\') end = this.escape();
+        for (let code = c.codePointAt(0)!; code <= end.codePointAt(0)! && members.length < 256; code++) members.push(String.fromCodePoint(code));
+      } else {
+        members.push(c);
+      }
+      first ??= members[0];
+    }
+    this.at++;
+    if (!negated) {
+      if (first === undefined) throw new Unsupported('empty class');
+      return first;
+    }
+    const allowed = negatedCandidates.find((candidate) => !members.includes(candidate));
+    if (allowed === undefined) throw new Unsupported('negated class excludes every candidate');
+    return allowed;
+  }
+
+  private quantified(node: Node): Node {
+    const c = this.peek();
+    let result: Node = node;
+    if (c === '?' || c === '*') result = { kind: 'repeat', node, min: 0, unbounded: c === '*' };
+    else if (c === '+') result = { kind: 'repeat', node, min: 1, unbounded: true };
+    else if (c === '{') {
+      const match = /^\{(\d+)(,(\d*))?\}/.exec(this.source.slice(this.at));
+      if (match === null) return node;
+      this.at += match[0].length - 1;
+      result = { kind: 'repeat', node, min: Number(match[1]), unbounded: match[2] !== undefined && match[3] === '' };
+    } else return node;
+    this.at++;
+    if (this.peek() === '?') this.at++;
+    return result;
+  }
+
+  private peek(): string | undefined {
+    return this.source[this.at];
+  }
+}
