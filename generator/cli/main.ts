@@ -40,8 +40,22 @@ const verbs: ReadonlyMap<string, VerbEntry> = new Map([
   [
     'manifest',
     {
-      describe: 'Print the classMethods deploy manifest as JSON, for deploy tooling.',
+      describe: 'Print the classMethods deploy manifest, or the whole create request (--format rest, terraform, terraform-json, curl, gcloud).',
       load: async () => (await import('./manifest-command.js')).manifestVerb,
+    },
+  ],
+  [
+    'deploy',
+    {
+      describe: 'Create or update the reasoningEngine from the spec (deploy: section), refusing changes that break callers.',
+      load: async () => (await import('./deploy-command.js')).deployVerb,
+    },
+  ],
+  [
+    'breaking',
+    {
+      describe: 'List the changes between two specs or manifests (or the deployed resource) that break callers; exit 1 if any.',
+      load: async () => (await import('./breaking-command.js')).breakingVerb,
     },
   ],
   ['init', { describe: 'Write a starter agentgen.yaml.', load: async () => (await import('./init-command.js')).initVerb }],

@@ -1,4 +1,8 @@
-/** `manifest`: the classMethods deploy manifest on stdout. Loads no emitter but the manifest's. */
+/**
+ * `manifest`: the classMethods deploy manifest on stdout, or with `--format` the whole create
+ * request in the form a deploy path takes (REST body, Terraform HCL or JSON, a curl command).
+ * Loads no emitter but the manifest's and the chosen format's.
+ */
 import { resolve as resolvePath } from 'node:path';
 import { buildManifest } from '../emit/manifest.js';
 import type { Io } from './io.js';
@@ -6,10 +10,48 @@ import { specOption } from './options.js';
 import { loadModel } from './pipeline.js';
 import { plainVerb } from './verb.js';
 
-export async function manifestCommand(args: { spec?: string }, io: Io): Promise<number> {
+export const manifestFormats = ['class-methods', 'rest', 'terraform', 'terraform-json', 'curl', 'gcloud'] as const;
+type ManifestFormat = (typeof manifestFormats)[number];
+
+interface Args {
+  readonly spec?: string;
+  readonly format: ManifestFormat;
+  readonly 'api-endpoint'?: string;
+}
+
+export async function manifestCommand(args: Args, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const spec = args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec);
-  io.stdout(`${JSON.stringify(buildManifest(await loadModel(spec, io.cwd)), null, 2)}\n`);
+  if (args.format === 'class-methods') {
+    io.stdout(`${JSON.stringify(buildManifest(await loadModel(spec, io.cwd)), null, 2)}\n`);
+    return 0;
+  }
+  const [{ loadDeployTarget }, { buildCreateRequest }] = await Promise.all([import('./deploy-target.js'), import('../emit/deploy-request.js')]);
+  const shell = args.format === 'curl' || args.format === 'gcloud';
+  const { model, deploy } = await loadDeployTarget(spec, io.cwd, env, shell ? ['image', 'project', 'location'] : ['image']);
+  const body = buildCreateRequest(model, deploy);
+  if (args.format === 'rest') {
+    io.stdout(`${JSON.stringify(body, null, 2)}\n`);
+  } else if (shell) {
+    const { createCommand } = await import('../emit/deploy-shell.js');
+    io.stdout(createCommand(body, deploy, args.format as 'curl' | 'gcloud', args['api-endpoint']));
+  } else {
+    const { terraformHcl, terraformJson } = await import('../emit/deploy-terraform.js');
+    io.stdout((args.format === 'terraform' ? terraformHcl : terraformJson)(body, deploy, model.name));
+  }
   return 0;
 }
 
-export const manifestVerb = plainVerb({ spec: specOption }, manifestCommand);
+export const manifestVerb = plainVerb(
+  {
+    spec: specOption,
+    format: {
+      type: 'string',
+      default: 'class-methods',
+      choices: manifestFormats,
+      describe:
+        "What to print: 'class-methods' (the manifest JSON), 'rest' (the reasoningEngines.create body), 'terraform' (HCL), 'terraform-json' (.tf.json), 'curl' or 'gcloud' (a command that posts the body). All but class-methods need the spec's deploy: section.",
+    },
+    'api-endpoint': { type: 'string', describe: 'API base URL for curl/gcloud. Default: https://LOCATION-aiplatform.googleapis.com.' },
+  },
+  (args: Args, io: Io) => manifestCommand(args, io),
+);

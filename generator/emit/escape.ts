@@ -144,3 +144,48 @@ export function camelCase(name: string): string {
   const pascal = pascalCase(name);
   return pascal.length === 0 ? pascal : pascal[0]!.toLowerCase() + pascal.slice(1);
 }
+
+/**
+ * Template sequences of Terraform strings (HCL native quoted strings and every string of the
+ * `.tf.json` syntax): `${` and `%{` start an interpolation or directive; `$${` and `%%{` are the
+ * literal text. Spec text must never become an expression.
+ */
+function escapeTemplateSequences(text: string): string {
+  // Replacement functions: in a replacement string `$$` would itself mean one `$`.
+  return text.replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{');
+}
+
+/**
+ * A quoted string in HCL's native syntax: `\\`, `\"`, `\n`, `\r`, `\t` and every other control
+ * character (and U+2028/U+2029, DEL) as `\uXXXX`, then the template sequences doubled.
+ */
+export function hclString(value: string): string {
+  const escaped = value.replace(/[\\"\u0000-\u001f\u007f\u2028\u2029]/g, (c) => {
+    if (c === '\\' || c === '"') return `\\${c}`;
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+  return `"${escapeTemplateSequences(escaped)}"`;
+}
+
+/** A JSON string of Terraform's `.tf.json` syntax, where every string is a template: JSON's escaping plus the template sequences. */
+export function terraformJsonString(value: string): string {
+  return escapeTemplateSequences(value);
+}
+
+/** An HCL identifier (a resource's local name) made from any text: letters, digits, `_` and `-`, starting with a letter. */
+export function hclIdentifier(text: string): string {
+  const name = text.replace(/[^A-Za-z0-9_-]/g, '_');
+  return /^[A-Za-z]/.test(name) ? name : `agent_${name}`;
+}
+
+/**
+ * One shell word in POSIX single quotes: nothing inside is special but `'`, written `'\''`. A
+ * NUL cannot be passed to a command at all, so it is refused.
+ */
+export function shellQuote(value: string): string {
+  if (value.includes('\u0000')) throw new Error('internal: a NUL character cannot be passed to a shell command');
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { apiModes, jsonTypes, surfaceNames, type JsonSchema, type JsonType, type SurfaceName } from '../../spec/index.js';
 import { runtimeModes } from './spec-defaults.js';
+import { deployFormat } from './deploy-format.js';
 
 export const specFormatVersion = 1;
 
@@ -99,6 +100,8 @@ export const specFormat = z.strictObject({
   /** Named schemas, referred to as `$ref: '#/schemas/Name'`. */
   schemas: z.record(z.string(), jsonSchemaFormat).optional(),
   operations: z.record(z.string(), operationFormat).optional(),
+  /** Where and how the agent is deployed (see `deploy-format.ts`); never part of the generated code. */
+  deploy: deployFormat.optional(),
 });
 
 export type SpecDocument = z.infer<typeof specFormat>;

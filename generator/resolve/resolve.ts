@@ -24,6 +24,7 @@ import { generatorVersion } from '../version.js';
 import { plainNames, tsType, type TsContext } from '../emit/schema-to-ts.js';
 import { checkSchema, type SchemaNames, type SpecPath } from './check-schema.js';
 import { checkValues } from './check-values.js';
+import { resolveDeploy } from './deploy-config.js';
 import { builtInClientMembers, fixedTypeNames } from './fixed-names.js';
 import { checkSchemaName, checkUnguardedCycles, components, isCycle, specReferences, specSchemaConst, toModelSchema } from './named-schemas.js';
 
@@ -103,6 +104,9 @@ export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model
   const withNames = problems.length === 0 ? resolved.map((op) => withCallInputType(op, schemas)) : resolved;
   const specNames = schemas.length > 0 ? schemas.filter((s) => s.origin === 'spec') : [...specSchemas.keys()].map((n) => ({ name: n, inputName: n }));
   checkDerivedNames(withNames, specNames, problems);
+  // The deploy section is checked with the rest (its `${VAR}` values once they are filled in), but
+  // stays out of the model: deploy settings never change generated code.
+  if (doc?.deploy !== undefined) resolveDeploy(doc, undefined, problems);
   if (problems.length > 0) throw new SpecError(loaded.source, inTextOrder(problems, loaded.locate), loaded.locate);
 
   const name = doc?.name ?? 'agent-app';

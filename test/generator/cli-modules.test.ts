@@ -42,6 +42,7 @@ beforeAll(() => {
   writeFileSync(join(dir, 'recorder.mjs'), recorder);
   writeFileSync(join(dir, 'hooks.mjs'), hooks);
   writeFileSync(join(dir, 'spec.yaml'), spec);
+  writeFileSync(join(dir, 'deploy.yaml'), `${spec}deploy: { project: my-project, location: us-central1, image: example.com/a:1 }\n`);
   record = join(dir, 'record.txt');
   // Output for `check` to find current (written without the recorder).
   execFileSync(process.execPath, [bin, 'generate', '--out', 'std'], { cwd: dir });
@@ -98,6 +99,10 @@ describe('the module graph of each verb (built bin)', () => {
     { args: ['check', '--out', 'std'], also: ['yaml', 'zod', 'yargs'] },
     { args: ['check', '--spec', 'spec.yaml', '--runtime', 'bundle', '--out', 'bundled'], also: ['yargs'] },
     { args: ['init', '--name', 'x'], also: [] },
+    // A dry run calls nothing, so it needs no credentials library.
+    { args: ['deploy', '--dry-run', '--spec', 'deploy.yaml'], also: ['google-auth-library', 'handlebars', 'yargs'] },
+    { args: ['manifest', '--format', 'terraform', '--spec', 'deploy.yaml'], also: ['google-auth-library', 'handlebars', 'yargs'] },
+    { args: ['breaking', 'spec.yaml', 'deploy.yaml'], also: ['google-auth-library', 'handlebars'] },
   ].map((run) => ({ ...run, command: `agentgen ${run.args.join(' ')}` })))('$command loads no ts-morph, nor $also', async ({ args, also }) => {
     rmSync(join(dir, 'agentgen.yaml'), { force: true });
     const run = await loaded(args);

@@ -243,7 +243,7 @@ describe('manifest, init, usage', () => {
     expect(result).toEqual({ code: 2, stdout: '', stderr: `agentgen: unknown command "${typed}"; did you mean ${meant}?\nRun \`agentgen --help\` for usage.\n` });
   });
 
-  test.each(['xyz', 'deploy', 'toString', '__proto__'])('%s is far from every verb: no suggestion', async (typed) => {
+  test.each(['xyz', 'publish', 'toString', '__proto__'])('%s is far from every verb: no suggestion', async (typed) => {
     const result = await run(typed);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`agentgen: unknown command "${typed}"\nRun \`agentgen --help\` for usage.\n`);

@@ -1,0 +1,55 @@
+/**
+ * A failed call to the API, or a failed long-running operation, described for a person: what was
+ * being done, the status, the server's message, and what usually fixes it. Never holds the token.
+ */
+
+/** google.rpc.Code names by number, for an operation's `error.code`. */
+const rpcCodes = [
+  'OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED',
+];
+
+const hints: Readonly<Record<string, string>> = {
+  UNAUTHENTICATED: 'the credentials were refused: run `gcloud auth application-default login`, or check the token',
+  PERMISSION_DENIED: 'the account needs roles/aiplatform.user (or a role with aiplatform.reasoningEngines.*) on the project, and the Vertex AI API enabled',
+  ALREADY_EXISTS: 'a conflicting change is in progress or the resource already exists; wait for other deploys to finish and run again',
+  ABORTED: 'a concurrent change got there first; run again',
+  NOT_FOUND: 'check deploy.project, deploy.location and deploy.resource',
+  FAILED_PRECONDITION: 'the request is valid but the platform refused it (reserved env names, image access, quota): see the message',
+  RESOURCE_EXHAUSTED: 'a quota is exhausted; see the message',
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly action: string,
+    readonly status: string,
+    readonly serverMessage: string,
+    /** `HTTP 403` or `code 9`: how the status arrived. */
+    readonly via: string,
+  ) {
+    const code = `${status} (${via})`;
+    const hint = hints[status];
+    super(`${action} failed: ${code}: ${serverMessage}${hint === undefined ? '' : `\n  hint: ${hint}`}`);
+    this.name = 'ApiError';
+  }
+}
+
+/** An HTTP error answer (`{"error": {code, message, status}}` when it is the API's own). */
+export function httpError(action: string, httpStatus: number, body: string): ApiError {
+  let status = httpStatus === 409 ? 'ALREADY_EXISTS' : httpStatus === 403 ? 'PERMISSION_DENIED' : httpStatus === 401 ? 'UNAUTHENTICATED' : 'UNKNOWN';
+  let message = body.slice(0, 500).trim() || '(no body)';
+  try {
+    const error = (JSON.parse(body) as { error?: { status?: unknown; message?: unknown } }).error;
+    if (typeof error?.status === 'string') status = error.status;
+    if (typeof error?.message === 'string') message = error.message;
+  } catch {
+    // not JSON: a proxy's page; its first 500 characters say what it is
+  }
+  return new ApiError(action, status, message, `HTTP ${httpStatus}`);
+}
+
+/** A long-running operation that finished with `error` (a google.rpc.Status). */
+export function operationError(action: string, error: { code?: unknown; message?: unknown }): ApiError {
+  const code = typeof error.code === 'number' ? error.code : 2;
+  return new ApiError(action, rpcCodes[code] ?? 'UNKNOWN', typeof error.message === 'string' ? error.message : '(no message)', `code ${code}`);
+}

@@ -1,0 +1,90 @@
+/**
+ * The few `reasoningEngines` REST calls a deploy makes (v1, ProtoJSON), over `fetch`, each bounded
+ * by a timeout. The base URL is configurable (`--api-endpoint`), which is how tests point it at a
+ * local fake. Errors are `ApiError`s that say what was being done; none carries the token.
+ */
+import type { ReasoningEngineBody } from '../emit/deploy-request.js';
+import { ApiError, httpError } from './api-error.js';
+import type { TokenSource } from './access-token.js';
+
+export type Resource = Readonly<Record<string, unknown>> & { readonly name: string; readonly displayName?: string };
+
+export interface Operation {
+  readonly name: string;
+  readonly done?: boolean;
+  readonly error?: { readonly code?: number; readonly message?: string };
+  readonly response?: Resource;
+}
+
+export interface ClientOptions {
+  readonly endpoint: string;
+  readonly token: TokenSource;
+  /** Per request; default 60 s. */
+  readonly requestTimeoutMs?: number;
+}
+
+/** Pages are bounded too: a list that never ends is an error, not a hang. */
+const maxPages = 1000;
+
+export class ReasoningEnginesClient {
+  private readonly base: string;
+
+  constructor(private readonly options: ClientOptions) {
+    this.base = options.endpoint.replace(/\/+$/, '');
+  }
+
+  /** Every resource under `parent` whose display name is `displayName`. */
+  async findByDisplayName(parent: string, displayName: string): Promise<Resource[]> {
+    const found: Resource[] = [];
+    let pageToken: string | undefined;
+    for (let page = 0; page < maxPages; page++) {
+      const query = pageToken === undefined ? '' : `?pageToken=${encodeURIComponent(pageToken)}`;
+      const answer = (await this.call('GET', `${parent}/reasoningEngines${query}`, `listing reasoningEngines in ${parent}`)) as { reasoningEngines?: Resource[]; nextPageToken?: string };
+      found.push(...(answer.reasoningEngines ?? []).filter((r) => r.displayName === displayName));
+      pageToken = answer.nextPageToken || undefined;
+      if (pageToken === undefined) return found;
+    }
+    throw new ApiError(`listing reasoningEngines in ${parent}`, 'OUT_OF_RANGE', `more than ${maxPages} pages`, 'agentgen');
+  }
+
+  get(name: string): Promise<Resource> {
+    return this.call('GET', name, `reading ${name}`) as Promise<Resource>;
+  }
+
+  create(parent: string, body: ReasoningEngineBody): Promise<Operation> {
+    return this.call('POST', `${parent}/reasoningEngines`, `creating a reasoningEngine in ${parent}`, body) as Promise<Operation>;
+  }
+
+  patch(name: string, body: ReasoningEngineBody, updateMask: readonly string[]): Promise<Operation> {
+    const query = `?updateMask=${encodeURIComponent(updateMask.join(','))}`;
+    return this.call('PATCH', `${name}${query}`, `updating ${name}`, body) as Promise<Operation>;
+  }
+
+  getOperation(name: string): Promise<Operation> {
+    return this.call('GET', name, `checking operation ${name}`) as Promise<Operation>;
+  }
+
+  private async call(method: string, path: string, action: string, body?: unknown): Promise<unknown> {
+    const token = await this.options.token();
+    const timeoutMs = this.options.requestTimeoutMs ?? 60_000;
+    let response: Response;
+    try {
+      response = await fetch(`${this.base}/v1/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-goog-api-client': 'agentgen' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      const cause = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : ((error as { cause?: Error }).cause?.message ?? (error as Error).message);
+      throw new ApiError(action, 'UNAVAILABLE', `cannot reach ${this.base}: ${cause}`, 'network');
+    }
+    const text = await response.text();
+    if (!response.ok) throw httpError(action, response.status, text);
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new ApiError(action, 'INTERNAL', `the answer is not JSON (HTTP ${response.status})`, `HTTP ${response.status}`);
+    }
+  }
+}

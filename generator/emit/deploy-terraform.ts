@@ -1,0 +1,121 @@
+/**
+ * The create request as a Terraform `google_vertex_ai_reasoning_engine` resource, in HCL
+ * (`--format terraform`) and in Terraform's JSON syntax (`--format terraform-json`, a `.tf.json`).
+ * Both are printed from one tree, built from the REST body: the same fields in snake_case, nested
+ * messages as blocks (a repeated message as repeated blocks), maps as attributes, and the
+ * manifest as `class_methods`, a JSON string (`jsonencode(...)` in HCL). Every spec string goes
+ * through `escape.ts`: no value can become a Terraform expression. HCL reads all text in Unicode
+ * NFC, so Terraform sends a string that is not in NFC in that form (the REST body keeps it as written).
+ */
+import type { DeployConfig } from '../resolve/deploy-config.js';
+import type { ReasoningEngineBody } from './deploy-request.js';
+import { hclIdentifier, hclString, terraformJsonString } from './escape.js';
+
+export const terraformResourceType = 'google_vertex_ai_reasoning_engine';
+
+type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
+
+/** An attribute's value: plain data, or data that Terraform should hold as its JSON text. */
+type AttributeValue = { readonly data: Json } | { readonly jsonText: Json };
+type Entry = { readonly attribute: string; readonly value: AttributeValue } | { readonly block: string; readonly body: Body };
+type Body = readonly Entry[];
+
+const attribute = (name: string, data: Json | undefined): Entry[] => (data === undefined ? [] : [{ attribute: name, value: { data } }]);
+const block = (name: string, body: Body | undefined): Entry[] => (body === undefined || body.length === 0 ? [] : [{ block: name, body }]);
+
+/** The resource's arguments, in the order the provider documents them. */
+function resourceBody(body: ReasoningEngineBody, deploy: Pick<DeployConfig, 'project' | 'location'>): Body {
+  const { spec } = body;
+  const deployment = spec.deploymentSpec;
+  return [
+    ...attribute('display_name', body.displayName),
+    ...attribute('description', body.description),
+    ...attribute('project', deploy.project),
+    ...attribute('region', deploy.location),
+    ...attribute('labels', body.labels),
+    ...block('encryption_spec', body.encryptionSpec && attribute('kms_key_name', body.encryptionSpec.kmsKeyName)),
+    ...block('spec', [
+      ...attribute('agent_framework', spec.agentFramework),
+      { attribute: 'class_methods', value: { jsonText: spec.classMethods as Json } },
+      ...attribute('service_account', spec.serviceAccount),
+      ...attribute('identity_type', spec.identityType),
+      ...block('container_spec', spec.containerSpec && attribute('image_uri', spec.containerSpec.imageUri)),
+      ...block(
+        'deployment_spec',
+        deployment && [
+          ...(deployment.env ?? []).flatMap((env) => block('env', [...attribute('name', env.name), ...attribute('value', env.value)])),
+          ...(deployment.secretEnv ?? []).flatMap((env) =>
+            block('secret_env', [
+              ...attribute('name', env.name),
+              ...block('secret_ref', [...attribute('secret', env.secretRef.secret), ...attribute('version', env.secretRef.version)]),
+            ]),
+          ),
+          ...attribute('min_instances', deployment.minInstances),
+          ...attribute('max_instances', deployment.maxInstances),
+          ...attribute('resource_limits', deployment.resourceLimits),
+          ...attribute('container_concurrency', deployment.containerConcurrency),
+        ],
+      ),
+    ]),
+  ];
+}
+
+// ---- HCL native syntax ----
+
+/** A JSON value as an HCL expression: quoted keys and strings (escaped), `[...]`, `{ k = v }`. */
+function hclValue(value: Json, indent: string): string {
+  if (value === null || typeof value === 'boolean' || typeof value === 'number') return JSON.stringify(value);
+  if (typeof value === 'string') return hclString(value);
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    return value.length === 0 ? '[]' : `[\n${value.map((item) => `${inner}${hclValue(item, inner)},`).join('\n')}\n${indent}]`;
+  }
+  const entries = Object.entries(value as Record<string, Json>);
+  return entries.length === 0 ? '{}' : `{\n${entries.map(([k, v]) => `${inner}${hclString(k)} = ${hclValue(v, inner)}`).join('\n')}\n${indent}}`;
+}
+
+function hclBody(body: Body, indent: string): string {
+  const width = Math.max(0, ...body.map((entry) => ('attribute' in entry ? entry.attribute.length : 0)));
+  return body
+    .map((entry) => {
+      if ('block' in entry) return `${indent}${entry.block} {\n${hclBody(entry.body, `${indent}  `)}${indent}}\n`;
+      const name = entry.attribute.padEnd(width);
+      const value = 'data' in entry.value ? hclValue(entry.value.data, indent) : `jsonencode(${hclValue(entry.value.jsonText, indent)})`;
+      return `${indent}${name} = ${value}\n`;
+    })
+    .join('');
+}
+
+export function terraformHcl(body: ReasoningEngineBody, deploy: DeployConfig, resourceName: string): string {
+  return `resource "${terraformResourceType}" "${hclIdentifier(resourceName)}" {\n${hclBody(resourceBody(body, deploy), '  ')}}\n`;
+}
+
+// ---- JSON syntax (.tf.json) ----
+
+/** Data in the JSON syntax: every string (keys of maps included) with its template sequences escaped. */
+function tfJsonData(value: Json): Json {
+  if (typeof value === 'string') return terraformJsonString(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(tfJsonData);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [terraformJsonString(k), tfJsonData(v as Json)]));
+}
+
+/** A body as a JSON object; a block that repeats becomes an array of objects. */
+function tfJsonBody(body: Body): { [key: string]: Json } {
+  const object: { [key: string]: Json } = {};
+  for (const entry of body) {
+    if ('attribute' in entry) {
+      object[entry.attribute] = 'data' in entry.value ? tfJsonData(entry.value.data) : terraformJsonString(JSON.stringify(entry.value.jsonText));
+      continue;
+    }
+    const nested = tfJsonBody(entry.body);
+    const repeats = body.filter((other) => 'block' in other && other.block === entry.block).length > 1;
+    object[entry.block] = repeats ? [...((object[entry.block] as Json[] | undefined) ?? []), nested] : nested;
+  }
+  return object;
+}
+
+export function terraformJson(body: ReasoningEngineBody, deploy: DeployConfig, resourceName: string): string {
+  const document = { resource: { [terraformResourceType]: { [hclIdentifier(resourceName)]: tfJsonBody(resourceBody(body, deploy)) } } };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

@@ -1,0 +1,49 @@
+/**
+ * The spec's optional `deploy:` section (format version 1): what `agentgen manifest --format rest`
+ * and `agentgen deploy` put in a `reasoningEngines.create` request beside the manifest. Only the
+ * shape is checked here; the platform's rules (env names, labels, bounds, cpu and memory) are
+ * checked by `resolve/check-deploy.ts`, after `${VAR}` references are filled in.
+ */
+import { z } from 'zod';
+
+const text = z.string({ error: 'expected a string' });
+/** A string, or a number written without quotes (`cpu: 4`, `version: 3`), kept as its text. */
+const textOrNumber = z.union([z.string(), z.number()], { error: 'expected a string or a number' }).transform(String);
+const whole = z.int({ error: 'expected a whole number' });
+
+export const identityTypes = ['SERVICE_ACCOUNT', 'AGENT_IDENTITY'] as const;
+
+export const secretEnvFormat = z.strictObject({
+  /** The Secret Manager secret's id or full name; never its value. */
+  secret: text,
+  /** A version number or `latest` (the default). */
+  version: textOrNumber.optional(),
+});
+
+export const deployFormat = z.strictObject({
+  /** Default: the spec's `name`. Also how `agentgen deploy` finds the resource when `resource` is not given. */
+  display_name: text.optional(),
+  description: text.optional(),
+  project: text.optional(),
+  location: text.optional(),
+  /** The resource to update (`projects/…/reasoningEngines/ID` or the ID), instead of finding it by display name. */
+  resource: text.optional(),
+  /** The container image URI. */
+  image: text.optional(),
+  /** Default: `google-adk` on an AgentApp surface (the console playground shows it), else `custom`. */
+  agent_framework: text.optional(),
+  env: z.record(z.string(), textOrNumber).optional(),
+  secret_env: z.record(z.string(), secretEnvFormat).optional(),
+  min_instances: whole.optional(),
+  max_instances: whole.optional(),
+  cpu: textOrNumber.optional(),
+  memory: text.optional(),
+  container_concurrency: whole.optional(),
+  service_account: text.optional(),
+  identity: z.enum(identityTypes, { error: `expected one of ${identityTypes.map((t) => JSON.stringify(t)).join(', ')}` }).optional(),
+  labels: z.record(z.string(), text).optional(),
+  /** A Cloud KMS key: `projects/P/locations/L/keyRings/R/cryptoKeys/K`. */
+  encryption_key: text.optional(),
+});
+
+export type DeploySection = z.infer<typeof deployFormat>;

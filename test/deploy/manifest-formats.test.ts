@@ -1,0 +1,173 @@
+/**
+ * `agentgen manifest --format …` (built bin): the REST body is a valid v1 `ReasoningEngine`
+ * (protos from @google-cloud/aiplatform), the Terraform HCL and JSON parse back (a real HCL
+ * parser) to the same values, the curl command posts exactly that body when bash runs it, hostile
+ * spec text stays text in every format, and the deploy section changes no generated code.
+ */
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { root } from '../generator/golden-cases.js';
+import { FakeReasoningEngines } from './fake-reasoning-engines.js';
+import { protoJsonProblems, reasoningEngineType, toProtoStruct } from './reasoning-engine-proto.js';
+import { runCli, runProcess } from './run-cli.js';
+import { hclToRest, terraformToRest } from './terraform-to-rest.js';
+
+const example = join(root, 'examples/weather-agent');
+const ciEnv = { GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: 'v1.2.3' };
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'agentgen-deploy-formats-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function manifest(format: string, cwd = example, env: Record<string, string> = ciEnv, extra: string[] = []) {
+  const run = await runCli(['manifest', '--format', format, ...extra], { cwd, env });
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return run.stdout;
+}
+
+/** Text that would be an expression, a directive or a command if any format spliced it in. */
+const hostile = `a "quote", a \\ backslash, \${jsonencode("x")}, %{ if true }y%{ endif }, $(touch pwned), \`id\`, it's; done\nline two\ttab \u2028 é`;
+const hostileSpec = `agentgen: 1
+name: hostile-agent
+operations:
+  ask:
+    api_mode: ""
+    description: ${JSON.stringify(hostile)}
+    input:
+      type: object
+      properties:
+        ${JSON.stringify(hostile)}: { type: string, default: ${JSON.stringify(hostile)} }
+deploy:
+  description: ${JSON.stringify(hostile.replace(/\$\{/g, '$$$${'))}
+  project: my-project
+  location: us-central1
+  image: example.com/agent:1
+  env:
+    NOTE: ${JSON.stringify(hostile.replace(/\$\{/g, '$$$${'))}
+  labels: { app: hostile }
+`;
+
+describe('--format rest: the v1 ReasoningEngine message', () => {
+  test('the example body uses only the message fields, each of its type, and survives fromObject, verify and an encode/decode round trip', async () => {
+    const body = JSON.parse(await manifest('rest'));
+    expect(protoJsonProblems(body, reasoningEngineType)).toEqual([]);
+    expect(body.spec.containerSpec).toEqual({ imageUri: 'us-central1-docker.pkg.dev/my-project/agents/weather-agent:v1.2.3' });
+    expect(body.spec.deploymentSpec.resourceLimits).toEqual({ cpu: '2', memory: '4Gi' });
+    expect(body.spec.agentFramework).toBe('google-adk');
+    expect(body.spec.classMethods).toHaveLength(20);
+    expect(body.spec.classMethods).toEqual(JSON.parse(readFileSync(join(example, 'generated/class-methods.json'), 'utf8')));
+
+    const forProtobuf = { ...body, spec: { ...body.spec, classMethods: body.spec.classMethods.map(toProtoStruct) } };
+    const message = reasoningEngineType.fromObject(forProtobuf);
+    expect(reasoningEngineType.verify(message)).toBeNull();
+    const decoded = reasoningEngineType.toObject(reasoningEngineType.decode(reasoningEngineType.encode(message).finish()), { enums: String });
+    expect(decoded.displayName).toBe('weather-agent');
+    expect(decoded.labels).toEqual(body.labels);
+    expect(decoded.spec.deploymentSpec).toEqual({ ...body.spec.deploymentSpec });
+    expect(decoded.spec.classMethods).toHaveLength(20);
+  });
+
+  test('the check itself fails on an unknown field, a wrong type and an unknown enum name', () => {
+    expect(protoJsonProblems({ displayName: 'x', spec: { deploymentSpec: { minInstances: '1' }, identityType: 'ROOT', imageUri: 'x' } }, reasoningEngineType).sort()).toEqual([
+      'spec.deploymentSpec.minInstances: expected an int32',
+      'spec.identityType: "ROOT" is not a value of .google.cloud.aiplatform.v1.ReasoningEngineSpec.IdentityType',
+      'spec.imageUri: no such field in .google.cloud.aiplatform.v1.ReasoningEngineSpec',
+    ]);
+  });
+
+  test('same spec and environment, same bytes; a missing ${VAR} is an error at its file:line:col', async () => {
+    expect(await manifest('rest')).toBe(await manifest('rest'));
+    const missing = await runCli(['manifest', '--format', 'rest'], { cwd: example, env: { IMAGE_TAG: 'v1' } });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toBe(
+      'agentgen.yaml:12:12: deploy.project: refers to the environment variable GOOGLE_CLOUD_PROJECT_ID, which is not set\n' +
+        'agentgen.yaml:14:10: deploy.image: refers to the environment variable GOOGLE_CLOUD_PROJECT_ID, which is not set\n',
+    );
+  });
+});
+
+describe('--format terraform and terraform-json parse back to the REST body', () => {
+  test('the example: HCL through @cdktf/hcl2json, and the .tf.json, equal the REST body field by field', async () => {
+    const body = JSON.parse(await manifest('rest'));
+    const fromHcl = await hclToRest(await manifest('terraform'));
+    const fromJson = await terraformToRest(JSON.parse(await manifest('terraform-json')), false);
+    for (const read of [fromHcl, fromJson]) {
+      expect(read.body).toEqual(body);
+      expect(read.project).toBe('my-project');
+      expect(read.region).toBe('us-central1');
+    }
+  });
+
+  test('hostile spec text stays text in HCL, .tf.json and REST', async () => {
+    writeFileSync(join(dir, 'agentgen.yaml'), hostileSpec);
+    const body = JSON.parse(await manifest('rest', dir, {}));
+    expect(body.description).toBe(hostile);
+    expect(body.spec.deploymentSpec.env).toEqual([{ name: 'NOTE', value: hostile }]);
+    expect(body.spec.classMethods[0].description).toBe(hostile);
+    const hcl = await manifest('terraform', dir, {});
+    expect(hcl).not.toMatch(/[^$]\$\{jsonencode\("x"\)/); // only the escaped $${ form appears
+    expect((await hclToRest(hcl)).body).toEqual(body);
+    expect((await terraformToRest(JSON.parse(await manifest('terraform-json', dir, {})), false)).body).toEqual(body);
+  });
+});
+
+describe('--format curl and gcloud: bash runs the command and the API receives the REST body', () => {
+  let api: FakeReasoningEngines;
+  beforeAll(async () => {
+    api = await new FakeReasoningEngines('token-for-curl').start();
+  });
+  afterAll(() => api.stop());
+
+  test.each(['curl', 'gcloud'])('%s, with hostile spec text, posts exactly the body; nothing in the spec runs', async (format) => {
+    writeFileSync(join(dir, 'agentgen.yaml'), hostileSpec);
+    const body = JSON.parse(await manifest('rest', dir, {}));
+    const command = await manifest(format, dir, {}, ['--api-endpoint', api.url]);
+    expect(command).not.toContain('token-for-curl');
+    // `gcloud auth print-access-token` answered by a stand-in on PATH: the machine's credentials are never used.
+    writeFileSync(join(dir, 'gcloud'), '#!/bin/sh\necho token-for-curl\n');
+    chmodSync(join(dir, 'gcloud'), 0o755);
+    const env: Record<string, string> = format === 'curl' ? { ACCESS_TOKEN: 'token-for-curl' } : { PATH: `${dir}:${process.env.PATH}` };
+    const before = api.requests.length;
+    const run = await runProcess('bash', ['-c', command], { cwd: dir, env });
+    expect(run.stderr, run.stdout).toBe('');
+    expect(run.code).toBe(0);
+    const [request] = api.requests.slice(before);
+    expect(request).toMatchObject({ method: 'POST', path: '/v1/projects/my-project/locations/us-central1/reasoningEngines', authorization: 'Bearer token-for-curl' });
+    expect(request!.body).toEqual(body);
+    expect(readdirSync(dir)).not.toContain('pwned');
+  });
+
+  test('curl without ACCESS_TOKEN stops before sending anything', async () => {
+    writeFileSync(join(dir, 'agentgen.yaml'), hostileSpec);
+    const command = await manifest('curl', dir, {}, ['--api-endpoint', api.url]);
+    const before = api.requests.length;
+    const run = await runProcess('bash', ['-c', command], { cwd: dir });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/set ACCESS_TOKEN/);
+    expect(api.requests.length).toBe(before);
+  });
+});
+
+describe('the deploy section never changes generated code', () => {
+  test('generate with and without deploy: writes the same bytes', async () => {
+    const spec = readFileSync(join(example, 'agentgen.yaml'), 'utf8');
+    const without = spec.slice(0, spec.indexOf('\n# Where and how it runs'));
+    expect(without).not.toMatch(/deploy:/);
+    const outputs: Record<string, string>[] = [];
+    for (const [name, text] of [['with', spec], ['without', `${without}\n`]] as const) {
+      const folder = join(dir, name);
+      rmSync(folder, { recursive: true, force: true });
+      writeFileSync(join(dir, 'agentgen.yaml'), text);
+      const run = await runCli(['generate', '--out', name], { cwd: dir });
+      expect(run.code, run.stderr).toBe(0);
+      outputs.push(Object.fromEntries(readdirSync(folder).map((file) => [file, readFileSync(join(folder, file), 'utf8')])));
+    }
+    expect(Object.keys(outputs[0]!)).toContain('server.ts');
+    expect(outputs[0]).toEqual(outputs[1]);
+  });
+});
