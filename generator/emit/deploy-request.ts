@@ -2,7 +2,10 @@
  * The `reasoningEngines.create` request body (the v1 `ReasoningEngine` message in ProtoJSON:
  * camelCase, maps as objects, int32 as numbers) for a custom container: the deploy section of the
  * spec and the manifest as `spec.classMethods`. Fields the spec leaves out are left out, so the
- * platform's defaults apply (minInstances 1, maxInstances 100, cpu 4, memory 4Gi, concurrency 9).
+ * platform's defaults apply (minInstances 1, maxInstances 100, cpu 4, memory 4Gi, concurrency 9,
+ * port 8080). `containerSpec.port`, `deploymentSpec.keepAliveProbe` and `agentServerMode` are the
+ * reference's (python-aiplatform `vertexai/_genai/types/common.py`; DESIGN.md), not yet in the
+ * protos `@google-cloud/aiplatform` publishes.
  */
 import type { DeployConfig } from '../resolve/deploy-config.js';
 import type { Model } from '../model.js';
@@ -18,6 +21,12 @@ export interface SecretEnvVar {
   readonly secretRef: { readonly secret: string; readonly version: string };
 }
 
+/** The platform polls `httpGet.path` to keep a busy instance alive, for at most `maxSeconds`. */
+export interface KeepAliveProbe {
+  readonly httpGet: { readonly path: string; readonly port?: number };
+  readonly maxSeconds?: number;
+}
+
 export interface DeploymentSpec {
   readonly env?: readonly EnvVar[];
   readonly secretEnv?: readonly SecretEnvVar[];
@@ -25,6 +34,8 @@ export interface DeploymentSpec {
   readonly maxInstances?: number;
   readonly resourceLimits?: Readonly<Record<string, string>>;
   readonly containerConcurrency?: number;
+  readonly keepAliveProbe?: KeepAliveProbe;
+  readonly agentServerMode?: string;
 }
 
 export interface ReasoningEngineBody {
@@ -35,7 +46,7 @@ export interface ReasoningEngineBody {
   readonly spec: {
     readonly agentFramework: string;
     readonly classMethods: readonly Readonly<Record<string, unknown>>[];
-    readonly containerSpec?: { readonly imageUri: string };
+    readonly containerSpec?: { readonly imageUri?: string; readonly port?: number };
     readonly deploymentSpec?: DeploymentSpec;
     readonly serviceAccount?: string;
     readonly identityType?: string;
@@ -58,7 +69,14 @@ export function buildCreateRequest(model: Model, deploy: DeployConfig): Reasonin
     maxInstances: deploy.maxInstances,
     resourceLimits: Object.keys(resourceLimits).length > 0 ? resourceLimits : undefined,
     containerConcurrency: deploy.containerConcurrency,
+    // The probe goes to the container's own port: the one the spec gives, else the platform's default.
+    keepAliveProbe:
+      deploy.keepAlive === undefined
+        ? undefined
+        : { httpGet: { path: deploy.keepAlive.path, ...defined({ port: deploy.port }) }, ...defined({ maxSeconds: deploy.keepAlive.maxSeconds }) },
+    agentServerMode: deploy.agentServerMode,
   });
+  const containerSpec = defined({ imageUri: deploy.image, port: deploy.port });
   return {
     displayName: deploy.displayName,
     ...defined({
@@ -70,7 +88,7 @@ export function buildCreateRequest(model: Model, deploy: DeployConfig): Reasonin
       agentFramework: deploy.agentFramework,
       classMethods: buildManifest(model),
       ...defined({
-        containerSpec: deploy.image === undefined ? undefined : { imageUri: deploy.image },
+        containerSpec: Object.keys(containerSpec).length > 0 ? containerSpec : undefined,
         deploymentSpec: Object.keys(deploymentSpec).length > 0 ? deploymentSpec : undefined,
         serviceAccount: deploy.serviceAccount,
         identityType: deploy.identity,

@@ -60,6 +60,25 @@ function resourceBody(body: ReasoningEngineBody, deploy: Pick<DeployConfig, 'pro
   ];
 }
 
+/**
+ * What the create request sets that the resource has no argument for (the provider lacks
+ * `containerSpec.port`, `deploymentSpec.keepAliveProbe` and `agentServerMode`): said in the output,
+ * as a comment, never dropped silently. The values are checked numbers, enum names and a path
+ * without spaces, written as JSON.
+ */
+export function notInTerraform(body: ReasoningEngineBody): string[] {
+  const { containerSpec, deploymentSpec } = body.spec;
+  const fields: [string, unknown][] = [
+    ['spec.containerSpec.port', containerSpec?.port],
+    ['spec.deploymentSpec.keepAliveProbe', deploymentSpec?.keepAliveProbe],
+    ['spec.deploymentSpec.agentServerMode', deploymentSpec?.agentServerMode],
+  ];
+  const missing = fields.filter(([, value]) => value !== undefined).map(([path, value]) => `${path} = ${JSON.stringify(value)}`);
+  return missing.length === 0
+    ? []
+    : [`Not set by this resource (${terraformResourceType} has no argument for them): ${missing.join('; ')}. Set them with agentgen deploy or the REST body.`];
+}
+
 // ---- HCL native syntax ----
 
 /** A JSON value as an HCL expression: quoted keys and strings (escaped), `[...]`, `{ k = v }`. */
@@ -87,7 +106,8 @@ function hclBody(body: Body, indent: string): string {
 }
 
 export function terraformHcl(body: ReasoningEngineBody, deploy: DeployConfig, resourceName: string): string {
-  return `resource "${terraformResourceType}" "${hclIdentifier(resourceName)}" {\n${hclBody(resourceBody(body, deploy), '  ')}}\n`;
+  const notes = notInTerraform(body).map((note) => `  # ${note}\n`).join('');
+  return `resource "${terraformResourceType}" "${hclIdentifier(resourceName)}" {\n${notes}${hclBody(resourceBody(body, deploy), '  ')}}\n`;
 }
 
 // ---- JSON syntax (.tf.json) ----
@@ -116,6 +136,9 @@ function tfJsonBody(body: Body): { [key: string]: Json } {
 }
 
 export function terraformJson(body: ReasoningEngineBody, deploy: DeployConfig, resourceName: string): string {
-  const document = { resource: { [terraformResourceType]: { [hclIdentifier(resourceName)]: tfJsonBody(resourceBody(body, deploy)) } } };
+  // `//` is the JSON syntax's comment property.
+  const notes = notInTerraform(body);
+  const resource = { ...(notes.length > 0 ? { '//': notes.join(' ') } : {}), ...tfJsonBody(resourceBody(body, deploy)) };
+  const document = { resource: { [terraformResourceType]: { [hclIdentifier(resourceName)]: resource } } };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -13,6 +13,16 @@ const whole = z.int({ error: 'expected a whole number' });
 
 export const identityTypes = ['SERVICE_ACCOUNT', 'AGENT_IDENTITY'] as const;
 
+export const agentServerModes = ['STABLE', 'EXPERIMENTAL'] as const;
+
+/** The platform's keep-alive probe: the host polls `path` while the instance works (see the runtime's busy route). */
+export const keepAliveFormat = z.strictObject({
+  /** Default: `/is_busy`, the route @agentgen/runtime serves. */
+  path: text.optional(),
+  /** How long at most the probe keeps an instance alive; the platform allows up to 3600. */
+  max_seconds: whole.optional(),
+});
+
 export const secretEnvFormat = z.strictObject({
   /** The Secret Manager secret's id or full name; never its value. */
   secret: text,
@@ -44,6 +54,10 @@ export const deployFormat = z.strictObject({
   labels: z.record(z.string(), text).optional(),
   /** A Cloud KMS key: `projects/P/locations/L/keyRings/R/cryptoKeys/K`. */
   encryption_key: text.optional(),
+  /** The port the container listens on (the platform's default: 8080). */
+  port: whole.optional(),
+  keep_alive: keepAliveFormat.optional(),
+  agent_server_mode: z.enum(agentServerModes, { error: `expected one of ${agentServerModes.map((m) => JSON.stringify(m)).join(', ')}` }).optional(),
 });
 
 export type DeploySection = z.infer<typeof deployFormat>;

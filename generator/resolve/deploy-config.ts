@@ -30,6 +30,9 @@ export interface DeployConfig {
   readonly identity: 'SERVICE_ACCOUNT' | 'AGENT_IDENTITY' | undefined;
   readonly labels: Readonly<Record<string, string>>;
   readonly encryptionKey: string | undefined;
+  readonly port: number | undefined;
+  readonly keepAlive: { readonly path: string; readonly maxSeconds: number | undefined } | undefined;
+  readonly agentServerMode: 'STABLE' | 'EXPERIMENTAL' | undefined;
 }
 
 type Rule = (value: string) => string | undefined;
@@ -56,9 +59,9 @@ export function resolveDeploy(doc: SpecDocument | undefined, env: Environment | 
     if (problem !== undefined) problems.push({ path: at(...path), message: problem });
     return text;
   };
-  const number = (raw: number | undefined, path: string, rule: (n: number) => string | undefined) => {
+  const number = (raw: number | undefined, path: string | (string | number)[], rule: (n: number) => string | undefined) => {
     const problem = raw === undefined ? undefined : rule(raw);
-    if (problem !== undefined) problems.push({ path: at(path), message: problem });
+    if (problem !== undefined) problems.push({ path: at(...[path].flat()), message: problem });
     return raw;
   };
   const keyed = (path: (string | number)[], problem: string | undefined) => {
@@ -110,5 +113,14 @@ export function resolveDeploy(doc: SpecDocument | undefined, env: Environment | 
     identity: section.identity,
     labels: Object.fromEntries([...labels].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     encryptionKey: value(section.encryption_key, ['encryption_key'], rules.encryptionKeyProblem),
+    port: number(section.port, 'port', rules.portProblem),
+    keepAlive:
+      section.keep_alive === undefined
+        ? undefined
+        : {
+            path: value(section.keep_alive.path ?? rules.defaultKeepAlivePath, ['keep_alive', 'path'], rules.keepAlivePathProblem) ?? rules.defaultKeepAlivePath,
+            maxSeconds: number(section.keep_alive.max_seconds, ['keep_alive', 'max_seconds'], rules.keepAliveSecondsProblem),
+          },
+    agentServerMode: section.agent_server_mode,
   };
 }

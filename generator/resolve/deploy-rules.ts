@@ -84,3 +84,17 @@ export const secretProblem = matching(/^(?:projects\/[^/]+\/secrets\/)?[A-Za-z0-
 export const secretVersionProblem = matching(/^(?:latest|[1-9][0-9]*)$/, 'a secret version: a number or latest');
 export const displayNameProblem = (value: string): string | undefined =>
   value.length >= 1 && [...value].length <= 128 ? undefined : 'a display name is 1 to 128 characters';
+
+/** The route the runtime answers the keep-alive probe on (runtime/src/server: the busy route). */
+export const defaultKeepAlivePath = '/is_busy';
+export const maxKeepAliveSeconds = 3600;
+
+export function portProblem(port: number): string | undefined {
+  return port >= 1 && port <= 65535 ? undefined : `port ${port} is out of range; expected 1 to 65535`;
+}
+
+export const keepAlivePathProblem = matching(/^\/[^\s?#]*$/, 'an HTTP path starting with / (no spaces, query or fragment)');
+
+export function keepAliveSecondsProblem(seconds: number): string | undefined {
+  return seconds >= 1 && seconds <= maxKeepAliveSeconds ? undefined : `keep_alive.max_seconds ${seconds} is out of range; the platform allows 1 to ${maxKeepAliveSeconds}`;
+}

@@ -100,6 +100,24 @@ describe('agentgen deploy', () => {
     expect(mutations()).toHaveLength(1);
   });
 
+  test('adding keep_alive and agent_server_mode patches just those two deploymentSpec fields', async () => {
+    const existing = api.seed(parent, await restBody('v1'));
+    const spec = readFileSync(join(dir, 'agentgen.yaml'), 'utf8');
+    try {
+      writeFileSync(join(dir, 'agentgen.yaml'), `${spec}  keep_alive: { max_seconds: 600 }\n  agent_server_mode: STABLE\n`);
+      const run = await deploy();
+      expect(run.code).toBe(0);
+      expect(mutations()).toEqual([
+        expect.objectContaining({ method: 'PATCH', query: { updateMask: 'spec.deploymentSpec.keepAliveProbe,spec.deploymentSpec.agentServerMode' } }),
+      ]);
+      expect(api.resources.get(existing.name)!.spec).toMatchObject({
+        deploymentSpec: { keepAliveProbe: { httpGet: { path: '/is_busy' }, maxSeconds: 600 }, agentServerMode: 'STABLE', minInstances: 1 },
+      });
+    } finally {
+      writeFileSync(join(dir, 'agentgen.yaml'), spec);
+    }
+  });
+
   test('deploy.resource names the resource: read with get, not found by listing; a renamed one gets its display name back', async () => {
     const existing = api.seed(parent, { ...(await restBody()), displayName: 'renamed-in-console' });
     // The deploy section is the last block of the example: one more line belongs to it.

@@ -45,6 +45,12 @@ describe('deploy: refused at file:line:col', () => {
     ['  service_account: robot\n', 'agentgen.yaml:5:20: deploy.service_account: "robot" is not a service account e-mail address'],
     ['  location: US\n', 'agentgen.yaml:5:13: deploy.location: "US" is not a region such as us-central1'],
     ['  image: ${IMAGE-TAG}\n', 'agentgen.yaml:5:10: deploy.image: "${IMAGE-TAG}" is not a reference'],
+    ['  port: 0\n', 'agentgen.yaml:5:9: deploy.port: port 0 is out of range; expected 1 to 65535'],
+    ['  keep_alive: { max_seconds: 4000 }\n', 'agentgen.yaml:5:30: deploy.keep_alive.max_seconds: keep_alive.max_seconds 4000 is out of range; the platform allows 1 to 3600'],
+    ['  keep_alive: { path: is_busy }\n', 'agentgen.yaml:5:23: deploy.keep_alive.path: "is_busy" is not an HTTP path starting with /'],
+    ['  keep_alive: { path: "/busy now" }\n', 'agentgen.yaml:5:23: deploy.keep_alive.path: "/busy now" is not an HTTP path'],
+    ['  keep_alive: { seconds: 5 }\n', 'agentgen.yaml:5:17: deploy.keep_alive: unknown field "seconds"'],
+    ['  agent_server_mode: BETA\n', 'agentgen.yaml:5:22: deploy.agent_server_mode: expected one of "STABLE", "EXPERIMENTAL"'],
     ['  imag: x\n', 'agentgen.yaml:5:3: deploy: unknown field "imag"; expected one of display_name'],
   ])('%j', (deploy, message) => {
     expect(errors(spec(deploy))).toContain(message);

@@ -8,6 +8,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { root } from '../generator/golden-cases.js';
 import { FakeReasoningEngines } from './fake-reasoning-engines.js';
 import { protoJsonProblems, reasoningEngineType, toProtoStruct } from './reasoning-engine-proto.js';
@@ -113,6 +114,67 @@ describe('--format terraform and terraform-json parse back to the REST body', ()
     expect(hcl).not.toMatch(/[^$]\$\{jsonencode\("x"\)/); // only the escaped $${ form appears
     expect((await hclToRest(hcl)).body).toEqual(body);
     expect((await terraformToRest(JSON.parse(await manifest('terraform-json', dir, {})), false)).body).toEqual(body);
+  });
+});
+
+/**
+ * `port`, `keep_alive` and `agent_server_mode` (issue 18 item 5) are fields of the reference's
+ * create request (googleapis/python-aiplatform @91cc8ce4, `vertexai/_genai/types/common.py`:
+ * `KeepAliveProbe {http_get {path, port}, max_seconds}` with max_seconds at most 3600,
+ * `AgentServerMode` STABLE | EXPERIMENTAL; DESIGN.md for `containerSpec.port`), but not yet of the
+ * protos @google-cloud/aiplatform publishes (6.11 and 7.4 alike): the proto check finds exactly
+ * those three unknown and everything else valid; the three are checked against the reference's shape.
+ */
+describe('deploy.port, keep_alive and agent_server_mode', () => {
+  const busySpec = `agentgen: 1
+name: busy-agent
+operations:
+  ask:
+    api_mode: ""
+    input: { type: object, properties: { q: { type: string } } }
+deploy:
+  project: my-project
+  location: us-central1
+  image: example.com/agent:1
+  port: 9000
+  keep_alive: { max_seconds: 1800 }
+  agent_server_mode: STABLE
+`;
+  const referenceShape = z.strictObject({
+    containerPort: z.int().min(1).max(65535),
+    keepAliveProbe: z.strictObject({ httpGet: z.strictObject({ path: z.string().startsWith('/'), port: z.int().optional() }), maxSeconds: z.int().min(1).max(3600).optional() }),
+    agentServerMode: z.enum(['STABLE', 'EXPERIMENTAL']),
+  });
+
+  test('the REST body carries them; the published protos lack exactly those three, and they match the reference', async () => {
+    writeFileSync(join(dir, 'agentgen.yaml'), busySpec);
+    const body = JSON.parse(await manifest('rest', dir, {}));
+    expect(body.spec.containerSpec).toEqual({ imageUri: 'example.com/agent:1', port: 9000 });
+    expect(body.spec.deploymentSpec).toEqual({ keepAliveProbe: { httpGet: { path: '/is_busy', port: 9000 }, maxSeconds: 1800 }, agentServerMode: 'STABLE' });
+    expect(protoJsonProblems(body, reasoningEngineType).sort()).toEqual([
+      'spec.containerSpec.port: no such field in .google.cloud.aiplatform.v1.ReasoningEngineSpec.ContainerSpec',
+      'spec.deploymentSpec.agentServerMode: no such field in .google.cloud.aiplatform.v1.ReasoningEngineSpec.DeploymentSpec',
+      'spec.deploymentSpec.keepAliveProbe: no such field in .google.cloud.aiplatform.v1.ReasoningEngineSpec.DeploymentSpec',
+    ]);
+    const { keepAliveProbe, agentServerMode } = body.spec.deploymentSpec;
+    expect(referenceShape.safeParse({ containerPort: body.spec.containerSpec.port, keepAliveProbe, agentServerMode }).success).toBe(true);
+  });
+
+  test('Terraform has no argument for them: both syntaxes say so in a comment and parse back to the rest of the body', async () => {
+    writeFileSync(join(dir, 'agentgen.yaml'), busySpec);
+    const body = JSON.parse(await manifest('rest', dir, {}));
+    const hcl = await manifest('terraform', dir, {});
+    const note =
+      'Not set by this resource (google_vertex_ai_reasoning_engine has no argument for them): spec.containerSpec.port = 9000; ' +
+      'spec.deploymentSpec.keepAliveProbe = {"httpGet":{"path":"/is_busy","port":9000},"maxSeconds":1800}; spec.deploymentSpec.agentServerMode = "STABLE". ' +
+      'Set them with agentgen deploy or the REST body.';
+    expect(hcl).toContain(`  # ${note}\n`);
+    const tfJson = JSON.parse(await manifest('terraform-json', dir, {}));
+    expect(tfJson.resource.google_vertex_ai_reasoning_engine['busy-agent']['//']).toBe(note);
+    const withoutThem = { ...body, spec: { ...body.spec, containerSpec: { imageUri: 'example.com/agent:1' } } };
+    delete withoutThem.spec.deploymentSpec;
+    expect((await hclToRest(hcl)).body).toEqual(withoutThem);
+    expect((await terraformToRest(tfJson, false)).body).toEqual(withoutThem);
   });
 });
 

@@ -38,6 +38,7 @@ async function readBody(body: Tf, fromHcl: boolean): Promise<Record<string, unkn
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     if (key === 'project' || key === 'region') continue; // in the URL of the REST request, not its body
+    if (key === '//') continue; // the JSON syntax's comment
     if (key === 'class_methods') out.classMethods = await classMethods(value as string, fromHcl);
     else if (key === 'identity_type' || !blockNames.has(key)) out[camel(key)] = readValue(value);
     else if (repeatedBlocks.has(key)) out[camel(key)] = await Promise.all(blocks(value).map((b) => readBody(b, fromHcl)));
