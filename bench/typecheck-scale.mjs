@@ -5,14 +5,17 @@
 // time, peak RSS (GNU time's %M, the whole tsc process) and tsc's own "Memory used" (its heap, from
 // --extendedDiagnostics), and peak RSS per operation. tsc runs under a capped heap
 // (--max-old-space-size, default 4096 MB) so that an out-of-memory run is reported, not swapped.
+// --tsc 7 runs TypeScript 7 (the `typescript-7` devDependency; a Go program: --heap does not
+// apply, its peak RSS and "Memory used" are what it needs) in place of the repo's 5.9.
 //
-// Run: npm run bench:typecheck -- [sizes, default 1000,5000] [--runs 3] [--heap 4096] [--files types,validators,...] [--tag NAME]
+// Run: npm run bench:typecheck -- [sizes, default 1000,5000] [--tsc 5|7] [--runs 3] [--heap 4096] [--files types,validators,...] [--tag NAME]
 // --tag names the work folder (under node_modules/.cache/), so that two checkouts can run side by side.
 // --files narrows what tsc is given (the other files are still reached through imports).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compilers, tscCommand } from '../test/tsc/compilers.mjs';
 import { scaleSpec, strictCompilerOptions } from './scale-spec.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -25,6 +28,10 @@ const runs = Number(option('runs', '3'));
 const heapMb = Number(option('heap', '4096'));
 const files = option('files', undefined)?.split(',');
 const tag = option('tag', 'current');
+const major = Number(option('tsc', '5'));
+const compiler = compilers.find((c) => c.major === major);
+if (compiler === undefined) throw new Error(`--tsc ${major}: expected one of ${compilers.map((c) => c.major).join(', ')}`);
+const tsc = await tscCommand(compiler, { heapMb });
 const sizes = (args[0] ?? '1000,5000').split(',').map(Number);
 
 // Under node_modules/, so that the output resolves zod and @agentgen/runtime as a user's would.
@@ -35,18 +42,17 @@ function generateOutput(n) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'agentgen.json'), JSON.stringify(scaleSpec(n)));
-  execFileSync(process.execPath, [join(root, 'cli/bin/agentgen.js'), 'generate', '--spec', join(dir, 'agentgen.json'), '--out', join(dir, 'out')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'cli/bin/agentgen.js'), 'generate', '--spec', join(dir, 'agentgen.json'), '--out', join(dir, 'out')], { stdio: 'inherit', timeout: 10 * 60_000 });
   const include = files === undefined ? ['out/**/*.ts'] : files.map((f) => `out/${f}.ts`);
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: strictCompilerOptions, include }, null, 2));
   return dir;
 }
 
 function typecheckOnce(dir) {
-  const tsc = join(root, 'node_modules/typescript/bin/tsc');
   const run = spawnSync(
     '/usr/bin/time',
-    ['-f', 'agentgen-time %M %e', process.execPath, `--max-old-space-size=${heapMb}`, tsc, '-p', dir, '--extendedDiagnostics'],
-    { encoding: 'utf8', maxBuffer: 64 << 20 },
+    ['-f', 'agentgen-time %M %e', tsc.file, ...tsc.args, '-p', dir, '--extendedDiagnostics'],
+    { encoding: 'utf8', maxBuffer: 64 << 20, timeout: 30 * 60_000, killSignal: 'SIGKILL' },
   );
   const out = `${run.stdout}\n${run.stderr}`;
   const [, rssKb, seconds] = /agentgen-time (\d+) ([\d.]+)/.exec(out) ?? [];
@@ -68,7 +74,7 @@ function typecheckOnce(dir) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const spread = (xs, digits) => `median ${median(xs).toFixed(digits)} (min ${Math.min(...xs).toFixed(digits)}, max ${Math.max(...xs).toFixed(digits)})`;
 
-console.log(`tsc ${execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--version'], { encoding: 'utf8' }).trim()}, heap cap ${heapMb} MB, ${runs} runs per size${files ? `, files: ${files.join(',')}` : ''}`);
+console.log(`${compiler.name} (typescript ${tsc.version})${compiler.major < 7 ? `, heap cap ${heapMb} MB` : ''}, ${runs} runs per size${files ? `, files: ${files.join(',')}` : ''}`);
 for (const n of sizes) {
   const dir = generateOutput(n);
   const results = [];

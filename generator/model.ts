@@ -85,6 +85,17 @@ export interface Model {
   readonly schemas: readonly NamedSchema[];
   /** Declared operations, in a stable order: surface order, then custom ones by name. */
   readonly operations: readonly OperationModel[];
+  /**
+   * The API's licence (OpenAPI `info.license`): the spec's `license`; for the standard surface
+   * generated without a spec, agentgen's own (the surface is agentgen's definition); else none.
+   */
+  readonly license: LicenseModel | undefined;
+}
+
+export interface LicenseModel {
+  readonly name: string;
+  readonly identifier?: string;
+  readonly url?: string;
 }
 
 /** One output file of an emitter; paths are relative to the output folder, with `/`. */

@@ -82,6 +82,18 @@ export const operationFormat = z.strictObject({
   output: jsonSchemaFormat.optional(),
 });
 
+/**
+ * The licence of the API the spec describes, as OpenAPI 3.1's `info.license`: a name and either
+ * an SPDX identifier or a URL (the two are exclusive there).
+ */
+export const licenseFormat = z
+  .strictObject({
+    name: z.string().min(1, 'expected a non-empty name'),
+    identifier: z.string().regex(/^[A-Za-z0-9.+:()-]+(?: (?:AND|OR|WITH) [A-Za-z0-9.+:()-]+)*$/, 'expected an SPDX licence expression, e.g. Apache-2.0').optional(),
+    url: z.url({ error: 'expected an absolute URL' }).optional(),
+  })
+  .refine((license) => license.identifier === undefined || license.url === undefined, 'give identifier or url, not both (OpenAPI 3.1 allows one)');
+
 export const specFormat = z.strictObject({
   agentgen: z.literal(specFormatVersion, {
     error: (issue) =>
@@ -100,6 +112,8 @@ export const specFormat = z.strictObject({
   /** Named schemas, referred to as `$ref: '#/schemas/Name'`. */
   schemas: z.record(z.string(), jsonSchemaFormat).optional(),
   operations: z.record(z.string(), operationFormat).optional(),
+  /** The licence of the API: `info.license` of the OpenAPI document. */
+  license: licenseFormat.optional(),
   /** Where and how the agent is deployed (see `deploy-format.ts`); never part of the generated code. */
   deploy: deployFormat.optional(),
 });

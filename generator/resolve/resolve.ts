@@ -111,14 +111,16 @@ export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model
 
   const name = doc?.name ?? 'agent-app';
   const runtime = options.runtime ?? doc?.runtime ?? 'package';
+  const license = doc === undefined ? standardSurfaceLicense : doc.license;
   return deepFreeze({
     name,
     source: loaded.source,
-    hash: modelHash({ name, runtime, schemas, operations: withNames }),
+    hash: modelHash({ name, runtime, schemas, operations: withNames, license }),
     generatorVersion,
     runtime,
     schemas,
     operations: withNames,
+    license,
   });
 }
 
@@ -298,7 +300,10 @@ function checkDerivedNames(
 }
 
 /** Canonical JSON (sorted keys) of what the output depends on, hashed. */
-function modelHash(meaning: Pick<Model, 'name' | 'runtime' | 'schemas' | 'operations'>): string {
+/** The standard surface is agentgen's own definition, under agentgen's licence (LICENSE). */
+const standardSurfaceLicense = { name: 'Apache 2.0', identifier: 'Apache-2.0' } as const;
+
+function modelHash(meaning: Pick<Model, 'name' | 'runtime' | 'schemas' | 'operations' | 'license'>): string {
   const canonical = JSON.stringify({ ...meaning, generatorVersion }, (_key, value: unknown) =>
     value !== null && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

@@ -86,8 +86,8 @@ describe('--format rest: the v1 ReasoningEngine message', () => {
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe('');
     expect(missing.stderr).toBe(
-      'agentgen.yaml:12:12: deploy.project: refers to the environment variable GOOGLE_CLOUD_PROJECT_ID, which is not set\n' +
-        'agentgen.yaml:14:10: deploy.image: refers to the environment variable GOOGLE_CLOUD_PROJECT_ID, which is not set\n',
+      'agentgen.yaml:14:12: deploy.project: refers to the environment variable GOOGLE_CLOUD_PROJECT_ID, which is not set\n' +
+        'agentgen.yaml:16:10: deploy.image: refers to the environment variable GOOGLE_CLOUD_PROJECT_ID, which is not set\n',
     );
   });
 });

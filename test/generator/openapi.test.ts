@@ -13,9 +13,11 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { buildOpenApi } from '../../generator/emit/openapi.js';
+import { generateFromText } from '../../generator/generate.js';
 import { goldenCases, root } from './golden-cases.js';
 
 type Doc = {
+  info: { license?: Record<string, unknown> };
   servers: Array<{ variables: Record<string, Record<string, unknown>> }>;
   paths: Record<string, Record<string, { security?: unknown[]; parameters?: Array<{ in: string }>; responses: Record<string, unknown> }>>;
   components: { schemas: Record<string, unknown> };
@@ -86,6 +88,33 @@ describe.each(goldenCases)('openapi.json: $name', (golden) => {
     }
   });
 
+  test("carries the spec's licence as info.license (name, and an SPDX identifier or a URL)", () => {
+    expect(model.license, 'every golden spec declares a licence, so that info-license is satisfied').toBeDefined();
+    expect(doc.info.license).toEqual({ ...model.license });
+    expect(Object.keys(doc.info.license!).filter((key) => key === 'identifier' || key === 'url')).toHaveLength(1);
+  });
+
+  // Several operations may share a result or event shape (e.g. create_session and
+  // async_create_session both return a Session): under `oneOf` such an answer would match twice
+  // and be invalid. `oneOf` may remain only where a required, distinct `class_method` constant
+  // makes the alternatives exclusive (the container's request bodies).
+  test('lets an answer fit several operations (anyOf); oneOf only over exclusive class_method constants', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const operation of Object.values(item) as Array<{ requestBody?: unknown; responses: Record<string, unknown> }>) {
+        for (const response of Object.values(operation.responses) as Array<{ content?: Record<string, { schema: Record<string, unknown> }> }>) {
+          expect(response.content?.['application/json']?.schema, `${path} response`).not.toHaveProperty('oneOf');
+        }
+        const body = (operation.requestBody as { content: Record<string, { schema: { oneOf?: Array<{ required: string[]; properties: { class_method: { const: string } } }> } }> } | undefined)?.content['application/json']?.schema;
+        if (body?.oneOf === undefined) continue;
+        const methods = body.oneOf.map((alternative) => {
+          expect(alternative.required, `${path} request`).toContain('class_method');
+          return alternative.properties.class_method.const;
+        });
+        expect(new Set(methods).size, `${path} request`).toBe(methods.length);
+      }
+    }
+  });
+
   test('describes the public endpoints and the container routes of the declared modes', () => {
     const hasUnary = model.operations.some((op) => op.routing.response === 'unary');
     const hasStream = model.operations.some((op) => op.routing.response === 'stream');
@@ -98,6 +127,12 @@ describe.each(goldenCases)('openapi.json: $name', (golden) => {
     // Bearer auth on the public API; none between runtime and container.
     if (hasUnary) expect(doc.paths['/api/reasoning_engine']!.post!.security).toEqual([]);
   });
+});
+
+test('a spec without license: writes no info.license (agentgen does not invent one)', () => {
+  const { model } = generateFromText('agentgen: 1\nname: unlicensed\nsurface: agent-app\ninclude: [get_session]\n', 'agentgen.yaml');
+  expect(model.license).toBeUndefined();
+  expect(buildOpenApi(model).info).not.toHaveProperty('license');
 });
 
 describe('each validator rejects a broken document', () => {
@@ -130,6 +165,12 @@ describe('each validator rejects a broken document', () => {
         for (const status of Object.keys(responses)) if (status.startsWith('4')) delete responses[status];
       },
       expected: /^warn operation-4xx-response at #\/paths\/~1v1~1\{resource_name\}\/get\/responses/,
+    },
+    {
+      validator: '@redocly/openapi-core lint (redocly.yaml)',
+      breakage: 'no info.license (a recommended warning, on in redocly.yaml)',
+      broken: (doc) => void delete doc.info.license,
+      expected: /^warn info-license at #\/info/,
     },
   ];
 

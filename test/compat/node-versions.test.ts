@@ -1,0 +1,90 @@
+/**
+ * Issue 22 item 1: the paths users run, under each supported Node.js line (22, 24, 26; and the node
+ * running the tests, when it is another line). For each, test/compat/driver.mjs runs under that
+ * node binary (the official build, installed from npm: node-binaries.ts) and reports what it saw:
+ * `agentgen generate` and `check` (current, then stale) as processes; the weather example (its
+ * generated server, AgentApp, the offline model) behind `agentgen dev --command`, called through
+ * its generated client (unary, an NDJSON turn and an SSE turn with the tool call and the answer
+ * the example promises); and a disconnect end to end (the client aborts an endless stream; the
+ * generated server behind `agentgen dev --container` stops its handler). The example is compiled
+ * once, by TypeScript 7, into node_modules/.cache/.
+ */
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { compilers, root, runTsc } from '../tsc/compilers.mjs';
+import { installedNode, nodeReleases } from './node-binaries.js';
+
+const work = join(root, 'node_modules/.cache/agentgen-compat');
+const exampleDist = join(work, 'weather-agent/dist');
+const driver = join(root, 'test/compat/driver.mjs');
+const driverTimeoutMs = 90_000;
+/** Installing a release from npm (about 60 MB to download) happens once per machine; then it is reused. */
+const perVersionTimeoutMs = 300_000 + driverTimeoutMs;
+
+const currentMajor = process.versions.node.split('.')[0]!;
+const targets = [
+  ...nodeReleases.map((release) => ({ label: `Node.js ${release}`, binary: () => installedNode(release), expected: `v${release}` })),
+  // The node running the tests (20 on this machine) keeps working while that costs nothing.
+  ...(nodeReleases.some((release) => release.startsWith(`${currentMajor}.`))
+    ? []
+    : [{ label: `Node.js ${process.versions.node} (running the tests)`, binary: () => process.execPath, expected: process.version }]),
+];
+const ran: string[] = [];
+
+beforeAll(async () => {
+  rmSync(exampleDist, { recursive: true, force: true });
+  const tsc7 = compilers.find((compiler) => compiler.major === 7)!;
+  const build = await runTsc(tsc7, ['-p', join(root, 'examples/weather-agent/tsconfig.json'), '--outDir', exampleDist], { timeoutMs: 120_000 });
+  expect(build.output, 'compiling the weather example').toBe('');
+  expect(build.status).toBe(0);
+}, 120_000);
+
+afterAll(() => {
+  console.log(`compat: the driver ran under ${ran.join(', ')}`);
+});
+
+/** One driver run: its JSON report, or a failure carrying its whole output. */
+function drive(binary: string, label: string): Record<string, unknown> {
+  const run = spawnSync(binary, [driver, exampleDist, join(work, label.replace(/\W+/g, '-'))], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: driverTimeoutMs,
+    killSignal: 'SIGKILL',
+  });
+  const last = run.stdout.trim().split('\n').at(-1) ?? '';
+  if (run.status !== 0 || !last.startsWith('{')) {
+    throw new Error(`the driver under ${label} exited ${run.status ?? run.signal}${run.error ? ` (${run.error.message})` : ''}:\n${run.stdout}\n${run.stderr}`);
+  }
+  return JSON.parse(last) as Record<string, unknown>;
+}
+
+/** The turn the example promises for "Weather in Paris?" (examples/weather-agent/README.md). */
+const parisTurn = {
+  events: 3,
+  call: { name: 'get_weather', args: { city: 'Paris' }, id: expect.any(String) },
+  response: { status: 'success', city: 'Paris', sky: 'clear', temperatureC: 18 },
+  text: 'It is clear and 18°C in Paris.',
+};
+
+describe.each(targets)('$label', ({ label, binary, expected }) => {
+  test('generate, check, the example through agentgen dev and its client, and a disconnect', () => {
+    const report = drive(binary(), label);
+    ran.push(String(report.node));
+    expect(report).toEqual({
+      node: expected,
+      generate: 0,
+      check: 0,
+      checkStale: { status: 1, namesFile: true },
+      methods: 20,
+      unary: { userId: 'u1', hasId: true },
+      ndjson: parisTurn,
+      sse: parisTurn,
+      devExit: 0,
+      devStopped: true,
+      disconnect: { received: 3, ended: 'compat: caller gone', handler: 'aborted: the caller went away' },
+      disconnectDevExit: 0,
+    });
+  }, perVersionTimeoutMs);
+});
