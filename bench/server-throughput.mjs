@@ -5,6 +5,7 @@
 //
 //   npm run bench:server            (builds dist/ first)
 //   npm run bench:server -- --validate-results
+//   npm run bench:server -- --otel absent|noop|sdk|aa   (the cost of tracing; see below)
 //   BENCH_ROUNDS=20 BENCH_SECONDS=1 BENCH_CONCURRENCY=16 BENCH_CLIENTS=raw node bench/server-throughput.mjs
 //
 // Each server runs in its own child process (bench/server-targets.mjs), the load comes from a
@@ -15,9 +16,23 @@
 // (unary) or events/s (stream) of each server and their ratio, the median of the per-round
 // ratios, and the server CPU time per request (or event) and its ratio: the cost of the work
 // itself, least sensitive to what else runs on the machine.
-import { execFileSync, fork } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+//
+// --otel compares the generated container's tracing states (issue 18), each against the state
+// without OpenTelemetry (`OTEL_SDK_DISABLED=true`: the runtime never loads @opentelemetry/api, as
+// when it is not installed): `absent` is that state against the runtime as committed (HEAD, built
+// into a temporary folder and loaded in place of runtime/dist), so it shows what the change costs
+// without OpenTelemetry; `noop` is the API installed with no SDK registered; `sdk` is the SDK
+// registered as in production (bench/otel/sdk.mjs: AsyncLocalStorage context, batch processor, an
+// exporter that drops the spans); `aa` is the state without OpenTelemetry against itself: the
+// noise a ratio of this machine carries.
+import { execFileSync, execSync, fork } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+// The servers measure their own work: the runtime's default logger (AGENT_LOG_FORMAT) is off here.
+process.env.AGENT_LOG_FORMAT ??= 'off';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
 const seconds = Number(process.env.BENCH_SECONDS ?? 1);
@@ -26,11 +41,27 @@ const eventsPerStream = Number(process.env.BENCH_EVENTS ?? 20);
 // `raw` makes the server the bottleneck; `agent` is the node:http client most callers use.
 const clients = (process.env.BENCH_CLIENTS ?? 'raw,agent').split(',');
 // What is compared: the candidate server (first) against the baseline (second), by target name.
+// A target's third member: environment variables and node options of its process.
+const otelAbsent = { env: { OTEL_SDK_DISABLED: 'true' } };
+const preload = (file) => ['--import', fileURLToPath(new URL(`./otel/${file}`, import.meta.url))];
 const comparisons = {
   'hand-written': { candidate: ['generated', 'generated'], baseline: ['hand-written', 'hand-written'] },
   'validate-results': { candidate: ['generated-validating', 'validateResults on'], baseline: ['generated', 'validateResults off'] },
+  'otel-absent': {
+    candidate: ['generated', 'no OTel', otelAbsent],
+    baseline: ['generated', process.env.AGENTGEN_BASELINE_RUNTIME === undefined ? 'HEAD runtime' : 'given runtime', { env: { OTEL_SDK_DISABLED: 'true' }, execArgv: preload('head-runtime.mjs') }],
+  },
+  // The same server twice: what the run's noise alone makes of a ratio.
+  'otel-aa': { candidate: ['generated', 'no OTel A', otelAbsent], baseline: ['generated', 'no OTel B', otelAbsent] },
+  'otel-noop': { candidate: ['generated', 'OTel API, no SDK', {}], baseline: ['generated', 'no OTel', otelAbsent] },
+  'otel-sdk': { candidate: ['generated', 'OTel SDK', { execArgv: preload('sdk.mjs') }], baseline: ['generated', 'no OTel', otelAbsent] },
 };
-const compareMode = process.argv.includes('--validate-results') ? 'validate-results' : (process.env.BENCH_COMPARE ?? 'hand-written');
+const otelAt = process.argv.indexOf('--otel');
+const compareMode = process.argv.includes('--validate-results')
+  ? 'validate-results'
+  : otelAt !== -1
+    ? `otel-${process.argv[otelAt + 1]}`
+    : (process.env.BENCH_COMPARE ?? 'hand-written');
 const comparison = comparisons[compareMode];
 if (comparison === undefined) throw new Error(`BENCH_COMPARE must be one of ${Object.keys(comparisons).join(', ')}`);
 const [candidateLabel, baselineLabel] = [comparison.candidate[1], comparison.baseline[1]];
@@ -56,9 +87,29 @@ function pin(pid, cpu) {
   }
 }
 
+/**
+ * The runtime as committed (HEAD, or the commit in BENCH_BASELINE_REV: the one before a change
+ * once it is committed), built into a temporary folder, for `--otel absent`: read with `git
+ * archive`, which leaves the work tree and the index alone.
+ */
+function buildHeadRuntime() {
+  const rev = process.env.BENCH_BASELINE_REV ?? 'HEAD';
+  if (!/^[\w./~^-]+$/.test(rev)) throw new Error(`BENCH_BASELINE_REV must be a revision, got ${JSON.stringify(rev)}`);
+  const dir = mkdtempSync(join(tmpdir(), 'agentgen-head-runtime-'));
+  const repo = fileURLToPath(new URL('..', import.meta.url));
+  execSync(`git archive ${rev} runtime tsconfig.base.json | tar -x -C ${JSON.stringify(dir)}`, { cwd: repo, stdio: 'inherit' });
+  symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
+  execFileSync(join(repo, 'node_modules', '.bin', 'tsc'), ['-p', join(dir, 'runtime', 'tsconfig.json')], { stdio: 'inherit' });
+  return join(dir, 'runtime');
+}
+
 /** Forks one server of bench/server-targets.mjs; resolves with its URL and a CPU-usage probe. */
-async function startTarget(which) {
-  const child = fork(fileURLToPath(new URL('./server-targets.mjs', import.meta.url)), [which], { stdio: 'inherit' });
+async function startTarget(which, setup = {}) {
+  const child = fork(fileURLToPath(new URL('./server-targets.mjs', import.meta.url)), [which], {
+    stdio: 'inherit',
+    env: { ...process.env, ...setup.env },
+    execArgv: [...process.execArgv, ...(setup.execArgv ?? [])],
+  });
   const port = await new Promise((resolve) => child.once('message', resolve));
   pin(child.pid, 1);
   const cpu = () =>
@@ -137,7 +188,14 @@ async function compare(client, clientKind, kind, targets) {
 
 async function parentMain() {
   // `generated` is the candidate and `handWritten` the baseline throughout (see `comparisons`).
-  const targets = { generated: await startTarget(comparison.candidate[0]), handWritten: await startTarget(comparison.baseline[0]) };
+  // AGENTGEN_BASELINE_RUNTIME names a runtime folder already built (its dist/) to use instead.
+  const given = process.env.AGENTGEN_BASELINE_RUNTIME;
+  const baselineRuntime = compareMode === 'otel-absent' && given === undefined ? buildHeadRuntime() : undefined;
+  if (compareMode === 'otel-absent') comparison.baseline[2].env.AGENTGEN_BASELINE_RUNTIME = given ?? baselineRuntime;
+  const targets = {
+    generated: await startTarget(comparison.candidate[0], comparison.candidate[2]),
+    handWritten: await startTarget(comparison.baseline[0], comparison.baseline[2]),
+  };
   const generatedUrl = targets.generated.url;
   const baselineUrl = targets.handWritten.url;
   const client = fork(fileURLToPath(new URL('./load-client.mjs', import.meta.url)), [], { stdio: 'inherit' });
@@ -191,6 +249,7 @@ async function parentMain() {
 
   client.kill();
   await Promise.all([targets.generated.stop(), targets.handWritten.stop()]);
+  if (baselineRuntime !== undefined) rmSync(dirname(baselineRuntime), { recursive: true, force: true });
 }
 
 await parentMain();

@@ -14,6 +14,7 @@ import { buildMethodTable } from './manifest.js';
 import { describeResource, type ResourceDescription } from './resource.js';
 import type { ErrorCondition } from '../spec/index.js';
 import { PublicError, sendStatus, statusBody, statusOf } from './status.js';
+import { platformTraceHeaders } from './trace-headers.js';
 
 export interface EmulatorOptions {
   /** A running container's base URL. Exactly one of `container` and `command`. */
@@ -254,13 +255,15 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       if (req.method !== 'POST') throw new PublicError('methodNotAllowed', `${req.method} is not allowed on ${where.endpoint}: use POST`, { allow: 'POST' });
       checkContentType(req);
       call = resolveCall(await readRequestBody(req), where.endpoint, table, maxDepth);
+      const trace = platformTraceHeaders(req.headers);
+      const supportNote = `support id ${trace.supportId}`;
       if (call.routing.response === 'unary') {
-        const body = await forwardUnary(upstream, call, bodyAsString, gone.signal);
+        const body = await forwardUnary(upstream, call, bodyAsString, trace.headers, gone.signal);
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
-        onEnd(call, 200);
+        onEnd(call, 200, supportNote);
       } else {
-        const outcome = await forwardStream(upstream, call, where.sse, res, gone.signal);
-        onEnd(call, 200, outcome.note);
+        const outcome = await forwardStream(upstream, call, where.sse, res, trace.headers, gone.signal);
+        onEnd(call, 200, outcome.note === undefined ? supportNote : `${outcome.note}, ${supportNote}`);
       }
     } catch (error) {
       if (gone.signal.aborted || res.headersSent) {
@@ -317,7 +320,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       }
       res.writeHead(204, {
         'access-control-allow-methods': 'GET, POST',
-        'access-control-allow-headers': 'authorization, content-type',
+        'access-control-allow-headers': 'authorization, content-type, traceparent',
         'access-control-max-age': '600',
       }).end();
       return;

@@ -26,7 +26,7 @@ export const maxRequestBody = 16 * 1024 * 1024;
 const maxContainerBody = 32 * 1024 * 1024;
 const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
-function post(upstream: Upstream, path: string, payload: string, signal: AbortSignal): Promise<IncomingMessage> {
+function post(upstream: Upstream, path: string, payload: string, trace: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
   const size = Buffer.byteLength(payload);
   if (size > maxRequestBody) {
     return Promise.reject(
@@ -39,7 +39,7 @@ function post(upstream: Upstream, path: string, payload: string, signal: AbortSi
       method: 'POST',
       agent: upstream.agent,
       signal,
-      headers: { 'content-type': 'application/json', 'content-length': size },
+      headers: { ...trace, 'content-type': 'application/json', 'content-length': size },
     });
     req.once('response', resolve);
     req.once('error', (error: NodeJS.ErrnoException) => {
@@ -82,11 +82,18 @@ async function failed(route: string, response: IncomingMessage): Promise<never> 
 }
 
 /** Unary: returns the JSON text `{"output": ...}` to send, or throws a PublicError. */
-export async function forwardUnary(upstream: Upstream, call: ResolvedCall, bodyAsString: boolean, signal: AbortSignal): Promise<string> {
+/** `trace`: the platform's trace headers for the container (see trace-headers.ts). */
+export async function forwardUnary(
+  upstream: Upstream,
+  call: ResolvedCall,
+  bodyAsString: boolean,
+  trace: Record<string, string>,
+  signal: AbortSignal,
+): Promise<string> {
   const route = call.routing.containerRoute;
   const envelope = JSON.stringify(containerEnvelope(call));
   // Contract 4.2 rule 2: the runtime may deliver a sync body as a JSON-encoded string.
-  const response = await post(upstream, route, bodyAsString ? JSON.stringify(envelope) : envelope, signal);
+  const response = await post(upstream, route, bodyAsString ? JSON.stringify(envelope) : envelope, trace, signal);
   const status = response.statusCode ?? 0;
   if (status < 200 || status > 299) return failed(route, response);
   const text = await readBody(response);
@@ -117,10 +124,11 @@ export async function forwardStream(
   call: ResolvedCall,
   sse: boolean,
   res: ServerResponse,
+  trace: Record<string, string>,
   signal: AbortSignal,
 ): Promise<StreamOutcome> {
   const route = call.routing.containerRoute;
-  const response = await post(upstream, route, JSON.stringify(containerEnvelope(call)), signal);
+  const response = await post(upstream, route, JSON.stringify(containerEnvelope(call)), trace, signal);
   const status = response.statusCode ?? 0;
   if (status < 200 || status > 299) return failed(route, response);
 

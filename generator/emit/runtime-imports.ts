@@ -46,4 +46,4 @@ export function operationDoc(op: OperationModel): string {
  * 1,000 operations, issue 17 item 6). The whole Map is then related to the runtime's type once.
  */
 export const operationTableDeclaration =
-  "const operationTable = new Map<string, { readonly kind: 'unary' | 'stream'; readonly input: z.ZodMiniType; readonly output?: z.ZodMiniType }>();";
+  "const operationTable = new Map<string, { readonly kind: 'unary' | 'stream'; readonly apiMode?: string; readonly input: z.ZodMiniType; readonly output?: z.ZodMiniType }>();";

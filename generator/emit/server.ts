@@ -67,7 +67,7 @@ export function emitServer(model: Model, assets: Assets): EmittedFile {
 /** An output of any JSON (`{}`, as a spec without `output` has) has nothing to check: the entry has no `output`. */
 function tableEntry(op: OperationModel): string {
   const output = isAnyJson(op.output) ? '' : `, output: v.${op.names.outputSchema}`;
-  return `kind: '${op.routing.response}', input: v.${op.names.inputSchema}${output}`;
+  return `kind: '${op.routing.response}', apiMode: ${stringLiteral(op.apiMode)}, input: v.${op.names.inputSchema}${output}`;
 }
 
 function handlerMethod(op: OperationModel): string {

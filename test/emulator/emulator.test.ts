@@ -1,6 +1,7 @@
 /** `agentgen dev` in front of a hand-written container, driven with raw HTTP requests (curl-like). */
 import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseTraceparent } from '@agentgen/runtime/server';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import type { ManifestEntry } from '../../spec/index.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
@@ -68,7 +69,7 @@ describe('unary calls (:query)', () => {
     expect(got?.path).toBe('/api/reasoning_engine');
     expect(JSON.parse(got?.raw ?? '')).toBe(JSON.stringify({ class_method: 'echo', input: { user_id: 'u1' } }));
     expect(got?.headers.authorization).toBeUndefined();
-    expect(logs.at(-1)).toMatch(/^POST :query echo \(""\) 200 \d+\.\d ms$/);
+    expect(logs.at(-1)).toMatch(/^POST :query echo \(""\) 200 \d+\.\d ms support id [0-9a-f]{32}$/);
   });
 
   it('accepts class_method, and an async method on :query', async () => {
@@ -213,7 +214,7 @@ describe('browsers', () => {
     expect([preflight.status, preflight.headers.get('access-control-allow-origin'), preflight.headers.get('access-control-allow-headers')]).toEqual([
       204,
       'http://localhost:5173',
-      'authorization, content-type',
+      'authorization, content-type, traceparent',
     ]);
     const answer = await post(`${base()}:query`, { classMethod: 'echo' }, { origin: 'http://localhost:5173' });
     expect(answer.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
@@ -321,7 +322,7 @@ describe('streaming calls (:streamQuery)', () => {
     expect(lines[1]).toBe('{"n": 1, "partial'); // passed through as it arrived
     expect(JSON.parse(lines[2] ?? '')).toMatchObject({ error: { code: 400, status: 'FAILED_PRECONDITION', message: expect.stringMatching(/^The agent container's stream for broken broke off: /) } });
     expect(lines.slice(3)).toEqual(['']);
-    expect(logs.at(-1)).toMatch(/^POST :streamQuery broken .* 200 .* container stream broke off$/);
+    expect(logs.at(-1)).toMatch(/^POST :streamQuery broken .* 200 .* container stream broke off, support id [0-9a-f]{32}$/);
   });
 
   it('passes backpressure on: a caller that stops reading stops the container from writing', async () => {
@@ -345,6 +346,50 @@ describe('streaming calls (:streamQuery)', () => {
     controller.abort();
     const lines = await container.endlessClosed; // resolves only once the container saw the disconnect
     expect(lines).toBeLessThan(200);
-    await expect.poll(() => logs.at(-1)).toMatch(/^POST :streamQuery endless .* caller disconnected$/);
+    await expect.poll(() => logs.at(-1)).toMatch(/^POST :streamQuery endless .* caller disconnected(, support id [0-9a-f]{32})?$/);
+  });
+});
+
+const callerContext = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+
+async function callWithHeaders(verb: ':query' | ':streamQuery', method: string, headers: Record<string, string>): Promise<Record<string, string | string[] | undefined>> {
+  const before = container.received.length;
+  const res = await fetch(`${emulator.url}/v1/${resource}${verb}`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer t', 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ classMethod: method, input: {} }),
+  });
+  await res.text();
+  expect(container.received.length).toBe(before + 1);
+  return container.received[before]!.headers;
+}
+
+/**
+ * `agentgen dev` forwards trace context as the platform does: the caller's `traceparent` in
+ * `Google-Agent-Engine-Traceparent`, and a fresh support id (not a trace context) in plain
+ * `traceparent`, which its log line names.
+ */
+describe('trace headers to the container', () => {
+  for (const [verb, method] of [[':query', 'echo'], [':streamQuery', 'stream_query']] as const) {
+    it(`${verb}: the caller's context in Google-Agent-Engine-Traceparent, a support id in traceparent`, async () => {
+      const headers = await callWithHeaders(verb, method, { traceparent: callerContext });
+      expect(headers['google-agent-engine-traceparent']).toBe(callerContext);
+      const supportId = headers['traceparent'];
+      expect(supportId).toMatch(/^[0-9a-f]{32}$/);
+      expect(parseTraceparent(supportId as string)).toBeUndefined(); // as the platform's: no trace context
+      expect(logs.at(-1)).toContain(`support id ${supportId as string}`);
+    });
+  }
+
+  it('sends no Google header without a caller context, and a new support id per call', async () => {
+    const first = await callWithHeaders(':query', 'echo', {});
+    const second = await callWithHeaders(':query', 'echo', {});
+    expect(first['google-agent-engine-traceparent']).toBeUndefined();
+    expect(first['traceparent']).not.toBe(second['traceparent']);
+  });
+
+  it("passes a caller's garbage context on as it came (the container judges it), but not an oversized one", async () => {
+    expect((await callWithHeaders(':query', 'echo', { traceparent: 'garbage' }))['google-agent-engine-traceparent']).toBe('garbage');
+    expect((await callWithHeaders(':query', 'echo', { traceparent: 'x'.repeat(4000) }))['google-agent-engine-traceparent']).toBeUndefined();
   });
 });

@@ -12,7 +12,8 @@ import { reportReady } from './target-ipc.js';
 /** The resource name, from the test (argv[2]). */
 const resource = process.argv[2] ?? 'projects/local/locations/local/reasoningEngines/1';
 
-const container = createAgentServer(memoryAgent(), { host: '127.0.0.1', port: 0 });
+// No request log: the test holds stderr to be empty (a crash's stack would land there).
+const container = createAgentServer(memoryAgent(), { host: '127.0.0.1', port: 0, logger: false });
 const { port: containerPort } = await container.listen();
 const emulator = await startEmulator({ container: `http://127.0.0.1:${containerPort}`, manifest, port: 0, resource, logger: () => {} });
 reportReady(Number(new URL(emulator.url).port));

@@ -6,6 +6,7 @@ import { createAgentServer } from '../../generated/server.js';
 import { memoryAgent } from './memory-agent.js';
 import { reportReady } from './target-ipc.js';
 
-const server = createAgentServer(memoryAgent(), { host: '127.0.0.1', port: 0 });
+// No request log: the test holds stderr to be empty (a crash's stack would land there).
+const server = createAgentServer(memoryAgent(), { host: '127.0.0.1', port: 0, logger: false });
 const { port } = await server.listen();
 reportReady(port);

@@ -4,12 +4,12 @@
  * `$PORT` (default 8080) on 0.0.0.0, as the runtime requires, and stops cleanly on SIGTERM.
  */
 import { AgentApp } from '@agentgen/agent-app';
-import { createAgentServer, stderrLogger } from '../generated/server.js';
+import { createAgentServer } from '../generated/server.js';
 import { createWeatherAgent } from './agent.js';
 
-const server = createAgentServer(new AgentApp({ agent: createWeatherAgent() }), {
-  logger: stderrLogger,
-});
+// No `logger` option: the runtime's own, chosen by AGENT_LOG_FORMAT (JSON lines for Cloud Logging
+// on the platform, text on a laptop).
+const server = createAgentServer(new AgentApp({ agent: createWeatherAgent() }));
 const { host, port } = await server.listen();
 console.log(`weather-agent listening on ${host}:${port}`);
 

@@ -5,6 +5,7 @@
  * browsers and edge runtimes. Validators are taken structurally (`safeParse`): no zod import here.
  */
 import type { ManifestEntry, Validator } from '../contract.js';
+import { activeTraceparent } from '../opentelemetry.js';
 import { AgentApiError, AgentValidationError, errorFromResponse, isRecord, quote } from './errors.js';
 import { ResponseEventStream, type EventStream } from './event-stream.js';
 
@@ -131,6 +132,9 @@ export function createClientCore(table: ClientOperationTable, options: AgentClie
   const send = async (target: string, method: 'GET' | 'POST', body: string | undefined, signal: AbortSignal | undefined): Promise<Response> => {
     const token = await resolveToken(options.token);
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    // The caller's active span, so the platform (or agentgen dev) continues its trace in the container.
+    const traceparent = await activeTraceparent();
+    if (traceparent !== undefined) headers['traceparent'] = traceparent;
     if (body !== undefined) headers['content-type'] = 'application/json';
     // Only the members that are set: `body` and `signal` are absent, not undefined, when there are none.
     const init: RequestInit = { method, headers };

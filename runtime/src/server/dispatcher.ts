@@ -1,7 +1,13 @@
 /** Builds the request listener from the operation table and the handlers, once per server. */
 import { containerRoutes } from '../contract.js';
+import { loadOpenTelemetry } from '../opentelemetry.js';
+import { answerBusy, BusyState, checkBusyPath } from './busy.js';
+import { createTracing } from './call-span.js';
+import { readEngineId } from './engine-id.js';
 import { Exchange, type ResolvedOperation, type Settings } from './exchange.js';
+import { loggerFromEnv } from './log-format.js';
 import { Tracker } from './tracker.js';
+import type { AgentServerLogger } from './logger.js';
 import type { AgentServerOptions, OperationHandler, RequestListener, ServerOperationTable } from './types.js';
 
 const defaultBodyLimit = 16 * 1024 * 1024;
@@ -15,11 +21,13 @@ export interface Dispatcher {
   shutdown(): void;
   /** Resolves when no request is in flight. */
   idle(): Promise<void>;
-}
-
-export function readEngineId(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const id = env['GOOGLE_CLOUD_AGENT_ENGINE_ID'] || env['PLATFORM_CLOUD_AGENT_ENGINE_ID'];
-  return id === undefined || id === '' ? undefined : id;
+  /**
+   * Resolves once `@opentelemetry/api` has been looked for (`listen()` waits for it); calls that
+   * arrive before are not traced.
+   */
+  readonly ready: Promise<void>;
+  /** The logger in use (the option's, else the environment's choice). */
+  readonly logger: AgentServerLogger | undefined;
 }
 
 /** `validateResults` when not given: on, except in production (`NODE_ENV=production`). */
@@ -46,6 +54,7 @@ function resolveOperations(table: ServerOperationTable, handlers: object, valida
     resolved.set(name, {
       name,
       kind: operation.kind,
+      apiMode: operation.apiMode,
       input: operation.input,
       // Resolved once: with checks off (or no declared output) the hot path tests one field.
       output: validateResults ? operation.output : undefined,
@@ -70,17 +79,32 @@ export function createDispatcher(table: ServerOperationTable, handlers: object, 
   }
   const operations = resolveOperations(table, handlers, options.validateResults ?? defaultValidateResults());
   const declared = [...operations.keys()].sort();
+  const busyPath = checkBusyPath(options.busyPath);
   const settings: Settings = {
     operations,
     handlers,
     bodyLimit: limit,
     maxDepth,
-    logger: options.logger,
+    logger: options.logger === undefined ? loggerFromEnv() : options.logger === false ? undefined : options.logger,
     engineId: options.engineId ?? readEngineId(),
     unknownSuffix: declared.length > 0 ? `; declared operations: ${declared.join(', ')}` : '; no operations are declared',
+    tracing: undefined,
+    busy: new BusyState(),
   };
+  // OTEL_SDK_DISABLED is OpenTelemetry's own switch: with it, as without the package, nothing is loaded.
+  const ready =
+    options.tracing === false || process.env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true'
+      ? Promise.resolve()
+      : loadOpenTelemetry().then((api) => {
+          if (api !== undefined) settings.tracing = createTracing(api);
+        });
   const tracker = new Tracker<Exchange>();
   const listener: RequestListener = (req, res) => {
+    if (req.url === busyPath) {
+      // Tracked exchanges are the calls whose work outlives their first tick: those still running.
+      answerBusy(req, res, tracker.inFlight.size + settings.busy.held);
+      return;
+    }
     // Tell keep-alive clients to reconnect elsewhere once shutdown has begun.
     if (tracker.closing) res.setHeader('connection', 'close');
     const exchange = new Exchange(req, res, settings, tracker);
@@ -93,6 +117,8 @@ export function createDispatcher(table: ServerOperationTable, handlers: object, 
 
   return {
     listener,
+    ready,
+    logger: settings.logger,
     shutdown(): void {
       tracker.closing = true;
       for (const exchange of tracker.inFlight) exchange.shutdown();

@@ -6,10 +6,13 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { containerErrors, containerRoutes, type ErrorRow, type Validator } from '../contract.js';
+import type { BusyState } from './busy.js';
+import { CallSpan, type TraceIds, type Tracing } from './call-span.js';
 import { checkContentType, describeIssues, jsonMediaType, nestedDeeperThan, parseEnvelope, rawHeader } from './envelope.js';
 import { AgentError, describeError, errorBody, errorLine } from './errors.js';
 import type { AgentServerLogger, LogEntry } from './logger.js';
 import { NdjsonStream } from './ndjson-stream.js';
+import { readIncomingTrace } from './trace-context.js';
 import type { Tracker, TrackedWork } from './tracker.js';
 import type { HandlerContext, OperationHandler, ResponseKind } from './types.js';
 import { clip, describeValue, isIterable, isThenable, iteratorOf, nextTurn, type Closable } from './values.js';
@@ -18,6 +21,8 @@ import { clip, describeValue, isIterable, isThenable, iteratorOf, nextTurn, type
 export interface ResolvedOperation {
   readonly name: string;
   readonly kind: ResponseKind;
+  /** The declared `api_mode`, when the operation table carries it (tables generated before it did not). */
+  readonly apiMode: string | undefined;
   readonly input: Validator;
   /** The declared result or event schema, when `validateResults` is on and there is one; else undefined. */
   readonly output: Validator | undefined;
@@ -37,6 +42,10 @@ export interface Settings {
   readonly engineId: string | undefined;
   /** Appended to an unknown-operation message: the declared names. */
   readonly unknownSuffix: string;
+  /** Set once `@opentelemetry/api` has loaded (see dispatcher.ts); undefined without it. */
+  tracing: Tracing | undefined;
+  /** Work handlers hold open with `context.keepAlive`, for the busy route. */
+  readonly busy: BusyState;
 }
 
 export class Exchange implements TrackedWork {
@@ -54,6 +63,8 @@ export class Exchange implements TrackedWork {
   private iterator: Closable | undefined;
   private stopped = false;
   private watched = false;
+  /** The call's server span; only when OpenTelemetry is installed. */
+  private span: CallSpan | undefined;
 
   constructor(req: IncomingMessage, res: ServerResponse, settings: Settings, tracker: Tracker<Exchange>) {
     this.req = req;
@@ -105,10 +116,17 @@ export class Exchange implements TrackedWork {
     if (iterator === undefined || typeof iterator.return !== 'function') return;
     try {
       const result = iterator.return();
-      if (isThenable(result)) result.then(undefined, () => undefined);
+      // A generator's `finally` (AgentApp deletes a handoff's temporary session there) may run on
+      // after the response has ended: the busy route counts it until it is done.
+      if (isThenable(result)) this.settings.busy.hold(result.then(undefined, () => undefined));
     } catch {
       // A generator that is still running or that throws from `finally` has nothing more to give.
     }
+  }
+
+  /** `context.keepAlive`: the work counts for the busy route until it settles. */
+  keepAlive(work: PromiseLike<unknown>): void {
+    this.settings.busy.hold(work);
   }
 
   /** Server shutdown: streams end now with a last error line; unary work is left to finish. */
@@ -142,6 +160,8 @@ export class Exchange implements TrackedWork {
       const served = `POST ${containerRoutes.unary} and POST ${containerRoutes.stream}`;
       return this.reject(containerErrors.unknownPath, `no route ${JSON.stringify(clip(path))}; the container serves ${served}`);
     }
+    const tracing = this.settings.tracing;
+    if (tracing !== undefined && tracing.recording()) this.span = new CallSpan(tracing, req, res, path);
     if (req.method !== 'POST') {
       res.setHeader('allow', 'POST');
       const message = `method ${req.method ?? ''} is not allowed on ${path}: use POST`;
@@ -166,6 +186,7 @@ export class Exchange implements TrackedWork {
       return this.reject(containerErrors.unknownOperation, message);
     }
     this.operation = op.name;
+    this.span?.setOperation(op.name, op.apiMode);
     if (op.kind !== kind) return this.reject(containerErrors.wrongRoute, op.wrongRouteMessage);
 
     if (nestedDeeperThan(envelope.input, this.settings.maxDepth)) {
@@ -178,13 +199,19 @@ export class Exchange implements TrackedWork {
       return this.reject(containerErrors.invalidInput, message);
     }
     const context = new RequestContext(this, req, this.settings.engineId, op.name);
+    const span = this.span;
     if (op.kind === 'stream') {
-      this.runStream(op, parsed.data, context).catch((error: unknown) => this.fail(error));
+      // With a span, the whole stream runs in its context: every pull of the producer nests there.
+      const running = span === undefined ? this.runStream(op, parsed.data, context) : span.run(() => this.runStream(op, parsed.data, context));
+      running.catch((error: unknown) => this.fail(error));
       return;
     }
     let result: unknown;
     try {
-      result = op.handler.call(this.settings.handlers, parsed.data, context);
+      result =
+        span === undefined
+          ? op.handler.call(this.settings.handlers, parsed.data, context)
+          : span.run(() => op.handler.call(this.settings.handlers, parsed.data, context));
     } catch (error) {
       this.fail(error);
       return;
@@ -226,6 +253,7 @@ export class Exchange implements TrackedWork {
     // The stream is accepted: headers go out at the end of this tick even if no event is ready.
     const stream = new NdjsonStream(this.res);
     this.stream = stream;
+    this.span?.streams(stream);
     if (isThenable(produced)) produced = await produced;
     if (this.stopped) {
       // The caller left while the handler was getting ready: let its generator clean up.
@@ -378,7 +406,10 @@ export class Exchange implements TrackedWork {
     const { status, http, message, detail, errorId } = describeError(error, this.operation);
     // A deliberate 4xx is the caller's doing: no stack. Anything else is the server's: all of it.
     if (http < 500) this.log('info', detail, http);
-    else this.log('error', detail, http, error, errorId);
+    else {
+      this.log('error', detail, http, error, errorId);
+      this.span?.recordError(error, message);
+    }
     const stream = this.stream;
     this.iterator = undefined;
     if (stream !== undefined && stream.hasOutput) {
@@ -391,6 +422,16 @@ export class Exchange implements TrackedWork {
       return;
     }
     this.send(http, errorBody(status, http, message));
+  }
+
+  /**
+   * The trace a log entry links to: the server span's, else (no OpenTelemetry) the caller's
+   * context from the headers, read only when there is a logger to write it.
+   */
+  private traceIds(): TraceIds | undefined {
+    if (this.span !== undefined) return this.span.ids();
+    const parent = readIncomingTrace(this.req.rawHeaders).parent;
+    return parent === undefined ? undefined : { traceId: parent.traceId, spanId: parent.spanId, sampled: (parent.traceFlags & 1) === 1 };
   }
 
   private log(level: LogEntry['level'], message: string, status: number, error?: unknown, errorId?: string): void {
@@ -407,6 +448,7 @@ export class Exchange implements TrackedWork {
         durationMs: performance.now() - this.started,
         error,
         errorId,
+        trace: this.traceIds(),
       });
     } catch {
       // A failing logger must not take a request down with it.
@@ -444,6 +486,10 @@ class RequestContext implements HandlerContext {
     this.#req = req;
     this.engineId = engineId;
     this.operation = operation;
+  }
+
+  keepAlive(work: PromiseLike<unknown>): void {
+    this.#exchange.keepAlive(work);
   }
 
   get signal(): AbortSignal {

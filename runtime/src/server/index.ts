@@ -4,8 +4,13 @@
  */
 export { AgentError, isAgentError } from './errors.js';
 export { stderrLogger, type AgentServerLogger, type LogEntry } from './logger.js';
+export { cloudLoggingLogger, logFormatFromEnv, loggerFor, loggerFromEnv, type LogFormat } from './log-format.js';
+export { defaultBusyPath } from './busy.js';
+export { parseTraceparent, readIncomingTrace, type IncomingTrace, type TraceParent } from './trace-context.js';
+export type { TraceIds } from './call-span.js';
 export { createContainer, createListener } from './lifecycle.js';
-export { createDispatcher, readEngineId, type Dispatcher } from './dispatcher.js';
+export { createDispatcher, type Dispatcher } from './dispatcher.js';
+export { readEngineId } from './engine-id.js';
 export { checkContentType, nestedDeeperThan, parseEnvelope, syntaxErrorAt, type Envelope } from './envelope.js';
 export type {
   AgentServer,

@@ -16,12 +16,13 @@ export function createContainer(table: ServerOperationTable, handlers: object, o
   const timeouts = serverTimeouts(options);
   const dispatcher = createDispatcher(table, handlers, options);
   const server = createServer(timeouts, dispatcher.listener);
-  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => refuseClient(error, socket, options.logger));
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => refuseClient(error, socket, dispatcher.logger));
   let closed: Promise<void> | undefined;
   return {
     listener: dispatcher.listener,
     server,
-    listen() {
+    async listen() {
+      await dispatcher.ready;
       return new Promise((resolve, reject) => {
         const port = options.port ?? portFromEnv();
         const host = options.host ?? '0.0.0.0';

@@ -1,4 +1,5 @@
 /** The server's optional log callback, and a ready one that writes a line per entry to stderr. */
+import type { TraceIds } from './call-span.js';
 
 export interface LogEntry {
   readonly level: 'info' | 'error';
@@ -12,6 +13,11 @@ export interface LogEntry {
   readonly error?: unknown;
   /** The id an unexpected failure's `Internal error (id …)` answer carries. */
   readonly errorId?: string | undefined;
+  /**
+   * The trace the call belongs to: the server span's ids when OpenTelemetry is installed, else
+   * the caller's context from `Google-Agent-Engine-Traceparent` (its span id is the caller's).
+   */
+  readonly trace?: TraceIds | undefined;
 }
 
 export type AgentServerLogger = (entry: LogEntry) => void;
@@ -25,6 +31,7 @@ export const stderrLogger: AgentServerLogger = (entry) => {
   if (entry.status !== undefined) parts.push(String(entry.status));
   if (entry.durationMs !== undefined) parts.push(`${entry.durationMs.toFixed(1)}ms`);
   if (entry.errorId !== undefined) parts.push(`[error id ${entry.errorId}]`);
+  if (entry.trace !== undefined) parts.push(`[trace ${entry.trace.traceId}]`);
   parts.push(entry.message);
   if (entry.error instanceof Error && entry.error.stack !== undefined) parts.push(`\n${entry.error.stack}`);
   process.stderr.write(`${parts.join(' ')}\n`);

@@ -13,6 +13,8 @@ export class NdjsonStream {
   private stopped = false;
   /** True once the status line went out (headers or data). */
   started = false;
+  /** Events queued so far (the server span's `agentgen.events_streamed`). */
+  events = 0;
   /** Set while the socket buffer is full; the producer waits on it. */
   blocked: Promise<void> | undefined;
   private unblock: (() => void) | undefined;
@@ -29,6 +31,7 @@ export class NdjsonStream {
 
   /** Queues one event; returns true when a full batch was written and the producer should yield. */
   push(value: unknown): boolean {
+    this.events++;
     this.pending += `${JSON.stringify(value) ?? 'null'}\n`;
     if (this.pending.length >= streamBatchChars) {
       this.flush();

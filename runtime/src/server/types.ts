@@ -13,6 +13,8 @@ export type ResponseKind = 'unary' | 'stream';
  */
 export interface ServerOperation {
   readonly kind: ResponseKind;
+  /** The declared `api_mode` (`""`, `async`, `stream`, `async_stream`), recorded on the call's span. */
+  readonly apiMode?: string;
   readonly input: Validator;
   readonly output?: Validator;
 }
@@ -30,6 +32,12 @@ export interface HandlerContext {
   /** From `GOOGLE_CLOUD_AGENT_ENGINE_ID`, else `PLATFORM_CLOUD_AGENT_ENGINE_ID`. */
   readonly engineId: string | undefined;
   readonly operation: string;
+  /**
+   * Counts `work` as in flight until it settles, for the busy route (`GET /is_busy`, the
+   * platform's `keepAliveProbe`): work a handler continues after its response, so the instance is
+   * not scaled in under it. Its failure is not reported here: handle it in `work` itself.
+   */
+  keepAlive(work: PromiseLike<unknown>): void;
 }
 
 export type OperationHandler = (input: unknown, context: HandlerContext) => unknown;
@@ -65,8 +73,23 @@ export interface AgentServerOptions {
    * timeouts of a few seconds or less.
    */
   readonly connectionsCheckingInterval?: number;
-  /** Default: silent. */
-  readonly logger?: AgentServerLogger;
+  /**
+   * Where log entries go. Default: the built-in logger `AGENT_LOG_FORMAT` chooses (`json`: Cloud
+   * Logging's structured lines on stdout; `text`: `stderrLogger`; `off`), by default `json` when an
+   * engine-id variable is set and `text` otherwise; a bad value is an error when the server is
+   * built. `false`: silent, whatever the environment says.
+   */
+  readonly logger?: AgentServerLogger | false;
+  /**
+   * Serve the busy route for `deploymentSpec.keepAliveProbe` on this path (GET: 200 while a call
+   * or `context.keepAlive` work is in flight, 503 when idle). Default `/is_busy`; `false`: none.
+   */
+  readonly busyPath?: string | false;
+  /**
+   * A server span per call when `@opentelemetry/api` is installed (found once, at start). Default
+   * true; `false` (or `OTEL_SDK_DISABLED=true` in the environment) never loads it.
+   */
+  readonly tracing?: boolean;
   /** Overrides the engine id read from the environment. */
   readonly engineId?: string;
   /**
@@ -81,7 +104,7 @@ export interface AgentServerOptions {
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface AgentServer {
-  /** Starts listening; resolves with the bound address. */
+  /** Starts listening (once OpenTelemetry has been looked for); resolves with the bound address. */
   listen(): Promise<{ port: number; host: string }>;
   /** Stops accepting, ends in-flight streams with a last UNAVAILABLE error line, waits for the rest. */
   close(): Promise<void>;
