@@ -4,10 +4,11 @@
 // `Runner.runAsync` on the same agent and in-memory services, in the same run. Also the wire
 // conversion alone (events per second through `eventToWire`). Medians of several rounds.
 //
-//   npm run bench:agent-app  (or: npm run build && node bench/agent-app.mjs [--turns 300] [--rounds 7])
+//   npm run bench -- agent-app  (or: npm run build && node bench/agent-app.mjs [--turns 300] [--rounds 7])
 //
 // The model is a scripted `BaseLlm` (no network), so the numbers are AgentApp + ADK overhead,
 // not model latency: on a real model the difference disappears in the model's seconds.
+import { median, recordResult, spread } from './result.mjs';
 import { parseArgs } from 'node:util';
 import { BaseLlm, FunctionTool, InMemorySessionService, LlmAgent, Runner, createEvent } from '@google/adk';
 import { z } from 'zod';
@@ -93,7 +94,6 @@ function wireConversion() {
   return n / ((performance.now() - start) / 1000);
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const results = { adk: [], app: [], handoff: [], wire: [] };
 await adkByHand(); // warm-up
 await viaAgentApp();
@@ -112,3 +112,8 @@ console.log(`ADK Runner by hand         ${adk.toFixed(3)} ms/turn`);
 console.log(`AgentApp.async_stream_query ${app.toFixed(3)} ms/turn   ratio ${(app / adk).toFixed(2)}`);
 console.log(`AgentApp handoff + token    ${handoff.toFixed(3)} ms/turn   ratio ${(handoff / adk).toFixed(2)}`);
 console.log(`eventToWire                 ${(median(results.wire) / 1000).toFixed(0)}k events/s`);
+recordResult('AgentApp', [
+  { metric: 'AgentApp.async_stream_query turn', unit: 'ms', ...spread(results.app), baseline: 'ADK Runner by hand', baselineMedian: adk, ratio: app / adk },
+  { metric: 'AgentApp handoff turn (+ token)', unit: 'ms', ...spread(results.handoff), baseline: 'ADK Runner by hand', baselineMedian: adk, ratio: handoff / adk },
+  { metric: 'eventToWire', unit: 'events/s', ...spread(results.wire) },
+]);

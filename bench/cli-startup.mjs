@@ -4,7 +4,7 @@
 // `generate` of the standard surface (into a new folder each time) against
 // `node -e "import('ts-morph')"`. The issue's targets: --help <= 2x, manifest <= 2.5x, generate <= 1.3x.
 //
-//   npm run bench:cli            (builds first; or: node bench/cli-startup.mjs [--rounds 10] [--warmup 1])
+//   npm run bench -- cli            (builds first; or: node bench/cli-startup.mjs [--rounds 10] [--warmup 1])
 //
 // Rounds are interleaved: each runs every command once, in an order rotated from round to round,
 // so all see the same machine. Reported per command: wall time min / median / max; per pair: the
@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median, recordResult, spread } from './result.mjs';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '10' }, warmup: { type: 'string', default: '1' } } });
 const rounds = Number(values.rounds);
@@ -95,11 +96,6 @@ try {
     }
   }
 
-  const median = (xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    const mid = Math.floor(s.length / 2);
-    return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-  };
   const ms = (x) => x.toFixed(0).padStart(5);
   console.log(`agentgen start-up: whole processes, ${rounds} interleaved rounds after ${warmup} warm-up; node ${process.version}`);
   console.log(`${'command'.padEnd(28)}  wall ms: min / median / max`);
@@ -107,6 +103,7 @@ try {
   console.log('');
   console.log(`${'ratio'.padEnd(46)}  of medians   per-round median   target`);
   let missed = false;
+  const rows = [];
   for (const [a, b, target] of comparisons) {
     const [xa, xb] = [times.get(a), times.get(b)];
     const ratio = median(xa) / median(xb);
@@ -114,7 +111,10 @@ try {
     const verdict = target === undefined ? '' : Math.max(ratio, paired) <= target ? `<= ${target}  met` : `<= ${target}  MISSED`;
     if (target !== undefined && Math.max(ratio, paired) > target) missed = true;
     console.log(`${`${a} / ${b}`.padEnd(46)}  ${ratio.toFixed(2).padStart(10)}   ${paired.toFixed(2).padStart(16)}   ${verdict}`);
+    const targetFields = target === undefined ? {} : { target: `<= ${target}`, met: Math.max(ratio, paired) <= target };
+    rows.push({ metric: a, unit: 'ms', ...spread(xa), baseline: b, baselineMedian: median(xb), ratio, ...targetFields });
   }
+  recordResult('CLI start-up', rows);
   if (missed) process.exitCode = 1;
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -4,7 +4,8 @@
 // which is what a client with validation off could cost at best. Sizes are deterministic, so one
 // build each is enough; the build time is not measured here.
 //
-//   npm run bench:client-bundle        (or: node bench/client-bundle.mjs [--entry FILE])
+//   npm run bench -- bundle        (or: node bench/client-bundle.mjs [--entry FILE])
+import { recordResult } from './result.mjs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -49,3 +50,6 @@ for (const row of rows) {
   console.log(`${row.label.padEnd(22)} ${kb(row.gzip).padStart(9)} gzipped, ${kb(row.raw).padStart(9)} minified   (${parts.join(', ')})`);
 }
 console.log(`ratio generated / runtime only: ${(rows[0].gzip / rows[1].gzip).toFixed(2)}`);
+recordResult('client bundle', [
+  { metric: 'generated client, minified + gzip -9', unit: 'kB', median: rows[0].gzip / 1024, baseline: 'runtime client only', baselineMedian: rows[1].gzip / 1024, ratio: rows[0].gzip / rows[1].gzip, target: '<= 20 kB', met: rows[0].gzip / 1024 <= 20 },
+]);

@@ -1,6 +1,7 @@
-// Load generator for bench/server-throughput.mjs, run as a forked child process so it has its own
-// core. Each job: `concurrency` keep-alive connections, one request in flight on each, for
-// `seconds`; answers completed req/s and events/s (newline-terminated lines in 200 bodies).
+// Load generator for bench/server-throughput.mjs and bench/dev-overhead.mjs, run as a forked child
+// process so it has its own core. Each job: `concurrency` keep-alive connections, one request in
+// flight on each, for `seconds` (with `headers` besides the content type, if given); answers
+// completed req/s and events/s (newline-terminated lines in 200 bodies).
 //
 // Two clients: `agent` (node:http with a keep-alive http.Agent) and `raw` (keep-alive HTTP/1.1
 // over node:net with pre-encoded requests and a minimal response parser). The agent client costs
@@ -16,7 +17,7 @@ function agentLoad(job) {
   const totals = { requests: 0, events: 0, errors: 0 };
   const one = () =>
     new Promise((resolve) => {
-      const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+      const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...job.headers } }, (res) => {
         let lines = 0;
         res.on('data', (chunk) => {
           for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
@@ -50,6 +51,7 @@ function rawConnection(job, deadline, totals) {
   const body = Buffer.from(job.body);
   const head = Buffer.from(
     `POST ${job.path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\n` +
+      Object.entries(job.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
       `Content-Length: ${body.length}\r\n\r\n`,
   );
   const requestBytes = Buffer.concat([head, body]);

@@ -6,24 +6,7 @@
 // stream the same events as NDJSON. `generated` runs as in production (validateResults off);
 // `generated-validating` also checks each result and event against the declared output.
 import { createServer } from 'node:http';
-
-const eventsPerStream = Number(process.env.BENCH_EVENTS ?? 20);
-
-function sessionFor(input) {
-  return { id: 's1', app_name: 'bench', user_id: input.user_id, state: input.state ?? {}, events: [], last_update_time: 1 };
-}
-
-async function* turn(input) {
-  for (let i = 0; i < eventsPerStream; i++) {
-    yield {
-      id: `e${i}`,
-      invocation_id: 'i1',
-      author: 'agent',
-      timestamp: 1700000000 + i,
-      content: { role: 'model', parts: [{ text: `token ${i} for ${input.user_id}` }] },
-    };
-  }
-}
+import { sessionFor, turn } from './peers/workload.mjs';
 
 // Hand-written: the same fields the generated validators check, by hand; one write per stream
 // here, since all events of this workload are produced in one tick.
@@ -73,8 +56,8 @@ function handWritten() {
 }
 
 // Generated: the standard surface's server.ts, as @agentgen/agent-app compiles it into its dist/
-// (the same output as generated/), with the same handlers for the two loaded operations; the other
-// eleven answer but are not loaded.
+// (agent-app@2), with the same handlers for the two loaded operations; the other eighteen answer
+// but are not loaded.
 async function generated(validateResults) {
   const { createAgentServer } = await import('../agent-app/dist/generated/server.js');
   const none = () => null;
@@ -93,6 +76,13 @@ async function generated(validateResults) {
     stream_query: empty,
     async_stream_query: turn,
     streaming_agent_run_with_events: empty,
+    async_save_artifact: () => 0,
+    async_load_artifact: none,
+    async_list_artifact_keys: () => [],
+    async_delete_artifact: none,
+    async_list_versions: () => [],
+    async_list_artifact_versions: () => [],
+    async_get_artifact_version: none,
   };
   return createAgentServer(handlers, { host: '127.0.0.1', port: 0, validateResults }).server;
 }

@@ -27,9 +27,10 @@
 // noise a ratio of this machine carries.
 import { execFileSync, execSync, fork } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pin } from './pin.mjs';
 
 // The servers measure their own work: the runtime's default logger (AGENT_LOG_FORMAT) is off here.
 process.env.AGENT_LOG_FORMAT ??= 'off';
@@ -71,21 +72,6 @@ const streamBody = JSON.stringify({ class_method: 'async_stream_query', input: {
 
 // ---------------------------------------------------------------------------------------------
 // Orchestration (parent).
-
-/**
- * Pins a process (all its threads) to one CPU when `taskset` exists and the machine has two or
- * more: servers on CPU 1, the load client on CPU 0, so neither migrates onto the other's core
- * between rounds (measured: unpinned runs swung by +-20% from one run to the next).
- */
-function pin(pid, cpu) {
-  if (process.env.BENCH_PIN === '0' || availableParallelism() < 2) return false;
-  try {
-    execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The runtime as committed (HEAD, or the commit in BENCH_BASELINE_REV: the one before a change

@@ -2,11 +2,12 @@
 // StreamLineReader over a synthetic NDJSON byte stream fed in awkward chunk sizes, against a plain
 // split-and-JSON.parse loop over the same chunks, in the same run. Medians of several rounds.
 //
-//   npm run bench:client            (builds dist/ first)
+//   npm run bench -- client            (builds dist/ first)
 //   node bench/stream-parse.mjs --mb 32 --rounds 9
 //
 // A second pair measures the whole streaming path of the client (fetch Response → async iterator
 // → for await) against the plain loop reading the same ReadableStream, without a network.
+import { median, recordResult, spread } from './result.mjs';
 import { parseArgs } from 'node:util';
 import { createClientCore, StreamLineReader } from '@agentgen/runtime/client';
 
@@ -138,12 +139,6 @@ async function measure(fn) {
   return bytes.length / (1024 * 1024) / seconds;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
 async function compare(label, contender, baseline) {
   for (let i = 0; i < 2; i++) {
     await measure(contender);
@@ -168,6 +163,7 @@ async function compare(label, contender, baseline) {
     `${label.padEnd(44)} ${median(a).toFixed(1).padStart(7)} MB/s  vs  ${median(b).toFixed(1).padStart(7)} MB/s   ratio ${ratio.toFixed(3)} (paired ${paired.toFixed(3)})` +
       `   (rounds: ${a.map((x) => x.toFixed(0)).join(' ')} | ${b.map((x) => x.toFixed(0)).join(' ')})`,
   );
+  rows.push({ metric: label, unit: 'MB/s', ...spread(a), baseline: 'split + JSON.parse', baselineMedian: median(b), ratio, target: `>= ${bar}`, met: ratio >= bar });
   return ratio;
 }
 
@@ -175,9 +171,11 @@ console.log(
   `stream-parse: ${(bytes.length / 1024 / 1024).toFixed(1)} MiB NDJSON, ${eventCount} events, ${chunks.length} chunks ` +
     `(1 B–65 KiB), ${rounds} rounds + 2 warm-up, node ${process.version}\n`,
 );
+const rows = [];
 const readerRatio = await compare('StreamLineReader vs split+JSON.parse', clientReader, plainLoop);
 const iterableRatio = await compare('client for-await vs split+parse on the stream', clientIterable, plainLoopStream);
 console.log(JSON.stringify({ bench: 'stream-parse', readerRatio: +readerRatio.toFixed(3), iterableRatio: +iterableRatio.toFixed(3), bar }));
+recordResult('client stream parsing', rows);
 if (readerRatio < bar) {
   console.log(`BELOW BAR: reader ratio ${readerRatio.toFixed(3)} < ${bar}`);
   process.exitCode = 1;

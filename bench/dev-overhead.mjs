@@ -1,0 +1,121 @@
+// What `agentgen dev` adds in front of a container: client → dev → container against client →
+// container, the same unary call (`async_create_session`) on the generated server of the standard
+// surface. Latency: one connection, one request at a time, p50 of each side over alternating
+// rounds; throughput: the raw keep-alive load client (bench/load-client.mjs, its own process) at
+// 16 connections. The targets (issue 13): dev adds <= 1 ms p50 latency and keeps >= 0.8x the
+// throughput of calling the container directly.
+//
+//   node bench/dev-overhead.mjs [--rounds 5] [--seconds 1]      (npm run bench -- dev)
+import { fork, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { median, recordResult, spread } from './result.mjs';
+
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, seconds: { type: 'string', default: '1' } } });
+const rounds = Number(values.rounds);
+const seconds = Number(values.seconds);
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const resource = 'projects/local/locations/local/reasoningEngines/1';
+const input = { user_id: 'bench-user', state: { lang: 'en' } };
+// A caller of the public API sends a bearer token (dev accepts any); the container gets none.
+const sides = {
+  direct: { path: '/api/reasoning_engine', body: JSON.stringify({ class_method: 'async_create_session', input }), headers: {} },
+  dev: { path: `/v1/${resource}:query`, body: JSON.stringify({ classMethod: 'async_create_session', input }), headers: { authorization: 'Bearer bench' } },
+};
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+
+/** Resolves once `url` answers at all (bounded: 15 s). */
+async function reachable(url) {
+  for (let i = 0; i < 150; i++) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${url} did not answer within 15 s`);
+}
+
+/** `count` sequential calls on one keep-alive connection; the latency of each, in ms. */
+async function latencies(base, side, count) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const times = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const started = performance.now();
+      await new Promise((resolve, reject) => {
+        const req = request(new URL(side.path, base), { method: 'POST', agent, headers: { 'content-type': 'application/json', ...side.headers } }, (res) => {
+          res.resume();
+          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${side.path}: HTTP ${res.statusCode}`))));
+        });
+        req.on('error', reject);
+        req.end(side.body);
+      });
+      times.push(performance.now() - started);
+    }
+  } finally {
+    agent.destroy();
+  }
+  return times;
+}
+
+const load = fork(join(repo, 'bench/load-client.mjs'));
+const throughput = (base, side) =>
+  new Promise((resolve, reject) => {
+    load.once('message', (result) => (result.errors > 0 ? reject(new Error(`${result.errors} failed requests via ${side.path}`)) : resolve(result.requests)));
+    load.send({ client: 'raw', url: base, path: side.path, body: side.body, headers: side.headers, concurrency: 16, seconds });
+  });
+
+// AGENT_LOG_FORMAT=off: a log line per request would be part of what is measured.
+const container = fork(join(repo, 'bench/server-targets.mjs'), ['generated'], { stdio: 'inherit', env: { ...process.env, AGENT_LOG_FORMAT: 'off' } });
+const containerPort = await new Promise((resolve) => container.once('message', resolve));
+const devPort = await freePort();
+const cwd = mkdtempSync(join(tmpdir(), 'agentgen-bench-dev-')); // no agentgen.yaml: the standard surface
+const dev = spawn(process.execPath, [join(repo, 'cli/bin/agentgen.js'), 'dev', '--container', `http://127.0.0.1:${containerPort}`, '--port', String(devPort)], {
+  cwd,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const bases = { direct: `http://127.0.0.1:${containerPort}`, dev: `http://127.0.0.1:${devPort}` };
+try {
+  await reachable(`${bases.dev}/v1/${resource}`);
+  const p50 = { direct: [], dev: [] };
+  const rate = { direct: [], dev: [] };
+  for (let round = 0; round <= rounds; round++) {
+    const order = round % 2 === 0 ? ['direct', 'dev'] : ['dev', 'direct'];
+    for (const who of order) {
+      const times = await latencies(bases[who], sides[who], 300);
+      const requests = await throughput(bases[who], sides[who]);
+      if (round === 0) continue; // warm-up
+      p50[who].push(median(times));
+      rate[who].push(requests);
+    }
+  }
+  const added = median(p50.dev) - median(p50.direct);
+  const ratio = median(rate.dev) / median(rate.direct);
+  console.log(`agentgen dev in front of the generated container, ${rounds} rounds (+1 warm-up), node ${process.version}`);
+  console.log(`p50 latency: direct ${median(p50.direct).toFixed(3)} ms, via dev ${median(p50.dev).toFixed(3)} ms: dev adds ${added.toFixed(3)} ms (target <= 1 ms)`);
+  console.log(`throughput (16 connections): direct ${median(rate.direct).toFixed(0)} req/s, via dev ${median(rate.dev).toFixed(0)} req/s: ${ratio.toFixed(2)}x (target >= 0.8)`);
+  recordResult('agentgen dev', [
+    { metric: 'unary p50 latency via dev', unit: 'ms', ...spread(p50.dev), baseline: 'direct', baselineMedian: median(p50.direct), ratio: median(p50.dev) / median(p50.direct) },
+    { metric: 'latency dev adds (p50)', unit: 'ms', median: added, target: '<= 1 ms', met: added <= 1 },
+    { metric: 'unary throughput via dev, 16 connections', unit: 'req/s', ...spread(rate.dev), baseline: 'direct', baselineMedian: median(rate.direct), ratio, target: '>= 0.8', met: ratio >= 0.8 },
+  ]);
+} finally {
+  dev.kill();
+  container.send('stop');
+  load.kill();
+  rmSync(cwd, { recursive: true, force: true });
+}

@@ -1,0 +1,203 @@
+// The generated container against what a team would run instead, each in its own process, doing
+// the same work on the same schemas (parse the envelope, decode a string body once more, validate
+// the input, answer the same result or stream the same events):
+//   generated     the standard surface's server.ts (agent-app/dist), validateResults off as in production
+//   hand-written  a minimal node:http server checking the same fields by hand (the floor of Node)
+//   fastify       fastify 5, the same input schemas as JSON Schema (ajv), response serialisation
+//   fastapi       FastAPI on uvicorn (Debian's python3-fastapi, python3-uvicorn; httptools and
+//                 uvloop when installed), pydantic models of the same inputs: the reference
+//                 platform's own Python stack
+// Workloads: unary (small input), unary with a 64 KB input, streams of 20 and of 1,000 events, at
+// 1 and at 50 keep-alive connections, from the raw load client (bench/load-client.mjs, its own
+// process, pinned to core 0 with the servers on core 1). Per workload and server: req/s or
+// events/s, and the server's own CPU time per request or event (the OS's figure: it holds on a
+// noisy machine). A round runs every server once, in an order rotated from round to round; the
+// first round warms up and is dropped; medians of the rest. A peer that cannot start (FastAPI's
+// Debian packages missing) is reported as missing, never faked.
+//
+//   node bench/server-peers.mjs [--rounds 3] [--seconds 1]      (npm run bench -- server)
+import { execFileSync, fork, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { pin } from './pin.mjs';
+import { median, recordResult, spread } from './result.mjs';
+
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '1' } } });
+const rounds = Number(values.rounds);
+const seconds = Number(values.seconds);
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const quiet = { ...process.env, AGENT_LOG_FORMAT: 'off' }; // the servers measure their own work, not a log line each
+
+const envelope = (classMethod, input) => JSON.stringify({ class_method: classMethod, input });
+const workloads = [
+  { name: 'unary', path: '/api/reasoning_engine', body: envelope('async_create_session', { user_id: 'bench-user', state: { lang: 'en' } }), unit: 'req/s' },
+  { name: 'unary 64 KB', path: '/api/reasoning_engine', body: envelope('async_create_session', { user_id: 'bench-user', state: { blob: 'x'.repeat(65536) } }), unit: 'req/s' },
+  { name: 'stream 20', path: '/api/stream_reasoning_engine', body: envelope('async_stream_query', { message: 'hello', user_id: 'bench-user', run_config: { events: 20 } }), unit: 'events/s' },
+  { name: 'stream 1000', path: '/api/stream_reasoning_engine', body: envelope('async_stream_query', { message: 'hello', user_id: 'bench-user', run_config: { events: 1000 } }), unit: 'events/s' },
+];
+const connections = [1, 50];
+
+/** A Node target: forked, answers 'cpu' with process.cpuUsage() (µs). */
+async function nodeTarget(name, script, args = []) {
+  const child = fork(join(repo, 'bench', script), args, { stdio: 'inherit', env: quiet });
+  const port = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before listening`)));
+  });
+  return {
+    name,
+    pid: child.pid,
+    url: `http://127.0.0.1:${port}`,
+    cpuMicros: () =>
+      new Promise((resolve) => {
+        child.once('message', (usage) => resolve(usage.user + usage.system));
+        child.send('cpu');
+      }),
+    stop: () => new Promise((resolve) => (child.once('exit', resolve), child.send('stop'))),
+  };
+}
+
+const clockTicks = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** The FastAPI target, or why it is missing. CPU from /proc/<pid>/stat (utime + stime). */
+async function fastapiTarget() {
+  const child = spawn('/usr/bin/python3', [join(repo, 'bench/peers/fastapi_server.py')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (chunk) => (err += chunk));
+  const port = await new Promise((resolve) => {
+    let out = '';
+    const timer = setTimeout(() => resolve(undefined), 15_000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /PORT (\d+)/.exec(out);
+      if (match) (clearTimeout(timer), resolve(Number(match[1])));
+    });
+    child.once('exit', () => (clearTimeout(timer), resolve(undefined)));
+    child.once('error', () => (clearTimeout(timer), resolve(undefined)));
+  });
+  if (port === undefined) {
+    child.kill();
+    const why = /No module named '(\w+)'/.exec(err)?.[1];
+    return { missing: why === undefined ? `did not start: ${err.trim().split('\n').at(-1) ?? 'no output'}` : `python3 has no ${why} (apt-get install python3-fastapi python3-uvicorn)` };
+  }
+  const loop = (() => {
+    try {
+      execFileSync('/usr/bin/python3', ['-c', 'import uvloop, httptools'], { stdio: 'ignore' });
+      return 'uvloop + httptools';
+    } catch {
+      return 'asyncio + h11';
+    }
+  })();
+  return {
+    name: 'fastapi',
+    note: loop,
+    pid: child.pid,
+    url: `http://127.0.0.1:${port}`,
+    cpuMicros: async () => {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) / clockTicks) * 1e6;
+    },
+    stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))),
+  };
+}
+
+const load = fork(join(repo, 'bench/load-client.mjs'));
+pin(load.pid, 0);
+const runLoad = (job) => new Promise((resolve) => (load.once('message', resolve), load.send(job)));
+
+/** One window of one workload against one server: its rate and its CPU µs per request or event. */
+async function window(target, workload, concurrency) {
+  const before = await target.cpuMicros();
+  const started = performance.now();
+  const result = await runLoad({ client: 'raw', url: target.url, path: workload.path, body: workload.body, concurrency, seconds });
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = (await target.cpuMicros()) - before;
+  if (result.errors > 0) throw new Error(`${target.name}, ${workload.name}: ${result.errors} failed requests`);
+  const rate = workload.unit === 'req/s' ? result.requests : result.events;
+  return { rate, cpuPer: cpu / (rate * elapsed) };
+}
+
+const targets = [await nodeTarget('generated', 'server-targets.mjs', ['generated']), await nodeTarget('hand-written', 'server-targets.mjs', ['hand-written']), await nodeTarget('fastify', 'peers/fastify-server.mjs')];
+const fastapi = await fastapiTarget();
+const missing = {};
+if ('missing' in fastapi) missing.fastapi = fastapi.missing;
+else targets.push(fastapi);
+for (const target of targets) pin(target.pid, 1);
+
+const rows = [];
+try {
+  console.log(
+    `server peers: ${targets.map((t) => (t.note ? `${t.name} (${t.note})` : t.name)).join(', ')}${missing.fastapi ? `; fastapi missing: ${missing.fastapi}` : ''}; ` +
+      `${rounds} rounds (+1 warm-up) x ${seconds} s, node ${process.version}`,
+  );
+  for (const workload of workloads) {
+    for (const concurrency of connections) {
+      const samples = new Map(targets.map((t) => [t.name, { rate: [], cpuPer: [] }]));
+      for (let round = 0; round <= rounds; round++) {
+        const shift = round % targets.length;
+        for (const target of [...targets.slice(shift), ...targets.slice(0, shift)]) {
+          const got = await window(target, workload, concurrency);
+          if (round === 0) continue;
+          samples.get(target.name).rate.push(got.rate);
+          samples.get(target.name).cpuPer.push(got.cpuPer);
+        }
+      }
+      const label = `${workload.name}, ${concurrency} connection${concurrency === 1 ? '' : 's'}`;
+      const of = (name, key) => median(samples.get(name)[key]);
+      console.log(`\n${label}`);
+      for (const target of targets) {
+        const s = samples.get(target.name);
+        console.log(
+          `  ${target.name.padEnd(13)} ${of(target.name, 'rate').toFixed(0).padStart(8)} ${workload.unit.padEnd(8)} [${Math.min(...s.rate).toFixed(0)}–${Math.max(...s.rate).toFixed(0)}]` +
+            `   server CPU ${of(target.name, 'cpuPer').toFixed(1).padStart(7)} µs per ${workload.unit === 'req/s' ? 'request' : 'event'}`,
+        );
+        if (target.name === 'generated') continue;
+        rows.push(...peerRows(label, workload, target.name, samples));
+      }
+    }
+  }
+} finally {
+  load.kill();
+  await Promise.all(targets.map((t) => t.stop()));
+}
+
+/** The generated server against one peer on one workload: throughput and CPU ratios, with the issue's targets. */
+function peerRows(label, workload, peer, samples) {
+  const generated = samples.get('generated');
+  const other = samples.get(peer);
+  const rateRatio = median(generated.rate) / median(other.rate);
+  const cpuRatio = median(generated.cpuPer) / median(other.cpuPer);
+  const unary = workload.unit === 'req/s';
+  const rateTarget = { 'hand-written': unary ? undefined : 0.95, fastify: unary ? 1 : undefined, fastapi: unary ? 2.5 : 5 }[peer];
+  const cpuTarget = peer === 'hand-written' && unary ? 1.05 : undefined;
+  return [
+    {
+      metric: `${label}: generated vs ${peer}, ${workload.unit}`,
+      unit: workload.unit,
+      ...spread(generated.rate),
+      baseline: peer,
+      baselineMedian: median(other.rate),
+      ratio: rateRatio,
+      ...(rateTarget === undefined ? {} : { target: `>= ${rateTarget}`, met: rateRatio >= rateTarget }),
+    },
+    {
+      metric: `${label}: generated vs ${peer}, server CPU per ${unary ? 'request' : 'event'}`,
+      unit: 'µs',
+      ...spread(generated.cpuPer),
+      baseline: peer,
+      baselineMedian: median(other.cpuPer),
+      ratio: cpuRatio,
+      ...(cpuTarget === undefined ? {} : { target: `<= ${cpuTarget}`, met: cpuRatio <= cpuTarget }),
+    },
+  ];
+}
+
+recordResult('server', rows, missing.fastapi ? { 'fastapi missing': missing.fastapi } : {});
