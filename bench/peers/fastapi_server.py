@@ -63,34 +63,37 @@ def turn(given: AsyncStreamQueryInput):
 app = FastAPI()
 
 
-async def envelope(request: Request):
-    body = json.loads(await request.body())
-    if isinstance(body, str):
-        body = json.loads(body)
-    return body
+class Refused(Exception):
+    """A request answered 400 with FastAPI's own error body."""
+
+
+async def checked_input(request: Request, class_method: str, model):
+    """The envelope (a string body decoded once more), its class_method, and its input by `model`."""
+    try:
+        body = json.loads(await request.body())
+        if isinstance(body, str):
+            body = json.loads(body)
+        if body.get("class_method") != class_method:
+            raise Refused("unknown class_method")
+        return validated(model, body.get("input") or {})
+    except (ValueError, ValidationError) as error:
+        raise Refused(str(error)) from error
+
+
+@app.exception_handler(Refused)
+async def refused(_request: Request, error: Refused):
+    return JSONResponse({"detail": str(error)}, status_code=400)
 
 
 @app.post("/api/reasoning_engine")
 async def unary(request: Request):
-    try:
-        body = await envelope(request)
-        if body.get("class_method") != "async_create_session":
-            return JSONResponse({"detail": "unknown class_method"}, status_code=400)
-        given = validated(AsyncCreateSessionInput, body.get("input") or {})
-    except (ValueError, ValidationError) as error:
-        return JSONResponse({"detail": str(error)}, status_code=400)
+    given = await checked_input(request, "async_create_session", AsyncCreateSessionInput)
     return Response(json.dumps({"output": session_for(given)}, separators=(",", ":")), media_type="application/json")
 
 
 @app.post("/api/stream_reasoning_engine")
 async def stream(request: Request):
-    try:
-        body = await envelope(request)
-        if body.get("class_method") != "async_stream_query":
-            return JSONResponse({"detail": "unknown class_method"}, status_code=400)
-        given = validated(AsyncStreamQueryInput, body.get("input") or {})
-    except (ValueError, ValidationError) as error:
-        return JSONResponse({"detail": str(error)}, status_code=400)
+    given = await checked_input(request, "async_stream_query", AsyncStreamQueryInput)
 
     async def lines():
         for event in turn(given):
