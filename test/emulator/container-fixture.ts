@@ -66,7 +66,7 @@ export async function startTestContainer(): Promise<TestContainer> {
         const chunk = Buffer.from(`${JSON.stringify({ pad: 'x'.repeat(64 * 1024) })}\n`);
         while (!res.destroyed && floodBytes < 256 * 1024 * 1024) {
           floodBytes += chunk.length;
-          if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+          if (!res.write(chunk)) await drainOrClose(res);
         }
         res.end();
         return;
@@ -137,4 +137,15 @@ export async function startTestContainer(): Promise<TestContainer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Resolves on `drain` or `close`, whichever comes first, and removes the other listener (one wait per full buffer). */
+function drainOrClose(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.once('drain', done).once('close', done);
+  });
 }
