@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { forkTarget } from './fork-target.mjs';
 import { median, recordResult, spread } from './result.mjs';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, seconds: { type: 'string', default: '1' } } });
@@ -80,8 +81,8 @@ const throughput = (base, side) =>
   });
 
 // AGENT_LOG_FORMAT=off: a log line per request would be part of what is measured.
-const container = fork(join(repo, 'bench/server-targets.mjs'), ['generated'], { stdio: 'inherit', env: { ...process.env, AGENT_LOG_FORMAT: 'off' } });
-const containerPort = await new Promise((resolve) => container.once('message', resolve));
+const container = await forkTarget('./server-targets.mjs', ['generated'], { env: { AGENT_LOG_FORMAT: 'off' } });
+const containerPort = container.port;
 const devPort = await freePort();
 const cwd = mkdtempSync(join(tmpdir(), 'agentgen-bench-dev-')); // no agentgen.yaml: the standard surface
 const dev = spawn(process.execPath, [join(repo, 'cli/bin/agentgen.js'), 'dev', '--container', `http://127.0.0.1:${containerPort}`, '--port', String(devPort)], {
@@ -115,7 +116,7 @@ try {
   ]);
 } finally {
   dev.kill();
-  container.send('stop');
+  await container.stop();
   load.kill();
   rmSync(cwd, { recursive: true, force: true });
 }

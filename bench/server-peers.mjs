@@ -21,6 +21,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { forkTarget } from './fork-target.mjs';
 import { pin } from './pin.mjs';
 import { median, recordResult, spread } from './result.mjs';
 
@@ -28,7 +29,7 @@ const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3'
 const rounds = Number(values.rounds);
 const seconds = Number(values.seconds);
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const quiet = { ...process.env, AGENT_LOG_FORMAT: 'off' }; // the servers measure their own work, not a log line each
+const quiet = { AGENT_LOG_FORMAT: 'off' }; // the servers measure their own work, not a log line each
 
 const envelope = (classMethod, input) => JSON.stringify({ class_method: classMethod, input });
 const workloads = [
@@ -39,24 +40,10 @@ const workloads = [
 ];
 const connections = [1, 50];
 
-/** A Node target: forked, answers 'cpu' with process.cpuUsage() (µs). */
+/** A Node target (bench/fork-target.mjs), its CPU time as µs. */
 async function nodeTarget(name, script, args = []) {
-  const child = fork(join(repo, 'bench', script), args, { stdio: 'inherit', env: quiet });
-  const port = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before listening`)));
-  });
-  return {
-    name,
-    pid: child.pid,
-    url: `http://127.0.0.1:${port}`,
-    cpuMicros: () =>
-      new Promise((resolve) => {
-        child.once('message', (usage) => resolve(usage.user + usage.system));
-        child.send('cpu');
-      }),
-    stop: () => new Promise((resolve) => (child.once('exit', resolve), child.send('stop'))),
-  };
+  const target = await forkTarget(script, args, { env: quiet });
+  return { ...target, name, cpuMicros: async () => ((usage) => usage.user + usage.system)(await target.cpu()) };
 }
 
 const clockTicks = (() => {
@@ -70,6 +57,7 @@ const clockTicks = (() => {
 /** The FastAPI target, or why it is missing. CPU from /proc/<pid>/stat (utime + stime). */
 async function fastapiTarget() {
   const child = spawn('/usr/bin/python3', [join(repo, 'bench/peers/fastapi_server.py')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  process.once('exit', () => child.kill());
   let err = '';
   child.stderr.on('data', (chunk) => (err += chunk));
   const port = await new Promise((resolve) => {
@@ -125,7 +113,7 @@ async function window(target, workload, concurrency) {
   return { rate, cpuPer: cpu / (rate * elapsed) };
 }
 
-const targets = [await nodeTarget('generated', 'server-targets.mjs', ['generated']), await nodeTarget('hand-written', 'server-targets.mjs', ['hand-written']), await nodeTarget('fastify', 'peers/fastify-server.mjs')];
+const targets = [await nodeTarget('generated', './server-targets.mjs', ['generated']), await nodeTarget('hand-written', './server-targets.mjs', ['hand-written']), await nodeTarget('fastify', './peers/fastify-server.mjs')];
 const fastapi = await fastapiTarget();
 const missing = {};
 if ('missing' in fastapi) missing.fastapi = fastapi.missing;

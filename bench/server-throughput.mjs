@@ -30,6 +30,7 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { forkTarget } from './fork-target.mjs';
 import { pin } from './pin.mjs';
 
 // The servers measure their own work: the runtime's default logger (AGENT_LOG_FORMAT) is off here.
@@ -91,24 +92,9 @@ function buildHeadRuntime() {
 
 /** Forks one server of bench/server-targets.mjs; resolves with its URL and a CPU-usage probe. */
 async function startTarget(which, setup = {}) {
-  const child = fork(fileURLToPath(new URL('./server-targets.mjs', import.meta.url)), [which], {
-    stdio: 'inherit',
-    env: { ...process.env, ...setup.env },
-    execArgv: [...process.execArgv, ...(setup.execArgv ?? [])],
-  });
-  const port = await new Promise((resolve) => child.once('message', resolve));
-  pin(child.pid, 1);
-  const cpu = () =>
-    new Promise((resolve) => {
-      child.once('message', resolve);
-      child.send('cpu');
-    });
-  const stop = () =>
-    new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.send('stop');
-    });
-  return { url: `http://127.0.0.1:${port}`, cpu, stop };
+  const target = await forkTarget('./server-targets.mjs', [which], setup);
+  pin(target.pid, 1);
+  return target;
 }
 
 function runLoad(client, job) {

@@ -6,19 +6,16 @@
 // and the growth per stream. The target (issue 13): bounded, under 0.2 MB a stream.
 //
 //   node bench/slow-readers.mjs [--streams 1000] [--hold 3]      (npm run bench -- slow-readers)
-import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { forkTarget } from './fork-target.mjs';
 import { recordResult } from './result.mjs';
 
 const { values } = parseArgs({ options: { streams: { type: 'string', default: '1000' }, hold: { type: 'string', default: '3' } } });
 const streams = Number(values.streams);
 const holdSeconds = Number(values.hold);
 const events = process.env.BENCH_EVENTS ?? '5000';
-const repo = fileURLToPath(new URL('..', import.meta.url));
 
 /** A process's resident set and its peak so far, in MB (Linux /proc). */
 function memoryOf(pid) {
@@ -27,8 +24,8 @@ function memoryOf(pid) {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
-const container = fork(join(repo, 'bench/server-targets.mjs'), ['generated'], { stdio: 'inherit', env: { ...process.env, BENCH_EVENTS: events, AGENT_LOG_FORMAT: 'off' } });
-const port = await new Promise((resolve) => container.once('message', resolve));
+const container = await forkTarget('./server-targets.mjs', ['generated'], { env: { BENCH_EVENTS: events, AGENT_LOG_FORMAT: 'off' } });
+const { port } = container;
 const body = JSON.stringify({ class_method: 'async_stream_query', input: { message: 'hello', user_id: 'slow-reader' } });
 const requestBytes = `POST /api/stream_reasoning_engine HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 const sockets = [];
@@ -65,5 +62,5 @@ try {
   ]);
 } finally {
   for (const socket of sockets) socket.destroy();
-  container.send('stop');
+  await container.stop();
 }
