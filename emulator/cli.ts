@@ -17,8 +17,11 @@ export interface DevIo {
 }
 
 export interface DevArgs {
-  readonly container?: string;
+  /** `--container URL`, repeatable: replicas of one container, called round robin. */
+  readonly container?: string | readonly string[];
   readonly command?: string;
+  /** `--replicas N` with `--command`: start N processes of it, each on its own port. */
+  readonly replicas?: number;
   readonly spec?: string;
   readonly port: number;
   readonly host: string;
@@ -69,6 +72,7 @@ export async function runDev(args: DevArgs, io: DevIo, loadManifest: ManifestLoa
   const emulator = await startEmulator({
     container: args.container,
     command: args.command,
+    replicas: args.replicas,
     manifest,
     resourceDescription,
     port: args.port,
@@ -85,7 +89,7 @@ export async function runDev(args: DevArgs, io: DevIo, loadManifest: ManifestLoa
   const base = `${emulator.url}/v1/${emulator.resource}`;
   io.stdout(
     [
-      `agentgen dev: ${manifest.length} declared methods, forwarding to ${emulator.containerUrl}`,
+      `agentgen dev: ${manifest.length} declared methods, forwarding to ${emulator.containerUrls.join(', ')}${emulator.containerUrls.length > 1 ? ' (round robin)' : ''}`,
       `  POST ${base}:query`,
       `  POST ${base}:streamQuery   (add ?alt=sse for server-sent events)`,
       `  GET  ${base}`,
@@ -122,8 +126,14 @@ export function devCommand(loadManifest: ManifestLoader): (parser: Argv, run: Ru
       "Serve the runtime's public API on loopback in front of a container (a local emulator).",
       (y) =>
         y
-          .option('container', { type: 'string', describe: 'URL of a running container, e.g. http://127.0.0.1:8080.' })
+          .option('container', {
+            type: 'string',
+            array: true,
+            requiresArg: true,
+            describe: 'URL of a running container, e.g. http://127.0.0.1:8080; repeat it for replicas, called round robin.',
+          })
           .option('command', { type: 'string', describe: 'Shell command that starts the container; it gets PORT and the engine-id variables.' })
+          .option('replicas', { type: 'number', describe: 'With --command: start this many replicas of it, each on its own PORT, called round robin (default 1).' })
           .conflicts('container', 'command')
           .option('spec', { type: 'string', describe: 'Spec file whose manifest is declared. Default: ./agentgen.yaml, else the standard surface.' })
           .option('port', { type: 'number', default: defaultPort, describe: 'Port of the public API.' })
@@ -151,6 +161,8 @@ export function devCommand(loadManifest: ManifestLoader): (parser: Argv, run: Ru
           .check((argv) => {
             if ((argv.container === undefined) === (argv.command === undefined)) throw new Error('Give exactly one of --container URL and --command "..."');
             checkInteger('max-depth', argv['max-depth'], false);
+            checkInteger('replicas', argv.replicas, false);
+            if (argv.replicas !== undefined && argv.command === undefined) throw new Error('--replicas applies to --command; give --container once per replica instead');
             checkInteger('headers-timeout', argv['headers-timeout'], true);
             checkInteger('request-timeout', argv['request-timeout'], true);
             return true;

@@ -12,6 +12,8 @@ export interface ContainerProcessOptions {
   readonly command: string;
   readonly engineId: string;
   readonly logger: (line: string) => void;
+  /** How its output lines are prefixed in the log: `container`, or `replica 2` among several. Default `container`. */
+  readonly label?: string;
   readonly startTimeoutMs: number;
 }
 
@@ -103,6 +105,7 @@ async function groupGone(child: ChildProcess, exited: Promise<void>, timeoutMs: 
 }
 
 export async function spawnContainer(options: ContainerProcessOptions): Promise<ContainerProcess> {
+  const label = options.label ?? 'container';
   const port = await freePort();
   const child = spawn(options.command, {
     shell: true,
@@ -125,7 +128,7 @@ export async function spawnContainer(options: ContainerProcessOptions): Promise<
       const lines = (partial + text).split('\n');
       partial = lines.pop() ?? '';
       for (const line of lines) {
-        options.logger(`[container] ${line}`);
+        options.logger(`[${label}] ${line}`);
         tail.push(line);
         if (tail.length > keptOutputLines) tail.shift();
       }
@@ -172,9 +175,9 @@ export async function spawnContainer(options: ContainerProcessOptions): Promise<
     }
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
-  options.logger(`[container] started (pid ${child.pid}) on PORT=${port}`);
+  options.logger(`[${label}] started (pid ${child.pid}) on PORT=${port}`);
   void exited.then(() => {
-    if (exit !== undefined) options.logger(`[container] exited (${exit.signal ?? `code ${exit.code}`})`);
+    if (exit !== undefined) options.logger(`[${label}] exited (${exit.signal ?? `code ${exit.code}`})`);
   });
   return { url: `http://127.0.0.1:${port}`, pid: child.pid ?? 0, close: stop };
 }

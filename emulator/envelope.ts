@@ -54,6 +54,11 @@ export function resolveCall(body: string, endpoint: PublicEndpoint, table: Metho
   } catch (error) {
     throw new PublicError('malformedJson', `Invalid JSON payload received: ${(error as Error).message}`);
   }
+  return resolveEnvelope(envelope, endpoint, table, maxDepth);
+}
+
+/** The same from an envelope already decoded (the gRPC face's request message, as plain JSON values). */
+export function resolveEnvelope(envelope: unknown, endpoint: PublicEndpoint, table: MethodTable, maxDepth = defaultMaxDepth): ResolvedCall {
   if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope)) {
     throw new PublicError('invalidEnvelope', `The request body must be a JSON object {"classMethod": ..., "input": {...}}, got ${describe(envelope)}`);
   }

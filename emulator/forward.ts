@@ -1,18 +1,13 @@
 /**
- * Forwarding to the container's fixed routes: the unary route's answer is checked
- * and re-wrapped; the stream route's lines are passed on as they arrive, with backpressure, and
- * the upstream request is aborted when the caller goes away.
+ * Forwarding to the container's fixed routes, whichever face the call came in by: the unary
+ * route's answer is checked and its `output` returned; the stream route's bytes are passed to the
+ * face's sink as they arrive, with backpressure, and the upstream request is aborted when the
+ * caller goes away.
  */
-import { request, type Agent, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
 import { containerEnvelope, type ResolvedCall } from './envelope.js';
-import { SseFramer, sseFrame } from './sse-framer.js';
+import type { Replica, ReplicaPool } from './replicas.js';
 import { containerFailure, PublicError, quoteBody, statusBody } from './status.js';
-
-export interface Upstream {
-  /** The container's origin, e.g. `http://127.0.0.1:8080`. */
-  readonly origin: URL;
-  readonly agent: Agent;
-}
 
 /**
  * The one body limit at the public edge: the container's default (`bodyLimitBytes`, 16 MiB). The
@@ -26,32 +21,63 @@ export const maxRequestBody = 16 * 1024 * 1024;
 const maxContainerBody = 32 * 1024 * 1024;
 const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
-function post(upstream: Upstream, path: string, payload: string, trace: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
-  const size = Buffer.byteLength(payload);
-  if (size > maxRequestBody) {
-    return Promise.reject(
-      new PublicError('bodyTooLarge', `Request body re-encoded for the agent container is ${size} bytes, over the limit of ${maxRequestBody}`),
-    );
-  }
+interface Answer {
+  readonly response: IncomingMessage;
+  readonly replica: Replica;
+}
+
+/** One POST to one replica; an unreachable replica rejects with `unreachable` set to its error code. */
+function postTo(replica: Replica, path: string, payload: string, size: number, trace: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const url = new URL(path, upstream.origin);
-    const req = request(url, {
+    const req = request(new URL(path, replica.origin), {
       method: 'POST',
-      agent: upstream.agent,
+      agent: replica.agent,
       signal,
       headers: { ...trace, 'content-type': 'application/json', 'content-length': size },
     });
     req.once('response', resolve);
     req.once('error', (error: NodeJS.ErrnoException) => {
       if (signal.aborted) reject(error);
-      else if (error.code !== undefined && unreachableCodes.has(error.code)) {
-        reject(new PublicError('containerUnreachable', `The agent container at ${upstream.origin.origin} is not reachable (${error.code})`));
-      } else {
-        reject(containerFailure(`The agent container failed before answering ${path}: ${error.message}`, `container failed before answering`));
-      }
+      else if (error.code !== undefined && unreachableCodes.has(error.code)) reject(new Unreachable(error.code));
+      else reject(containerFailure(`The agent container failed before answering ${path}: ${error.message}`, `${replica.name} failed before answering`));
     });
     req.end(payload);
   });
+}
+
+class Unreachable extends Error {
+  constructor(readonly code: string) {
+    super(code);
+  }
+}
+
+/**
+ * Posts to the first replica that accepts the connection, in the pool's order. Only a refused
+ * connection moves on to the next replica: nothing of the call has reached a container then.
+ */
+async function post(pool: ReplicaPool, path: string, payload: string, trace: Record<string, string>, signal: AbortSignal): Promise<Answer> {
+  const size = Buffer.byteLength(payload);
+  if (size > maxRequestBody) {
+    throw new PublicError('bodyTooLarge', `Request body re-encoded for the agent container is ${size} bytes, over the limit of ${maxRequestBody}`);
+  }
+  const refused: { origin: string; code: string }[] = [];
+  for (const replica of pool.order()) {
+    try {
+      const response = await postTo(replica, path, payload, size, trace, signal);
+      pool.accepted(replica);
+      return { response, replica };
+    } catch (error) {
+      if (!(error instanceof Unreachable)) throw error;
+      pool.refused(replica, error.code);
+      refused.push({ origin: replica.origin.origin, code: error.code });
+    }
+  }
+  throw new PublicError(
+    'containerUnreachable',
+    refused.length === 1
+      ? `The agent container at ${refused[0]?.origin} is not reachable (${refused[0]?.code})`
+      : `No replica of the agent container is reachable: ${refused.map(({ origin, code }) => `${origin} (${code})`).join(', ')}`,
+  );
 }
 
 function readBody(response: IncomingMessage): Promise<string> {
@@ -76,111 +102,117 @@ function readBody(response: IncomingMessage): Promise<string> {
  * The platform's answer to a container's non-2xx answer: 400 FAILED_PRECONDITION, the container's
  * body after `Error Details: ` (bounded; nothing when empty). Its HTTP status goes to the log.
  */
-async function failed(route: string, response: IncomingMessage): Promise<never> {
+async function failed(route: string, response: IncomingMessage, replica: Replica): Promise<never> {
   const body = await readBody(response);
-  throw containerFailure(body.trim() === '' ? '' : quoteBody(body), `container answered HTTP ${response.statusCode} on ${route}`);
+  throw containerFailure(body.trim() === '' ? '' : quoteBody(body), `${replica.name} answered HTTP ${response.statusCode} on ${route}`);
 }
 
-/** Unary: returns the JSON text `{"output": ...}` to send, or throws a PublicError. */
-/** `trace`: the platform's trace headers for the container (see trace-headers.ts). */
+export interface UnaryOutcome {
+  /** The container's `output`, as parsed. */
+  readonly output: unknown;
+  readonly replica: Replica;
+}
+
+/**
+ * Unary: the container's `output`, or a PublicError. `trace`: the platform's trace headers for
+ * the container (see trace-headers.ts).
+ */
 export async function forwardUnary(
-  upstream: Upstream,
+  pool: ReplicaPool,
   call: ResolvedCall,
   bodyAsString: boolean,
   trace: Record<string, string>,
   signal: AbortSignal,
-): Promise<string> {
+): Promise<UnaryOutcome> {
   const route = call.routing.containerRoute;
   const envelope = JSON.stringify(containerEnvelope(call));
   // Contract 4.2 rule 2: the runtime may deliver a sync body as a JSON-encoded string.
-  const response = await post(upstream, route, bodyAsString ? JSON.stringify(envelope) : envelope, trace, signal);
+  const { response, replica } = await post(pool, route, bodyAsString ? JSON.stringify(envelope) : envelope, trace, signal);
   const status = response.statusCode ?? 0;
-  if (status < 200 || status > 299) return failed(route, response);
+  if (status < 200 || status > 299) return failed(route, response, replica);
   const text = await readBody(response);
   let answer: unknown;
   try {
     answer = JSON.parse(text);
   } catch {
-    throw containerFailure(`The agent container answered ${call.method} with a body that is not JSON: ${quoteBody(text)}`, 'container answer not JSON');
+    throw containerFailure(`The agent container answered ${call.method} with a body that is not JSON: ${quoteBody(text)}`, `${replica.name} answer not JSON`);
   }
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer) || !('output' in answer)) {
-    throw containerFailure(`The agent container answered ${call.method} without {"output": ...}: ${quoteBody(text)}`, 'container answer without output');
+    throw containerFailure(`The agent container answered ${call.method} without {"output": ...}: ${quoteBody(text)}`, `${replica.name} answer without output`);
   }
-  return JSON.stringify({ output: (answer as { output: unknown }).output });
+  return { output: (answer as { output: unknown }).output, replica };
+}
+
+/** Where a face sends a stream's bytes: the REST face frames them as NDJSON or SSE, the gRPC face as HttpBody messages. */
+export interface StreamSink {
+  /** The container accepted the call: the caller's answer starts now (headers go out). */
+  open(): void;
+  /** A chunk of the container's NDJSON, cut anywhere; false when the caller is not keeping up. */
+  write(chunk: Buffer): boolean;
+  /** Calls `resume` once the caller can take more, after `write` returned false. */
+  onceDrained(resume: () => void): void;
+  /**
+   * The end of the answer. `errorLine` (a `{"error": ...}` JSON text, no newline) is the last line
+   * when the container's stream broke off; the sink ends any partial line before it.
+   */
+  end(errorLine?: string): void;
+  /** The caller has gone (its connection or call is closed): nothing more can be sent. */
+  readonly gone: boolean;
 }
 
 export interface StreamOutcome {
   /** Why the stream ended other than normally, for the log line. */
   readonly note: string | undefined;
+  readonly replica: Replica;
 }
 
 /**
- * Streaming: once the container accepts (2xx), headers go out at once and every chunk is passed on
- * (NDJSON as is, SSE re-framed per line). A container failure before that throws a PublicError;
- * one after it becomes a last `{"error": ...}` line, as the reference containers do.
+ * Streaming: once the container accepts (2xx), the sink opens and every chunk is passed on as it
+ * arrives. A container failure before that throws a PublicError; one after it becomes a last
+ * `{"error": ...}` line, as the reference containers do.
  */
 export async function forwardStream(
-  upstream: Upstream,
+  pool: ReplicaPool,
   call: ResolvedCall,
-  sse: boolean,
-  res: ServerResponse,
+  sink: StreamSink,
   trace: Record<string, string>,
   signal: AbortSignal,
 ): Promise<StreamOutcome> {
   const route = call.routing.containerRoute;
-  const response = await post(upstream, route, JSON.stringify(containerEnvelope(call)), trace, signal);
+  const { response, replica } = await post(pool, route, JSON.stringify(containerEnvelope(call)), trace, signal);
   const status = response.statusCode ?? 0;
-  if (status < 200 || status > 299) return failed(route, response);
-
-  // The real service labels both framings application/json; so does the emulator.
-  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
-  res.flushHeaders();
-  const framer = sse ? new SseFramer() : undefined;
-  let endsWithNewline = true;
+  if (status < 200 || status > 299) return failed(route, response, replica);
+  sink.open();
 
   return new Promise<StreamOutcome>((resolve) => {
     let settled = false;
     const settle = (note: string | undefined): void => {
       if (settled) return;
       settled = true;
-      resolve({ note });
+      resolve({ note, replica });
     };
-    const write = (bytes: Buffer): void => {
-      if (!res.write(bytes)) {
-        response.pause(); // backpressure: the caller reads slower than the container writes
-        res.once('drain', () => response.resume());
-      }
+    const resume = (): void => {
+      response.resume();
     };
     response.on('data', (chunk: Buffer) => {
-      if (framer === undefined) {
-        endsWithNewline = chunk[chunk.length - 1] === 0x0a;
-        write(chunk);
-      } else {
-        const framed = framer.push(chunk);
-        if (framed !== undefined) write(framed);
+      if (!sink.write(chunk)) {
+        response.pause(); // backpressure: the caller reads slower than the container writes
+        sink.onceDrained(resume);
       }
     });
     response.once('end', () => {
-      if (framer !== undefined) {
-        const last = framer.end();
-        if (last !== undefined) res.write(last);
-      } else if (!endsWithNewline) {
-        res.write('\n');
-      }
-      res.end();
+      sink.end();
       settle(undefined);
     });
     // The container died mid-stream (or the caller left and the request was aborted).
     const broken = (reason: string): void => {
       if (settled) return;
-      if (signal.aborted || res.destroyed) {
+      if (signal.aborted || sink.gone) {
         settle('caller disconnected');
         return;
       }
-      const line = JSON.stringify(statusBody('containerFailed', `The agent container's stream for ${call.method} broke off: ${reason}`));
-      const prefix = framer === undefined && !endsWithNewline ? '\n' : '';
-      res.end(framer === undefined ? `${prefix}${line}\n` : sseFrame(line));
-      settle('container stream broke off');
+      sink.end(JSON.stringify(statusBody('containerFailed', `The agent container's stream for ${call.method} broke off: ${reason}`)));
+      settle(`${replica.name} stream broke off`);
     };
     response.once('error', (error) => broken(error.message));
     response.once('close', () => {

@@ -200,7 +200,7 @@ describe('devCommand (yargs options)', () => {
 
   it('parses the options with their defaults, and --no-string-body', async () => {
     expect(await parse(['dev', '--container', 'http://127.0.0.1:8080'])).toMatchObject({
-      container: 'http://127.0.0.1:8080',
+      container: ['http://127.0.0.1:8080'],
       port: 8600,
       host: '127.0.0.1',
       resource: 'projects/local/locations/local/reasoningEngines/1',

@@ -29,7 +29,8 @@ export interface TestContainer {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function startTestContainer(): Promise<TestContainer> {
+/** `port`: listen on this one (a restarted replica comes back where it was); default a free one. */
+export async function startTestContainer(port = 0): Promise<TestContainer> {
   const received: Received[] = [];
   let endlessDone!: (lines: number) => void;
   const endlessClosed = new Promise<number>((resolve) => (endlessDone = resolve));
@@ -124,10 +125,10 @@ export async function startTestContainer(): Promise<TestContainer> {
       else unary(typed.class_method, typed, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     received,
     endlessClosed,
     flooded: () => floodBytes,

@@ -1,0 +1,70 @@
+/**
+ * What the emulator does for a call, whichever face it came in by (REST, or gRPC): who may call,
+ * which declared method a call names and where its `api_mode` routes it, and the forwarding to
+ * the container's fixed routes. The faces only translate their wire to and from this.
+ */
+import { defaultMaxDepth, resolveCall, resolveEnvelope, type PublicEndpoint, type ResolvedCall } from './envelope.js';
+import { forwardStream, forwardUnary, type StreamOutcome, type StreamSink, type UnaryOutcome } from './forward.js';
+import { buildMethodTable } from './manifest.js';
+import type { ReplicaPool } from './replicas.js';
+import { describeResource, type ReasoningEngineResource, type ResourceDescription } from './resource.js';
+import { PublicError } from './status.js';
+import type { ManifestEntry } from '../spec/index.js';
+
+export interface CoreOptions {
+  readonly manifest: readonly ManifestEntry[];
+  readonly resourceDescription?: ResourceDescription;
+  /** The resource's name, checked by the caller (`checkResource`). */
+  readonly resource: string;
+  /** When set, only this bearer token is accepted; otherwise any bearer token. */
+  readonly token?: string;
+  /** Forward sync bodies as a JSON-encoded string, as the runtime may. */
+  readonly forwardSyncAsString: boolean;
+  readonly maxDepth?: number;
+  readonly pool: ReplicaPool;
+}
+
+export interface EmulatorCore {
+  readonly resource: string;
+  /** What `GET` of the resource returns. */
+  readonly description: ReasoningEngineResource;
+  /** The same as JSON text, serialised once. */
+  readonly descriptionJson: string;
+  /** Throws PublicError `unauthenticated` unless `authorization` is an acceptable `Bearer <token>`. */
+  authenticate(authorization: string | undefined): void;
+  /** The declared method a request body (JSON text) names, routed; or a PublicError saying what is wrong. */
+  resolveBody(body: string, endpoint: PublicEndpoint): ResolvedCall;
+  /** The same from an envelope already decoded (`{classMethod, input}` as plain JSON values). */
+  resolveEnvelope(envelope: unknown, endpoint: PublicEndpoint): ResolvedCall;
+  /** `trace`: the platform's headers for the container (trace-headers.ts). */
+  unary(call: ResolvedCall, trace: Record<string, string>, signal: AbortSignal): Promise<UnaryOutcome>;
+  stream(call: ResolvedCall, sink: StreamSink, trace: Record<string, string>, signal: AbortSignal): Promise<StreamOutcome>;
+}
+
+const bearer = /^Bearer\s+(\S+)\s*$/i;
+
+export function createCore(options: CoreOptions): EmulatorCore {
+  const table = buildMethodTable(options.manifest);
+  const maxDepth = options.maxDepth ?? defaultMaxDepth;
+  // The "deployment" is the emulator's start: its create and update time.
+  const description = describeResource(options.resource, [...options.manifest], new Date(), options.resourceDescription);
+  const { pool, token, forwardSyncAsString } = options;
+  return {
+    resource: options.resource,
+    description,
+    descriptionJson: JSON.stringify(description),
+    authenticate(authorization) {
+      const match = authorization === undefined ? null : bearer.exec(authorization);
+      if (match === null) {
+        throw new PublicError('unauthenticated', 'Request is missing a valid "Authorization: Bearer <token>" header', { 'www-authenticate': 'Bearer' });
+      }
+      if (token !== undefined && match[1] !== token) {
+        throw new PublicError('unauthenticated', 'The bearer token is not the one this emulator was started with (--token)', { 'www-authenticate': 'Bearer' });
+      }
+    },
+    resolveBody: (body, endpoint) => resolveCall(body, endpoint, table, maxDepth),
+    resolveEnvelope: (envelope, endpoint) => resolveEnvelope(envelope, endpoint, table, maxDepth),
+    unary: (call, trace, signal) => forwardUnary(pool, call, forwardSyncAsString, trace, signal),
+    stream: (call, sink, trace, signal) => forwardStream(pool, call, sink, trace, signal),
+  };
+}

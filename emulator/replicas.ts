@@ -1,0 +1,88 @@
+/**
+ * The containers behind one emulator: calls are spread round robin over the replicas; a replica
+ * that refuses connections is skipped (the call goes to the next one, since nothing was sent yet)
+ * and is tried again after a pause, so a restarted replica comes back by itself. A stream stays
+ * on the replica that accepted it: it is one request.
+ */
+import { Agent } from 'node:http';
+
+export interface Replica {
+  /** How the log names it: `replica 2` (1-based, in the order given), or `container` when it is the only one. */
+  readonly name: string;
+  /** The container's origin, e.g. `http://127.0.0.1:8080`. */
+  readonly origin: URL;
+  readonly agent: Agent;
+}
+
+/** How long a replica that refused connections is passed over before it is tried again. */
+export const retryDownAfterMs = 1_000;
+
+interface ReplicaState {
+  readonly replica: Replica;
+  /** When it refused last and may be tried again; undefined while it accepts. */
+  downUntil: number | undefined;
+}
+
+export class ReplicaPool {
+  private readonly states: ReplicaState[];
+  private next = 0;
+
+  constructor(
+    origins: readonly URL[],
+    /** Called when a replica starts or stops refusing connections (the emulator's log). */
+    private readonly report: (line: string) => void,
+  ) {
+    if (origins.length === 0) throw new TypeError('A replica pool needs at least one container');
+    this.states = origins.map((origin, index) => ({
+      replica: { name: origins.length === 1 ? 'container' : `replica ${index + 1}`, origin, agent: new Agent({ keepAlive: true }) },
+      downUntil: undefined,
+    }));
+  }
+
+  get replicas(): readonly Replica[] {
+    return this.states.map((state) => state.replica);
+  }
+
+  /**
+   * The replicas to try for one call, in order: round robin from the next one, those that accept
+   * first; a replica passed over for refusing comes last, unless its pause is over.
+   */
+  order(now = Date.now()): Replica[] {
+    const start = this.next;
+    this.next = (this.next + 1) % this.states.length;
+    const up: Replica[] = [];
+    const down: Replica[] = [];
+    for (let i = 0; i < this.states.length; i++) {
+      const state = this.states[(start + i) % this.states.length] as ReplicaState;
+      (state.downUntil === undefined || state.downUntil <= now ? up : down).push(state.replica);
+    }
+    return up.concat(down);
+  }
+
+  /** The replica refused a connection: passed over for a while, and reported once. */
+  refused(replica: Replica, code: string, now = Date.now()): void {
+    const state = this.stateOf(replica);
+    if (state.downUntil === undefined && this.states.length > 1) {
+      this.report(`${replica.name} (${replica.origin.origin}) refuses connections (${code}): skipped until it accepts again`);
+    }
+    state.downUntil = now + retryDownAfterMs;
+  }
+
+  /** The replica answered: if it had been passed over, it is back. */
+  accepted(replica: Replica): void {
+    const state = this.stateOf(replica);
+    if (state.downUntil === undefined) return;
+    state.downUntil = undefined;
+    if (this.states.length > 1) this.report(`${replica.name} (${replica.origin.origin}) accepts connections again`);
+  }
+
+  destroy(): void {
+    for (const state of this.states) state.replica.agent.destroy();
+  }
+
+  private stateOf(replica: Replica): ReplicaState {
+    const state = this.states.find((candidate) => candidate.replica === replica);
+    if (state === undefined) throw new Error(`${replica.name} is not in this pool`);
+    return state;
+  }
+}

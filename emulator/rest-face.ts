@@ -1,0 +1,279 @@
+/**
+ * The emulator's REST face: the runtime's public HTTP API (`:query`, `:streamQuery`, `GET` of the
+ * resource) over the core, with the edge's own checks: the `Host` allow-list, CORS for loopback
+ * pages, bounded bodies, and `google.rpc.Status` bodies for every refusal, HTTP-level ones included.
+ */
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { EmulatorCore } from './core.js';
+import type { PublicEndpoint, ResolvedCall } from './envelope.js';
+import { maxRequestBody } from './forward.js';
+import type { Replica } from './replicas.js';
+import { restStreamSink } from './rest-stream.js';
+import type { ErrorCondition } from '../spec/index.js';
+import { PublicError, sendStatus, statusBody, statusOf } from './status.js';
+import { platformTraceHeaders } from './trace-headers.js';
+
+export interface RestFaceOptions {
+  /** Host names accepted besides the loopback ones (`--allowed-host`). */
+  readonly allowedHosts?: readonly string[];
+  /** node:http's header and request timeouts (limits.ts). */
+  readonly timeouts: ServerOptions;
+  /** One line per call. */
+  readonly log: (line: string) => void;
+  /** Whether the log line names the replica that served the call (when there are several). */
+  readonly nameReplicas: boolean;
+  /**
+   * Offered GET and HEAD requests outside `/v1/` once the `Host` is checked (the console's pages):
+   * returns true when it answered the request, false to let the API answer 404.
+   */
+  readonly pages?: (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
+}
+
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+const loopbackOrigin = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
+/** How long a connection being closed (413, client error) may take to read its answer before it is destroyed. */
+const closeGraceMs = 1000;
+
+/** The name part of a `Host` header (`[::1]:8600` -> `[::1]`), lower-cased; undefined when malformed. */
+function hostName(host: string): string | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(:\d{1,5})?$/i.exec(host.trim());
+  return match?.[1]?.toLowerCase();
+}
+
+function hostAllowed(host: string | undefined, allowed: ReadonlySet<string>): boolean {
+  if (host === undefined) return false;
+  const name = hostName(host);
+  if (name === undefined) return false;
+  return loopbackHosts.has(name) || allowed.has(name) || allowed.has(host.trim().toLowerCase());
+}
+
+/** An answer given before the request's body was read: that body is not read on (it may be endless). */
+function bodyPending(req: IncomingMessage): boolean {
+  return !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
+}
+
+/** Stops reading a connection whose body is refused, and closes it once the answer is out. */
+function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket;
+  req.removeAllListeners('data');
+  req.pause();
+  const shut = (): void => {
+    socket.pause();
+    socket.end();
+    setTimeout(() => socket.destroy(), closeGraceMs).unref();
+  };
+  if (res.writableFinished) shut();
+  else res.once('finish', shut);
+}
+
+/**
+ * The request body, bounded: a body over the limit is refused without reading the rest, and the
+ * connection is closed after the 413 (reading an endless upload to its end is what an attacker wants).
+ */
+function readRequestBody(req: IncomingMessage): Promise<string> {
+  const close = { connection: 'close' };
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxRequestBody) {
+    return Promise.reject(new PublicError('bodyTooLarge', `Request body of ${declared} bytes exceeds the limit of ${maxRequestBody}`, close));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxRequestBody) {
+        req.removeAllListeners('data');
+        req.pause();
+        reject(new PublicError('bodyTooLarge', `Request body exceeds the limit of ${maxRequestBody} bytes`, close));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+  });
+}
+
+interface Target {
+  readonly endpoint: PublicEndpoint | 'resource';
+  readonly sse: boolean;
+}
+
+/** Maps a path to the resource or one of its two query endpoints; anything else is NOT_FOUND. */
+function target(url: URL, resource: string): Target {
+  const prefix = '/v1/';
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    throw new PublicError('unknownPath', `Malformed path ${url.pathname}`);
+  }
+  if (!path.startsWith(prefix)) throw new PublicError('unknownPath', `No such path ${url.pathname}: the API is under /v1/${resource}`);
+  const rest = path.slice(prefix.length);
+  const colon = rest.lastIndexOf(':');
+  const name = colon > rest.lastIndexOf('/') ? rest.slice(0, colon) : rest;
+  const verb = colon > rest.lastIndexOf('/') ? rest.slice(colon) : '';
+  if (name !== resource) throw new PublicError('unknownPath', `Resource ${name} not found: this emulator serves ${resource}`);
+  if (verb === '') return { endpoint: 'resource', sse: false };
+  if (verb !== ':query' && verb !== ':streamQuery') {
+    throw new PublicError('unknownPath', `No such method ${verb} on ${resource}: use :query or :streamQuery`);
+  }
+  const alt = url.searchParams.get('alt');
+  if (alt !== null && alt !== 'sse' && alt !== 'json') throw new PublicError('invalidEnvelope', `Unsupported alt=${alt}: use alt=sse or none`);
+  if (alt === 'sse' && verb === ':query') throw new PublicError('invalidEnvelope', 'alt=sse applies to :streamQuery only');
+  return { endpoint: verb, sse: alt === 'sse' };
+}
+
+function checkContentType(req: IncomingMessage): void {
+  const type = req.headers['content-type'];
+  // Absent is tolerated (curl -d without -H); anything other than JSON is refused clearly.
+  if (type !== undefined && !/^application\/json\s*(;|$)/i.test(type)) {
+    throw new PublicError('unsupportedMediaType', `Content-Type must be application/json, got ${type}`);
+  }
+}
+
+/** The REST face's server, not yet listening. */
+export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Server {
+  const log = options.log;
+  const noteOf = (replica: Replica, note: string | undefined, supportNote: string): string =>
+    [options.nameReplicas ? replica.name : undefined, note, supportNote].filter((part) => part !== undefined).join(', ');
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, url: URL, onEnd: (call: ResolvedCall | undefined, status: number, note?: string) => void): Promise<void> => {
+    let call: ResolvedCall | undefined;
+    // Fires when the caller goes away before the answer is complete: the container request is aborted.
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    try {
+      core.authenticate(req.headers.authorization);
+      const where = target(url, core.resource);
+      if (where.endpoint === 'resource') {
+        if (req.method !== 'GET') throw new PublicError('methodNotAllowed', `${req.method} is not allowed on the resource: use GET`, { allow: 'GET' });
+        const resourceBody = core.descriptionJson;
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(resourceBody) }).end(resourceBody);
+        onEnd(undefined, 200);
+        return;
+      }
+      if (req.method !== 'POST') throw new PublicError('methodNotAllowed', `${req.method} is not allowed on ${where.endpoint}: use POST`, { allow: 'POST' });
+      checkContentType(req);
+      call = core.resolveBody(await readRequestBody(req), where.endpoint);
+      const trace = platformTraceHeaders(req.headers);
+      const supportNote = `support id ${trace.supportId}`;
+      if (call.routing.response === 'unary') {
+        const outcome = await core.unary(call, trace.headers, gone.signal);
+        const body = JSON.stringify({ output: outcome.output });
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+        onEnd(call, 200, noteOf(outcome.replica, undefined, supportNote));
+      } else {
+        const outcome = await core.stream(call, restStreamSink(res, where.sse), trace.headers, gone.signal);
+        onEnd(call, 200, noteOf(outcome.replica, outcome.note, supportNote));
+      }
+    } catch (error) {
+      if (gone.signal.aborted || res.headersSent) {
+        if (!res.writableEnded) res.destroy();
+        onEnd(call, res.headersSent ? res.statusCode : 499, 'caller disconnected');
+        return;
+      }
+      const failure =
+        error instanceof PublicError ? error : new PublicError('handlerFailed', `The emulator failed: ${(error as Error)?.message ?? String(error)}`);
+      // Refused before its body was read (401, 404, 413...): the connection is closed rather than the body drained.
+      const close = failure.headers['connection'] === 'close' || bodyPending(req);
+      if (close) res.setHeader('connection', 'close');
+      const status = statusOf(failure.condition).status;
+      onEnd(call, sendStatus(res, failure), failure.note === undefined ? status : `${status} (${failure.note})`);
+      if (close) closeAfterAnswer(req, res);
+    }
+  };
+
+  const allowedHosts = new Set((options.allowedHosts ?? []).map((name) => name.trim().toLowerCase()).filter((name) => name.length > 0));
+
+  const server: Server = createServer(options.timeouts, (req, res) => {
+    const started = performance.now();
+    /** Answers before anything is forwarded; a body still on its way is not read. */
+    const refuse = (failure: PublicError, endpoint: string): void => {
+      const close = bodyPending(req);
+      if (close) res.setHeader('connection', 'close');
+      const status = sendStatus(res, failure);
+      if (close) closeAfterAnswer(req, res);
+      log(`${req.method} ${endpoint} - ${status} ${(performance.now() - started).toFixed(1)} ms ${statusOf(failure.condition).status}`);
+    };
+    const url = requestUrl(req.url);
+    if (url === undefined) {
+      // node:http passes on targets such as `//[` that URL cannot parse: a client's mistake, not a crash.
+      refuse(new PublicError('malformedRequest', 'the request target is not a valid URL path'), '(bad target)');
+      return;
+    }
+    const endpoint = url.pathname.includes(':') ? url.pathname.slice(url.pathname.lastIndexOf(':')) + url.search : 'resource';
+    // DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1 sends Host: evil.example.
+    if (!hostAllowed(req.headers.host, allowedHosts)) {
+      refuse(new PublicError('permissionDenied', `Host ${JSON.stringify(req.headers.host ?? '')} is not a loopback name: start agentgen dev with --allowed-host NAME to accept it`), endpoint);
+      return;
+    }
+    // Pages beside the API (the console): GET and HEAD outside /v1/, after the Host check.
+    if (options.pages !== undefined && (req.method === 'GET' || req.method === 'HEAD') && !url.pathname.startsWith('/v1/') && options.pages(req, res, url)) {
+      return;
+    }
+    // CORS for loopback pages only, so the generated client also runs from a dev server's page.
+    const origin = req.headers.origin;
+    const grant = origin !== undefined && loopbackOrigin.test(origin);
+    if (grant) {
+      res.setHeader('access-control-allow-origin', origin);
+      res.setHeader('vary', 'Origin');
+    }
+    if (req.method === 'OPTIONS') {
+      if (origin !== undefined && !grant) {
+        refuse(new PublicError('permissionDenied', `Origin ${origin} is not a loopback origin: agentgen dev grants CORS to http(s)://localhost, 127.0.0.1 and [::1] only`), endpoint);
+        return;
+      }
+      res.writeHead(204, {
+        'access-control-allow-methods': 'GET, POST',
+        'access-control-allow-headers': 'authorization, content-type, traceparent',
+        'access-control-max-age': '600',
+      }).end();
+      return;
+    }
+    void handle(req, res, url, (call, status, note) => {
+      const mode = call === undefined ? '' : ` (${JSON.stringify(call.routing.mode)})`;
+      const ms = (performance.now() - started).toFixed(1);
+      log(`${req.method} ${endpoint} ${call?.method ?? '-'}${mode} ${status} ${ms} ms${note === undefined ? '' : ` ${note}`}`);
+    });
+  });
+
+  // HTTP-level client errors (bad framing, duplicate Content-Length, oversized headers, timeouts)
+  // get a Status body too, instead of Node's bare 400/431/408, and the connection is closed.
+  server.on('clientError', (error: NodeJS.ErrnoException & { reason?: string }, socket: Socket) => {
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+      socket.destroy();
+      return;
+    }
+    const [condition, message]: [ErrorCondition, string] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? ['headersTooLarge', 'Request headers are too large']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? ['requestTimeout', 'The request was not received in time']
+          : ['malformedRequest', `Malformed HTTP request (${error.code ?? 'parse error'}): ${error.reason ?? error.message}`];
+    const body = JSON.stringify(statusBody(condition, message));
+    const { http } = statusOf(condition);
+    socket.end(
+      `HTTP/1.1 ${http} ${STATUS_CODES[http] ?? ''}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+    setTimeout(() => socket.destroy(), closeGraceMs).unref();
+    log(`- - - ${http} ${statusOf(condition).status} ${message}`);
+  });
+
+
+  return server;
+}
+
+/** The request target as a URL, or undefined when it is not one (`//[`). */
+function requestUrl(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://emulator.invalid');
+  } catch {
+    return undefined;
+  }
+}
