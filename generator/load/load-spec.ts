@@ -9,6 +9,7 @@ import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Docume
 import type { z } from 'zod';
 import { defaultSpecFile, noSpecSource } from './spec-defaults.js';
 import { jsonSchemaFormat, specFormat, type SpecDocument } from './spec-format.js';
+import { parseJsonObject } from './json-text.js';
 import { inTextOrder, SpecError, type Locate, type Position, type SpecProblem } from './spec-error.js';
 
 export interface LoadedSpec {
@@ -47,6 +48,34 @@ export async function loadSpec(file: string | undefined, cwd: string): Promise<L
  * and every shape issue.
  */
 export function parseSpec(text: string, source: string): LoadedSpec {
+  return parseJsonSpec(text, source) ?? parseYamlSpec(text, source);
+}
+
+/**
+ * A JSON spec that passes every check, read with JSON.parse; the YAML document that locates a
+ * path is built only if something later asks where a path is. Undefined for anything else: the
+ * YAML path reads it again and reports every problem with its line and column.
+ */
+function parseJsonSpec(text: string, source: string): LoadedSpec | undefined {
+  const raw = parseJsonObject(text);
+  if (raw === undefined || forbiddenKeys(raw, []).length > 0) return undefined;
+  const parsed = specFormat.safeParse(raw, { reportInput: true });
+  if (!parsed.success) return undefined;
+  let locate: Locate | undefined;
+  return {
+    source,
+    document: parsed.data,
+    locate: (path, atKey) => {
+      if (locate === undefined) {
+        const lines = new LineCounter();
+        locate = locator(parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false }), lines);
+      }
+      return locate(path, atKey);
+    },
+  };
+}
+
+function parseYamlSpec(text: string, source: string): LoadedSpec {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const locate = locator(doc, lines);
