@@ -3,7 +3,8 @@
 // surface. Latency: one connection, one request at a time, p50 of each side over alternating
 // rounds; throughput: the raw keep-alive load client (bench/load-client.mjs, its own process) at
 // 16 connections. The targets (issue 13): dev adds <= 1 ms p50 latency and keeps >= 0.8x the
-// throughput of calling the container directly.
+// throughput of calling the container directly. Beside them, the floor of any such hop on
+// node:http: a checkless reverse proxy (bench/peers/node-proxy.mjs), measured the same way.
 //
 //   node bench/dev-overhead.mjs [--rounds 5] [--seconds 1]      (npm run bench -- dev)
 import { fork, spawn } from 'node:child_process';
@@ -28,6 +29,7 @@ const sides = {
   direct: { path: '/api/reasoning_engine', body: JSON.stringify({ class_method: 'async_create_session', input }), headers: {} },
   dev: { path: `/v1/${resource}:query`, body: JSON.stringify({ classMethod: 'async_create_session', input }), headers: { authorization: 'Bearer bench' } },
 };
+sides.proxy = { ...sides.direct, path: '/' };
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -85,17 +87,19 @@ const container = await forkTarget('./server-targets.mjs', ['generated'], { env:
 const containerPort = container.port;
 const devPort = await freePort();
 const cwd = mkdtempSync(join(tmpdir(), 'agentgen-bench-dev-')); // no agentgen.yaml: the standard surface
-const dev = spawn(process.execPath, [join(repo, 'cli/bin/agentgen.js'), 'dev', '--container', `http://127.0.0.1:${containerPort}`, '--port', String(devPort)], {
+const proxy = await forkTarget('./peers/node-proxy.mjs', [`http://127.0.0.1:${containerPort}`]);
+// The REST face alone: no gRPC face, no console (neither is on a :query call's path).
+const dev = spawn(process.execPath, [join(repo, 'cli/bin/agentgen.js'), 'dev', '--container', `http://127.0.0.1:${containerPort}`, '--port', String(devPort), '--no-grpc', '--no-console'], {
   cwd,
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-const bases = { direct: `http://127.0.0.1:${containerPort}`, dev: `http://127.0.0.1:${devPort}` };
+const bases = { direct: `http://127.0.0.1:${containerPort}`, dev: `http://127.0.0.1:${devPort}`, proxy: proxy.url };
 try {
   await reachable(`${bases.dev}/v1/${resource}`);
-  const p50 = { direct: [], dev: [] };
-  const rate = { direct: [], dev: [] };
+  const p50 = { direct: [], dev: [], proxy: [] };
+  const rate = { direct: [], dev: [], proxy: [] };
   for (let round = 0; round <= rounds; round++) {
-    const order = round % 2 === 0 ? ['direct', 'dev'] : ['dev', 'direct'];
+    const order = round % 2 === 0 ? ['direct', 'proxy', 'dev'] : ['dev', 'proxy', 'direct'];
     for (const who of order) {
       const times = await latencies(bases[who], sides[who], 300);
       const requests = await throughput(bases[who], sides[who]);
@@ -109,13 +113,20 @@ try {
   console.log(`agentgen dev in front of the generated container, ${rounds} rounds (+1 warm-up), node ${process.version}`);
   console.log(`p50 latency: direct ${median(p50.direct).toFixed(3)} ms, via dev ${median(p50.dev).toFixed(3)} ms: dev adds ${added.toFixed(3)} ms (target <= 1 ms)`);
   console.log(`throughput (16 connections): direct ${median(rate.direct).toFixed(0)} req/s, via dev ${median(rate.dev).toFixed(0)} req/s: ${ratio.toFixed(2)}x (target >= 0.8)`);
+  const floor = median(rate.proxy) / median(rate.direct);
+  console.log(
+    `the floor, a checkless node:http proxy: p50 ${median(p50.proxy).toFixed(3)} ms, ${median(rate.proxy).toFixed(0)} req/s: ${floor.toFixed(2)}x direct; dev runs at ${(median(rate.dev) / median(rate.proxy)).toFixed(2)}x the floor`,
+  );
   recordResult('agentgen dev', [
     { metric: 'unary p50 latency via dev', unit: 'ms', ...spread(p50.dev), baseline: 'direct', baselineMedian: median(p50.direct), ratio: median(p50.dev) / median(p50.direct) },
     { metric: 'latency dev adds (p50)', unit: 'ms', median: added, target: '<= 1 ms', met: added <= 1 },
     { metric: 'unary throughput via dev, 16 connections', unit: 'req/s', ...spread(rate.dev), baseline: 'direct', baselineMedian: median(rate.direct), ratio, target: '>= 0.8', met: ratio >= 0.8 },
+    { metric: 'unary throughput via a checkless node:http proxy (the floor)', unit: 'req/s', ...spread(rate.proxy), baseline: 'direct', baselineMedian: median(rate.direct), ratio: floor },
+    { metric: 'unary throughput via dev against the floor', unit: 'req/s', ...spread(rate.dev), baseline: 'node:http proxy', baselineMedian: median(rate.proxy), ratio: median(rate.dev) / median(rate.proxy) },
   ]);
 } finally {
   dev.kill();
+  await proxy.stop();
   await container.stop();
   load.kill();
   rmSync(cwd, { recursive: true, force: true });

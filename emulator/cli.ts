@@ -6,6 +6,8 @@ import { resolve as resolvePath } from 'node:path';
 import type { Argv } from 'yargs';
 import { defaultPort, defaultResource, startEmulator } from './emulator.js';
 import { defaultMaxDepth } from './envelope.js';
+import { batchedLines } from './log-lines.js';
+import { createConsoleHandler, isLoopbackHost } from './console/serve.js';
 import type { ManifestEntry } from '../spec/index.js';
 import type { ResourceDescription } from './resource.js';
 
@@ -36,6 +38,12 @@ export interface DevArgs {
   /** `--headers-timeout MS` and `--request-timeout MS`: node:http's limits; unset, node:http's defaults. */
   readonly 'headers-timeout'?: number;
   readonly 'request-timeout'?: number;
+  /** `--console` / `--no-console`: the dev console at `/`. Unset: on when `--host` is loopback. */
+  readonly console?: boolean;
+  /** `--grpc-port N`: the gRPC face's port; unset, `--port` + 1 (0 when `--port` is 0: a free port). */
+  readonly 'grpc-port'?: number;
+  /** `--no-grpc` turns the gRPC face off. Unset: on. */
+  readonly grpc?: boolean;
 }
 
 /** A positive (or, with `zero`, non-negative) integer option, else the usage error yargs prints. */
@@ -69,6 +77,8 @@ export async function runDev(args: DevArgs, io: DevIo, loadManifest: ManifestLoa
   }
   const loaded = await loadManifest(args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec), io.cwd);
   const { manifest, ...resourceDescription }: DevSpec = isManifest(loaded) ? { manifest: loaded } : loaded;
+  const consoleOn = args.console ?? isLoopbackHost(args.host);
+  const log = batchedLines((text) => io.stdout(text));
   const emulator = await startEmulator({
     container: args.container,
     command: args.command,
@@ -76,6 +86,7 @@ export async function runDev(args: DevArgs, io: DevIo, loadManifest: ManifestLoa
     manifest,
     resourceDescription,
     port: args.port,
+    grpcPort: args.grpc === false ? undefined : (args['grpc-port'] ?? (args.port === 0 ? 0 : args.port + 1)),
     host: args.host,
     resource: args.resource,
     token: args.token,
@@ -84,9 +95,14 @@ export async function runDev(args: DevArgs, io: DevIo, loadManifest: ManifestLoa
     maxDepth: args['max-depth'],
     headersTimeout: args['headers-timeout'],
     requestTimeout: args['request-timeout'],
-    logger: (line) => io.stdout(`${line}\n`),
+    logger: (line) => log.line(line),
+    pages: consoleOn ? createConsoleHandler({ resource: args.resource, token: args.token }) : undefined,
+  }).catch((error: unknown) => {
+    log.flush(); // the container's last output explains the failure that follows
+    throw error;
   });
   const base = `${emulator.url}/v1/${emulator.resource}`;
+  log.flush(); // what the start logged comes before the banner
   io.stdout(
     [
       `agentgen dev: ${manifest.length} declared methods, forwarding to ${emulator.containerUrls.join(', ')}${emulator.containerUrls.length > 1 ? ' (round robin)' : ''}`,
@@ -94,11 +110,14 @@ export async function runDev(args: DevArgs, io: DevIo, loadManifest: ManifestLoa
       `  POST ${base}:streamQuery   (add ?alt=sse for server-sent events)`,
       `  GET  ${base}`,
       `  try: curl -s -H 'Authorization: Bearer ${args.token ?? 'local'}' ${base}`,
+      ...(emulator.grpcAddress === undefined ? [] : [`  gRPC ${emulator.grpcAddress}   (google.cloud.aiplatform.v1 and v1beta1: Query, StreamQuery, GetReasoningEngine; insecure channel)`]),
+      ...(consoleOn ? [`  console: ${emulator.url}/   (in a browser; --no-console turns it off)`] : []),
       '',
     ].join('\n'),
   );
   if (!stop.aborted) await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
   await emulator.close();
+  log.flush();
   io.stdout('agentgen dev: stopped\n');
   return 0;
 }
@@ -138,6 +157,9 @@ export function devCommand(loadManifest: ManifestLoader): (parser: Argv, run: Ru
           .option('spec', { type: 'string', describe: 'Spec file whose manifest is declared. Default: ./agentgen.yaml, else the standard surface.' })
           .option('port', { type: 'number', default: defaultPort, describe: 'Port of the public API.' })
           .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on.' })
+          .option('grpc-port', { type: 'number', describe: 'Port of the gRPC face, for Google\'s clients (default: --port + 1; 0 picks a free port).' })
+          .option('grpc', { type: 'boolean', default: true, describe: 'Serve the gRPC face (--no-grpc turns it off).' })
+          .option('console', { type: 'boolean', describe: 'Serve the dev console (a web page) at / (default: on when --host is loopback; --no-console turns it off).' })
           .option('resource', { type: 'string', default: defaultResource, describe: 'Resource name served under /v1/.' })
           .option('token', { type: 'string', describe: 'Accept only this bearer token (default: any).' })
           .option('allowed-host', {
@@ -161,6 +183,7 @@ export function devCommand(loadManifest: ManifestLoader): (parser: Argv, run: Ru
           .check((argv) => {
             if ((argv.container === undefined) === (argv.command === undefined)) throw new Error('Give exactly one of --container URL and --command "..."');
             checkInteger('max-depth', argv['max-depth'], false);
+            checkInteger('grpc-port', argv['grpc-port'], true);
             checkInteger('replicas', argv.replicas, false);
             if (argv.replicas !== undefined && argv.command === undefined) throw new Error('--replicas applies to --command; give --container once per replica instead');
             checkInteger('headers-timeout', argv['headers-timeout'], true);

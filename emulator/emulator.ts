@@ -12,6 +12,8 @@ import type { ManifestEntry } from '../spec/index.js';
 import type { ResourceDescription } from './resource.js';
 import { createRestFace, type RestFaceOptions } from './rest-face.js';
 import { defaultMaxDepth } from './envelope.js';
+// Type only: @grpc/grpc-js and the protos load when a gRPC face is asked for, not on every start.
+import type { GrpcFace } from './grpc/grpc-face.js';
 
 export interface EmulatorOptions {
   /**
@@ -31,6 +33,11 @@ export interface EmulatorOptions {
   readonly port?: number;
   /** Default 127.0.0.1: a dev tool does not listen beyond the machine unless asked. */
   readonly host?: string;
+  /**
+   * Port of the gRPC face (Google's clients' default transport), on the same host; 0 picks a free
+   * port. Absent: no gRPC face (the CLI passes `--grpc-port`, default the HTTP port + 1).
+   */
+  readonly grpcPort?: number;
   /** Default `projects/local/locations/local/reasoningEngines/1`. */
   readonly resource?: string;
   /** When set, only `Authorization: Bearer <token>` is accepted; otherwise any bearer token. */
@@ -80,6 +87,8 @@ export interface Emulator {
   readonly containerUrl: string;
   /** Every replica's URL, in the order calls start from. */
   readonly containerUrls: readonly string[];
+  /** The gRPC face's `host:port` (a gRPC client's endpoint), when `grpcPort` was given. */
+  readonly grpcAddress: string | undefined;
   close(): Promise<void>;
 }
 
@@ -164,6 +173,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     await Promise.all(children.map((child) => child.close()));
   };
   let server;
+  let grpc: GrpcFace | undefined;
   try {
     const core = createCore({ ...coreOptions, forwardSyncAsString: options.forwardSyncAsString ?? true, maxDepth, pool });
     server = createRestFace(core, { allowedHosts: options.allowedHosts, timeouts, log, nameReplicas: pool.replicas.length > 1, pages: options.pages });
@@ -175,7 +185,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
         resolve();
       });
     });
+    if (options.grpcPort !== undefined) {
+      const { startGrpcFace } = await import('./grpc/grpc-face.js');
+      grpc = await startGrpcFace({ core, host: options.host ?? '127.0.0.1', port: options.grpcPort, maxDepth, log });
+    }
   } catch (error) {
+    server?.close();
     await stopContainers();
     throw error;
   }
@@ -189,8 +204,10 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     resource,
     containerUrl: pool.replicas[0]?.origin.origin ?? '',
     containerUrls: pool.replicas.map((replica) => replica.origin.origin),
+    grpcAddress: grpc?.address,
     close: () => {
       closing ??= (async () => {
+        await grpc?.close();
         const closed = new Promise<void>((resolve) => rest.close(() => resolve()));
         rest.closeAllConnections(); // in-flight streams end; their container requests are aborted
         await closed;
