@@ -38,6 +38,3 @@ for (const dir of targets) {
   rmSync(dir, { recursive: true, force: true });
   renameSync(next, dir);
 }
-// tsc compiles the page's sources along with the rest of emulator/ (cli/tsconfig.json takes the
-// whole folder); the browser only ever gets the bundle, so the package does not carry them.
-if (targets.includes(cliAssets)) rmSync(join(repo, 'cli/dist/emulator/console/page'), { recursive: true, force: true });

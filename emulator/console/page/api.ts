@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 /**
  * The console's client of the public API, and nothing else: `GET /v1/{resource}`, `:query` and
  * `:streamQuery?alt=sse`, same origin, with the bearer token. A stream is read with fetch and a

@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 /**
  * The one way the console puts anything in the DOM: elements made with createElement and text set
  * with textContent. Values from the API are never parsed as HTML.

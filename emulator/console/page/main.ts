@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 /**
  * The dev console: the declared operations (from `GET /v1/{resource}`), a form per operation, and
  * each call as a timeline of cards. Its settings (the resource, and the token when the server may

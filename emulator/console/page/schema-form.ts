@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 /**
  * A form built from an operation's parameter schema: strings, numbers and integers, booleans,
  * enums, nullable values, arrays, nested objects, a choice for `anyOf`/`oneOf`, and a raw-JSON

@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 /**
  * The sessions panel: a user id, and that user's sessions to create, list, pick and delete, through
  * the session operations the agent declares (the `async_` ones of the standard surface, else their

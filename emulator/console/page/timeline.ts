@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 /**
  * A call as a timeline of cards, each stamped with the time since the request was sent: model
  * text (growing as partial events stream in), a tool call with its exact arguments, a tool's
