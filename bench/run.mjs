@@ -26,6 +26,7 @@ const parts = {
   bundle: { script: 'client-bundle.mjs', args: [] },
   'agent-app': { script: 'agent-app.mjs', args: [] },
   dev: { script: 'dev-overhead.mjs', args: ['--rounds', '5'] },
+  console: { script: 'console-overhead.mjs', args: ['--rounds', '3'] },
   'slow-readers': { script: 'slow-readers.mjs', args: [] },
   typecheck: { script: 'typecheck-scale.mjs', args: ['1000', '--runs', '3'] },
 };
