@@ -29,6 +29,7 @@ const parts = {
   console: { script: 'console-overhead.mjs', args: ['--rounds', '3'] },
   'slow-readers': { script: 'slow-readers.mjs', args: [] },
   typecheck: { script: 'typecheck-scale.mjs', args: ['1000', '--runs', '3'] },
+  replicas: { script: 'replicas.mjs', args: ['--runs', '3'] },
 };
 
 const { values, positionals } = parseArgs({

@@ -14,6 +14,14 @@ export interface Replica {
   readonly agent: Agent;
 }
 
+/**
+ * How long a pooled connection may sit idle before the emulator closes it: under the 5 s after
+ * which node:http and uvicorn close an idle keep-alive connection themselves, so a call is never
+ * sent on a connection the container is closing at that moment ("socket hang up"). A call in
+ * flight is not cut by it: an idle stream only gets a 'timeout' event, which nothing acts on.
+ */
+const freeSocketTimeoutMs = 4_000;
+
 /** How long a replica that refused connections is passed over before it is tried again. */
 export const retryDownAfterMs = 1_000;
 
@@ -34,7 +42,7 @@ export class ReplicaPool {
   ) {
     if (origins.length === 0) throw new TypeError('A replica pool needs at least one container');
     this.states = origins.map((origin, index) => ({
-      replica: { name: origins.length === 1 ? 'container' : `replica ${index + 1}`, origin, agent: new Agent({ keepAlive: true }) },
+      replica: { name: origins.length === 1 ? 'container' : `replica ${index + 1}`, origin, agent: new Agent({ keepAlive: true, timeout: freeSocketTimeoutMs }) },
       downUntil: undefined,
     }));
   }

@@ -4,7 +4,11 @@
 # - `chromium`, which the browser test (test/client/browser.test.ts) drives through
 #   playwright-core (Playwright never downloads a browser here);
 # - `python3-fastapi` and `python3-uvicorn` for /usr/bin/python3, which run the Python container
-#   the conformance checker is tested against (test/conformance/python.test.ts).
+#   the conformance checker is tested against (test/conformance/python.test.ts);
+# - `postgresql` (the server binaries: initdb, pg_ctl, psql), from which test/helpers/postgres.ts
+#   starts a throwaway cluster for the replica and session-store tests (test/replicas/,
+#   test/agent-app/service-uris.test.ts). Debian keeps them in /usr/lib/postgresql/<N>/bin, off
+#   PATH; the helper looks there. Installing it starts no server the tests use.
 set -euo pipefail
 
 missing=()
@@ -14,12 +18,15 @@ fi
 if ! /usr/bin/python3 -c 'import fastapi, uvicorn' >/dev/null 2>&1; then
   missing+=(python3-fastapi python3-uvicorn)
 fi
+if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  missing+=(postgresql)
+fi
 if [ "${#missing[@]}" -eq 0 ]; then
   exit 0
 fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
-  echo "test-setup: missing ${missing[*]} and apt-get is not available; install them (Chromium as /usr/bin/chromium; FastAPI and uvicorn for /usr/bin/python3)" >&2
+  echo "test-setup: missing ${missing[*]} and apt-get is not available; install them (Chromium as /usr/bin/chromium; FastAPI and uvicorn for /usr/bin/python3; PostgreSQL's server binaries)" >&2
   exit 1
 fi
 
@@ -32,6 +39,6 @@ else
   exit 1
 fi
 
-echo "test-setup: installing ${missing[*]} (Debian packages) for the browser and Python container tests" >&2
+echo "test-setup: installing ${missing[*]} (Debian packages) for the browser, Python container and PostgreSQL tests" >&2
 $sudo apt-get update
 $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"

@@ -8,8 +8,10 @@
  * and answers in the reference wire form. The sync forms behave exactly like the async
  * ones (Node has one kind of I/O); `stream_query` is `async_stream_query` without seeding.
  *
- * Services are chosen on first use, not in the constructor, so that constructing an app
- * never touches a network or credentials (see services.ts for the choice).
+ * Services are planned in the constructor (a service URI is checked there: a typo fails at
+ * once) but built on first use, so that constructing an app never touches a network or
+ * credentials (see services.ts for the choice). `await app.ready()` before listening opens what
+ * they need (the session database), so an unreachable database fails at start, not on a call.
  */
 import { InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService, type BasePlugin } from '@google/adk';
 import { startStreamQuery } from './conversation.js';
@@ -32,12 +34,15 @@ import type {
   StreamQueryInput,
 } from './handler-types.js';
 import {
-  chooseServices,
+  buildServices,
   defaultAppName,
   engineIdFromEnv,
+  planServices,
+  startServices,
   vertexServiceFactory,
   type Env,
   type ServiceChoice,
+  type ServicePlan,
   type Services,
   type VertexServiceFactory,
 } from './services.js';
@@ -68,7 +73,7 @@ export interface AgentAppOptions extends ServiceChoice {
   env?: Env;
   /** How Vertex AI services are built when the engine id is set; for tests and custom clients. */
   vertexServiceFactory?: VertexServiceFactory;
-  /** Where the one-line notice about the service choice goes; default `console.warn`. */
+  /** Where the one-line notices about the service choice go; default `console.warn`. */
   warn?: (message: string) => void;
 }
 
@@ -81,7 +86,9 @@ export class AgentApp implements AgentHandlers {
   readonly engineId: string | undefined;
   readonly #options: AgentAppOptions;
   readonly #env: Env;
+  readonly #plan: ServicePlan;
   #core: AppCore | undefined;
+  #ready: Promise<void> | undefined;
   #temporaryCore: AppCore | undefined;
 
   constructor(options: AgentAppOptions) {
@@ -98,13 +105,28 @@ export class AgentApp implements AgentHandlers {
     this.#env = options.env ?? process.env;
     this.engineId = engineIdFromEnv(this.#env);
     this.appName = options.appName ?? this.engineId ?? defaultAppName;
+    this.#plan = planServices(options, this.#env);
     // Servers may call a handler detached from its object; every operation keeps its `this`.
     for (const name of agentAppOperations) {
       Object.defineProperty(this, name, { value: this[name].bind(this), enumerable: false, writable: true, configurable: true });
     }
   }
 
-  /** The session, memory and artifact services, chosen on first use. */
+  /**
+   * Builds the services and opens what they need before the first call: connects to the session
+   * database and creates its tables, creates the artifact folder. Rejects with a message naming
+   * the service, its URI (password hidden) and the cause, e.g. an unreachable database or a
+   * missing driver package. Await it before `listen()`; calling it again after success is free.
+   */
+  ready(): Promise<void> {
+    this.#ready ??= (async () => startServices(this.services, this.#plan))().catch((error: unknown) => {
+      this.#ready = undefined; // the next call tries again
+      throw error;
+    });
+    return this.#ready;
+  }
+
+  /** The session, memory and artifact services, built on first use. */
   get services(): Services {
     return this.core.services;
   }
@@ -125,6 +147,7 @@ export class AgentApp implements AgentHandlers {
         artifactService: new InMemoryArtifactService(),
         memoryService: new InMemoryMemoryService(),
         kind: 'in-memory',
+        origins: { session: 'in memory (temporary)', memory: 'in memory (temporary)', artifact: 'in memory (temporary)' },
       },
       this.#options.agent,
       this.#options.plugins ?? [],
@@ -135,9 +158,8 @@ export class AgentApp implements AgentHandlers {
   private get core(): AppCore {
     this.#core ??= new AppCore(
       this.appName,
-      chooseServices(
-        this.#options,
-        this.#env,
+      buildServices(
+        this.#plan,
         this.#options.vertexServiceFactory ?? vertexServiceFactory,
         this.#options.warn ?? ((message) => console.warn(message)),
       ),

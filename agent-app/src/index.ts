@@ -11,10 +11,12 @@ export {
   engineIdVariables,
   vertexServiceFactory,
   type Env,
+  type ServiceChoice,
   type Services,
   type VertexServiceFactory,
   type VertexServiceOptions,
 } from './services.js';
+export { databaseDrivers, redactUri, serviceUriVariables, type ServiceKind } from './service-uris.js';
 export { defaultHandoffUserId, parseHandoffRequest, type HandoffRequest } from './handoff.js';
 /** The deepest nesting of objects and arrays AgentApp accepts in an input (INVALID_ARGUMENT past it). */
 export { maxInputDepth } from './depth.js';

@@ -10,6 +10,16 @@
  * local emulator gives (`agentgen dev --command` sets the engine id as the platform would):
  * the app then stays in memory and says why once, instead of failing every call.
  *
+ * Any service may instead be named by URI, in the option (`sessionService: 'postgresql://…'`) or
+ * in the environment (`AGENT_SESSION_SERVICE_URI`, `AGENT_MEMORY_SERVICE_URI`,
+ * `AGENT_ARTIFACT_SERVICE_URI`; see service-uris.ts), so that replicas outside the managed
+ * runtime share their sessions. Per service, the first that applies wins:
+ * 1. the option (a service, or a URI): code says what it wants;
+ * 2. the engine's Vertex AI service (sessions, memory), when the engine id, project and location
+ *    are all set: on the platform its services keep priority over a URI left in the environment;
+ * 3. the environment's URI;
+ * 4. in memory.
+ *
  * Artifacts stay in memory by default, as in the reference `AdkApp`.
  */
 import {
@@ -20,6 +30,16 @@ import {
   VertexAiSessionService,
 } from '@google/adk';
 import type { BaseArtifactService, BaseMemoryService, BaseSessionService } from '@google/adk';
+import {
+  artifactServiceFromUri,
+  checkServiceUri,
+  memoryServiceFromUri,
+  redactUri,
+  serviceUriVariables,
+  sessionServiceFromUri,
+  startService,
+  type ServiceKind,
+} from './service-uris.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -60,36 +80,110 @@ export const vertexServiceFactory: VertexServiceFactory = {
 };
 
 export interface ServiceChoice {
-  sessionService?: BaseSessionService;
-  memoryService?: BaseMemoryService;
-  artifactService?: BaseArtifactService;
+  /** A session service, or its URI (`postgresql://…`, `memory://`); see service-uris.ts. */
+  sessionService?: BaseSessionService | string;
+  /** A memory service, or its URI (`memory://`). */
+  memoryService?: BaseMemoryService | string;
+  /** An artifact service, or its URI (`memory://`, `file:///folder`, `gs://bucket`). */
+  artifactService?: BaseArtifactService | string;
+}
+
+/** Where one service comes from, decided before anything is built. */
+type Source =
+  | { readonly from: 'option'; readonly service: object }
+  | { readonly from: 'option-uri' | 'env-uri'; readonly uri: string }
+  | { readonly from: 'vertex' }
+  | { readonly from: 'default' };
+
+export interface ServicePlan {
+  readonly session: Source;
+  readonly memory: Source;
+  readonly artifact: Source;
+  readonly vertex: VertexServiceOptions | undefined;
+  /** One-line notices about the choice, said once when the services are built. */
+  readonly notices: readonly string[];
 }
 
 export interface Services {
   readonly sessionService: BaseSessionService;
   readonly memoryService: BaseMemoryService;
   readonly artifactService: BaseArtifactService;
-  /** `vertex` when the engine's own services were chosen, for logs and tests. */
-  readonly kind: 'in-memory' | 'vertex' | 'given';
+  /**
+   * `given`: sessions and memory from the options; `vertex`: the engine's own services; `uri`: a
+   * URI from the environment; else `in-memory`. For logs and tests.
+   */
+  readonly kind: 'in-memory' | 'vertex' | 'given' | 'uri';
+  /** Where each service came from, in words (`AGENT_SESSION_SERVICE_URI postgresql://…`). */
+  readonly origins: Readonly<Record<ServiceKind, string>>;
 }
 
-export function chooseServices(
-  given: ServiceChoice,
-  env: Env,
-  factory: VertexServiceFactory,
-  warn: (message: string) => void,
-): Services {
+const nouns: Record<ServiceKind, string> = { session: 'sessions', memory: 'memory', artifact: 'artifacts' };
+
+/**
+ * Decides where each service comes from, reading the options and the environment only: a bad URI
+ * is a TypeError here, when the app is built, naming the option or variable it came from.
+ */
+export function planServices(given: ServiceChoice, env: Env): ServicePlan {
   const engineId = engineIdFromEnv(env);
   const projectId = env['GOOGLE_CLOUD_PROJECT']?.trim() || undefined;
   const location = env['GOOGLE_CLOUD_LOCATION']?.trim() || undefined;
   const vertex: VertexServiceOptions | undefined =
     engineId && projectId && location ? { agentEngineId: engineId, projectId, location } : undefined;
-  if (engineId && !vertex && !(given.sessionService && given.memoryService)) {
-    warn(
+  const notices: string[] = [];
+  const source = (kind: ServiceKind, option: object | string | undefined, vertexServes: boolean): Source => {
+    const option_ = `option ${kind}Service`;
+    if (typeof option === 'string') return { from: 'option-uri', uri: checkServiceUri(kind, option, option_) };
+    if (option !== undefined && option !== null) {
+      if (typeof option !== 'object') throw new TypeError(`AgentApp: ${option_} must be a service object or a URI string, got ${typeof option}`);
+      return { from: 'option', service: option };
+    }
+    const variable = serviceUriVariables[kind];
+    const fromEnv = env[variable]?.trim() || undefined;
+    if (vertexServes && vertex) {
+      if (fromEnv) {
+        notices.push(
+          `AgentApp: ${nouns[kind]} use engine ${vertex.agentEngineId}'s Vertex AI service (engine id, project and location are set); ` +
+            `${variable} is ignored, the platform's services keep priority.`,
+        );
+      }
+      return { from: 'vertex' };
+    }
+    if (fromEnv) return { from: 'env-uri', uri: checkServiceUri(kind, fromEnv, variable) };
+    return { from: 'default' };
+  };
+  const session = source('session', given.sessionService, true);
+  const memory = source('memory', given.memoryService, true);
+  const artifact = source('artifact', given.artifactService, false);
+  if (engineId && !vertex && (session.from === 'default' || memory.from === 'default')) {
+    notices.push(
       `AgentApp: engine ${engineId} is set but GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION are not; ` +
-        'sessions and memory stay in memory (fine under a local emulator, not on the runtime).',
+        `${inMemory(session.from === 'default', memory.from === 'default')} (fine under a local emulator, not on the runtime).`,
     );
   }
+  return { session, memory, artifact, vertex, notices };
+}
+
+function inMemory(sessions: boolean, memory: boolean): string {
+  return sessions && memory ? 'sessions and memory stay in memory' : sessions ? 'sessions stay in memory' : 'memory stays in memory';
+}
+
+function describe(kind: ServiceKind, source: Source): string {
+  switch (source.from) {
+    case 'option':
+      return `the ${kind}Service option`;
+    case 'option-uri':
+      return `${redactUri(source.uri)} (the ${kind}Service option)`;
+    case 'env-uri':
+      return `${redactUri(source.uri)} (${serviceUriVariables[kind]})`;
+    case 'vertex':
+      return "the engine's Vertex AI service";
+    case 'default':
+      return 'in memory';
+  }
+}
+
+/** Builds the planned services (nothing is opened yet: see `startServices`), and says the notices. */
+export function buildServices(plan: ServicePlan, factory: VertexServiceFactory, warn: (message: string) => void): Services {
   const build = <T>(what: string, make: (options: VertexServiceOptions) => T, options: VertexServiceOptions): T => {
     try {
       return make(options);
@@ -101,11 +195,61 @@ export function chooseServices(
       );
     }
   };
-  const sessionService =
-    given.sessionService ?? (vertex ? build('session', factory.sessionService, vertex) : new InMemorySessionService());
-  const memoryService =
-    given.memoryService ?? (vertex ? build('memory', factory.memoryService, vertex) : new InMemoryMemoryService());
-  const artifactService = given.artifactService ?? new InMemoryArtifactService();
-  const kind = given.sessionService && given.memoryService ? 'given' : vertex ? 'vertex' : 'in-memory';
-  return { sessionService, memoryService, artifactService, kind };
+  const pick = <T>(source: Source, fromUri: (uri: string) => T, fromVertex: (() => T) | undefined, fallback: () => T): T => {
+    switch (source.from) {
+      case 'option':
+        return source.service as T;
+      case 'option-uri':
+      case 'env-uri':
+        return fromUri(source.uri);
+      case 'vertex':
+        return fromVertex ? fromVertex() : fallback();
+      case 'default':
+        return fallback();
+    }
+  };
+  const vertex = plan.vertex;
+  const sessionService = pick<BaseSessionService>(
+    plan.session,
+    sessionServiceFromUri,
+    vertex && (() => build('session', factory.sessionService, vertex)),
+    () => new InMemorySessionService(),
+  );
+  const memoryService = pick<BaseMemoryService>(
+    plan.memory,
+    memoryServiceFromUri,
+    vertex && (() => build('memory', factory.memoryService, vertex)),
+    () => new InMemoryMemoryService(),
+  );
+  const artifactService = pick<BaseArtifactService>(plan.artifact, artifactServiceFromUri, undefined, () => new InMemoryArtifactService());
+  const origins = { session: describe('session', plan.session), memory: describe('memory', plan.memory), artifact: describe('artifact', plan.artifact) };
+  const fromUri = (Object.keys(origins) as ServiceKind[]).filter((kind) => {
+    const source = plan[kind];
+    return 'uri' in source && source.uri.toLowerCase() !== 'memory://';
+  });
+  for (const notice of plan.notices) warn(notice);
+  if (fromUri.length > 0) {
+    // Which store a replica uses is the first thing to check when replicas disagree: say it once.
+    warn(`AgentApp: ${fromUri.map((kind) => `${nouns[kind]} in ${origins[kind]}`).join('; ')}.`);
+  }
+  const fromOption = (source: Source): boolean => source.from === 'option' || source.from === 'option-uri';
+  const kind =
+    fromOption(plan.session) && fromOption(plan.memory)
+      ? 'given'
+      : plan.session.from === 'vertex' || plan.memory.from === 'vertex'
+        ? 'vertex'
+        : plan.session.from === 'env-uri' || plan.memory.from === 'env-uri' || plan.artifact.from === 'env-uri'
+          ? 'uri'
+          : 'in-memory';
+  return { sessionService, memoryService, artifactService, kind, origins };
+}
+
+/** Opens what the services need before the first call (see service-uris.ts), all three at once. */
+export async function startServices(services: Services, plan: ServicePlan): Promise<void> {
+  const uriOf = (source: Source): string | undefined => ('uri' in source ? source.uri : undefined);
+  await Promise.all([
+    startService('session', services.sessionService, uriOf(plan.session), services.origins.session),
+    startService('memory', services.memoryService, uriOf(plan.memory), services.origins.memory),
+    startService('artifact', services.artifactService, uriOf(plan.artifact), services.origins.artifact),
+  ]);
 }

@@ -7,6 +7,9 @@
  * - a user turn naming a known city → a `get_weather` call with `{ city }`;
  * - the same with the word "save" in it → a call of the save tool (`save_report`) with `{ city }`;
  * - the tool's result as the last content → one sentence that reports it;
+ * - a user turn with the word "recap" → the user's earlier messages of the session, quoted in
+ *   order: an answer only the conversation's history can give (the replica tests use it to see
+ *   that a turn served by another instance saw every turn before it);
  * - a user turn naming no known city → one sentence asking for one.
  */
 import { BaseLlm } from '@google/adk';
@@ -41,6 +44,10 @@ export class OfflineModel extends BaseLlm {
       return;
     }
     const said = (last?.parts ?? []).map((part) => part.text ?? '').join(' ');
+    if (/\brecap\b/i.test(said)) {
+      yield text(recap(request.contents.slice(0, -1)));
+      return;
+    }
     const city = this.findCity(said);
     if (city) {
       const name = /\bsave\b/i.test(said) ? this.saveToolName : this.toolName;
@@ -78,6 +85,15 @@ function describe(report: Record<string, unknown>): string {
     return `It is ${String(report['sky'])} and ${String(report['temperatureC'])}°C in ${String(report['city'])}.`;
   }
   return typeof report['error_message'] === 'string' ? report['error_message'] : 'I could not get a weather report.';
+}
+
+/** The user's own messages among `contents` (tool results are user turns too, without text), quoted in order. */
+function recap(contents: LlmRequest['contents']): string {
+  const asked = contents
+    .filter((content) => content.role === 'user')
+    .map((content) => (content.parts ?? []).map((part) => part.text ?? '').join(''))
+    .filter((said) => said !== '');
+  return asked.length === 0 ? 'You have asked nothing before.' : `You asked before: ${asked.map((said) => JSON.stringify(said)).join(', ')}.`;
 }
 
 function listOf(items: readonly string[]): string {

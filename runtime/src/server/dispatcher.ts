@@ -19,6 +19,8 @@ export interface Dispatcher {
   readonly listener: RequestListener;
   /** Ends in-flight streams now and marks later responses `Connection: close`. */
   shutdown(): void;
+  /** Shutdown's first step: work in flight goes on, every response from now on says `Connection: close`. */
+  drain(): void;
   /** Resolves when no request is in flight. */
   idle(): Promise<void>;
   /**
@@ -122,6 +124,10 @@ export function createDispatcher(table: ServerOperationTable, handlers: object, 
     shutdown(): void {
       tracker.closing = true;
       for (const exchange of tracker.inFlight) exchange.shutdown();
+    },
+    drain(): void {
+      tracker.closing = true;
+      for (const exchange of tracker.inFlight) exchange.drain();
     },
     idle(): Promise<void> {
       return tracker.idle();

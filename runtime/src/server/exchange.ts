@@ -129,6 +129,11 @@ export class Exchange implements TrackedWork {
     this.settings.busy.hold(work);
   }
 
+  /** Shutdown has begun: the work goes on, but its connection closes when it is answered. */
+  drain(): void {
+    if (!this.res.headersSent) this.res.setHeader('connection', 'close');
+  }
+
   /** Server shutdown: streams end now with a last error line; unary work is left to finish. */
   shutdown(): void {
     const stream = this.stream;

@@ -8,7 +8,8 @@ export { cloudLoggingLogger, logFormatFromEnv, loggerFor, loggerFromEnv, type Lo
 export { defaultBusyPath } from './busy.js';
 export { parseTraceparent, readIncomingTrace, type IncomingTrace, type TraceParent } from './trace-context.js';
 export type { TraceIds } from './call-span.js';
-export { createContainer, createListener } from './lifecycle.js';
+export { createContainer, createListener, defaultShutdownGraceMs } from './lifecycle.js';
+export { shutdownOnSignals, type ShutdownSignalOptions } from './signals.js';
 export { createDispatcher, type Dispatcher } from './dispatcher.js';
 export { readEngineId } from './engine-id.js';
 export { checkContentType, nestedDeeperThan, parseEnvelope, syntaxErrorAt, type Envelope } from './envelope.js';

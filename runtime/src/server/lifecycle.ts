@@ -1,4 +1,8 @@
-/** The container's server: listen on `$PORT` (default 8080) at 0.0.0.0, and a clean `close()`. */
+/**
+ * The container's server: listen on `$PORT` (default 8080) at 0.0.0.0; `shutdown()` (what SIGTERM
+ * should do: stop accepting, let work in flight finish within a grace period, end the rest) and
+ * `close()` (the same with no grace).
+ */
 import { createServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { containerErrors, type ErrorRow } from '../contract.js';
@@ -17,7 +21,44 @@ export function createContainer(table: ServerOperationTable, handlers: object, o
   const dispatcher = createDispatcher(table, handlers, options);
   const server = createServer(timeouts, dispatcher.listener);
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => refuseClient(error, socket, dispatcher.logger));
+  const graceMs = shutdownGrace(options);
   let closed: Promise<void> | undefined;
+  /** Ends the grace period early: `close()` during a `shutdown()`. */
+  let endGrace: (() => void) | undefined;
+  const stop = (grace: number): Promise<void> => {
+    if (closed !== undefined) {
+      if (grace === 0) endGrace?.();
+      return closed;
+    }
+    closed = new Promise<void>((resolve, reject) => {
+      if (!server.listening) {
+        dispatcher.shutdown();
+        resolve();
+        return;
+      }
+      // Stop accepting at once; requests already on a connection are answered `Connection: close`.
+      server.close((error) => (error ? reject(error) : resolve()));
+      dispatcher.drain();
+      server.closeIdleConnections();
+      const ended = new Promise<void>((done) => {
+        if (grace === 0) return done();
+        const timer = setTimeout(done, grace);
+        endGrace = () => {
+          clearTimeout(timer);
+          done();
+        };
+        void dispatcher.idle().then(endGrace);
+      });
+      void ended.then(() => {
+        endGrace = undefined;
+        // Streams still running get their last UNAVAILABLE line; unary work is left to finish.
+        dispatcher.shutdown();
+        server.closeIdleConnections();
+        void dispatcher.idle().then(() => server.closeIdleConnections());
+      });
+    });
+    return closed;
+  };
   return {
     listener: dispatcher.listener,
     server,
@@ -36,22 +77,20 @@ export function createContainer(table: ServerOperationTable, handlers: object, o
         });
       });
     },
-    close() {
-      closed ??= new Promise<void>((resolve, reject) => {
-        if (!server.listening) {
-          dispatcher.shutdown();
-          resolve();
-          return;
-        }
-        server.close((error) => (error ? reject(error) : resolve()));
-        dispatcher.shutdown();
-        server.closeIdleConnections();
-        // Unary requests still running finish with `Connection: close`; then idle sockets go.
-        void dispatcher.idle().then(() => server.closeIdleConnections());
-      });
-      return closed;
-    },
+    close: () => stop(0),
+    shutdown: () => stop(graceMs),
   };
+}
+
+/** The default of `shutdownGraceMs`: long enough for a turn in flight to end, short of an orchestrator's patience. */
+export const defaultShutdownGraceMs = 10_000;
+
+function shutdownGrace(options: AgentServerOptions): number {
+  const grace = options.shutdownGraceMs ?? defaultShutdownGraceMs;
+  if (!Number.isSafeInteger(grace) || grace < 0) {
+    throw new RangeError(`agent server: shutdownGraceMs must be an integer of milliseconds >= 0, got ${String(grace)}`);
+  }
+  return grace;
 }
 
 /**

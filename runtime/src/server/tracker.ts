@@ -6,6 +6,8 @@
 export interface TrackedWork {
   /** Server shutdown: end the work now, or mark it to close its connection when done. */
   shutdown(): void;
+  /** Shutdown has begun: the work may finish, and its connection closes when it is answered. */
+  drain(): void;
 }
 
 export class Tracker<W extends TrackedWork = TrackedWork> {

@@ -99,6 +99,11 @@ export interface AgentServerOptions {
    * `process.env.NODE_ENV` is `production` (read when the server is built).
    */
   readonly validateResults?: boolean;
+  /**
+   * Milliseconds `shutdown()` lets calls in flight finish before it ends the streams still running
+   * with a last UNAVAILABLE error line. Default 10000; 0 is `close()`.
+   */
+  readonly shutdownGraceMs?: number;
 }
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -108,6 +113,12 @@ export interface AgentServer {
   listen(): Promise<{ port: number; host: string }>;
   /** Stops accepting, ends in-flight streams with a last UNAVAILABLE error line, waits for the rest. */
   close(): Promise<void>;
+  /**
+   * What the platform's SIGTERM asks for: stops accepting new connections at once, lets calls in
+   * flight finish for up to `shutdownGraceMs`, then does what `close()` does to those left. Resolves
+   * when the server is closed. A `close()` during the grace period ends it at once.
+   */
+  shutdown(): Promise<void>;
   /** The bare request listener, to mount in another `node:http` server. */
   readonly listener: RequestListener;
   readonly server: Server;

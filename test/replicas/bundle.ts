@@ -1,0 +1,49 @@
+/**
+ * Bundles a TypeScript entry point (the example's main.ts, a test target) with esbuild into one
+ * file a child `node` runs: the workspace packages from their sources (the `@agentgen/source`
+ * condition, as vitest resolves them), every other package left to node_modules. The bundle goes
+ * under node_modules/.cache so those imports resolve from the repository's node_modules.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { build } from 'esbuild';
+
+/** The repository's root: found upwards, as this file may itself run from a bundle (bench/replicas.mjs). */
+export const repositoryRoot = ((): string => {
+  for (let dir = import.meta.dirname; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'examples', 'weather-agent', 'agentgen.yaml'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no agentgen repository above ${import.meta.dirname}`);
+  }
+})();
+
+export interface Bundle {
+  readonly file: string;
+  remove(): void;
+}
+
+export async function bundleEntry(entry: string): Promise<Bundle> {
+  const cache = join(repositoryRoot, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const dir = mkdtempSync(join(cache, 'agentgen-bundle-'));
+  const file = join(dir, 'main.mjs');
+  await build({
+    entryPoints: [entry],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['@agentgen/source'],
+    // Only the workspace's own packages and relative files are bundled.
+    plugins: [
+      {
+        name: 'external-packages',
+        setup(builder) {
+          builder.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@agentgen/') ? undefined : { path: args.path, external: true }));
+        },
+      },
+    ],
+    logLevel: 'silent',
+  });
+  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,27 @@
+/**
+ * A container process for the SIGTERM test (shutdown.test.ts bundles and runs it): one stream
+ * operation, `ticks` events `everyMs` apart; the grace period from `SHUTDOWN_GRACE_MS`; signals
+ * handled as a container's main should, with `shutdownOnSignals`. Prints `listening <port>`.
+ */
+import { z } from 'zod';
+import { createContainer, shutdownOnSignals, type ServerOperationTable } from '@agentgen/runtime/server';
+
+const table: ServerOperationTable = new Map([['ticks', { kind: 'stream', input: z.object({ ticks: z.number(), everyMs: z.number() }) }]]);
+const handlers = {
+  ticks: async function* ({ ticks, everyMs }: { ticks: number; everyMs: number }) {
+    for (let i = 0; i < ticks; i++) {
+      yield { i };
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  },
+};
+
+const server = createContainer(table, handlers, {
+  host: '127.0.0.1',
+  port: 0,
+  logger: false,
+  shutdownGraceMs: Number(process.env['SHUTDOWN_GRACE_MS']),
+});
+const { port } = await server.listen();
+shutdownOnSignals(server);
+console.log(`listening ${port}`);

@@ -1,0 +1,148 @@
+/**
+ * Issue 12, item 5: `shutdown()`, what SIGTERM asks for. New connections are refused at once;
+ * streams in flight that end within `shutdownGraceMs` end normally; those still running at the
+ * end of the grace get the last UNAVAILABLE line; a `close()` during the grace ends it at once.
+ * Then the same through a real process and a real SIGTERM, down to its exit code.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { openStream, probe } from '../../conformance/http.js';
+import { createContainer, defaultShutdownGraceMs, type HandlerContext, type ServerOperationTable } from '@agentgen/runtime/server';
+import { bundleEntry } from '../replicas/bundle.js';
+import { closeAll, envelope, parseLines, sleep, start } from './fixture.js';
+
+afterEach(closeAll);
+
+const unavailable = { error: { code: 503, status: 'UNAVAILABLE', message: 'the server is shutting down' } };
+
+/** `ticks` events, `everyMs` apart; records whether its producer was aborted. */
+const table: ServerOperationTable = new Map([['ticks', { kind: 'stream', input: z.object({ ticks: z.number(), everyMs: z.number() }) }]]);
+function tickHandlers() {
+  const seen = { aborted: 0 };
+  const handlers = {
+    ticks: async function* ({ ticks, everyMs }: { ticks: number; everyMs: number }, context: HandlerContext) {
+      context.signal.addEventListener('abort', () => seen.aborted++);
+      for (let i = 0; i < ticks; i++) {
+        yield { i };
+        await sleep(everyMs);
+      }
+    },
+  };
+  return { handlers, seen };
+}
+
+const streamPath = '/api/stream_reasoning_engine';
+
+describe('shutdown()', () => {
+  it('refuses new connections at once and lets a stream that ends within the grace finish', async () => {
+    const { handlers, seen } = tickHandlers();
+    const { url, server } = await start(table, handlers, { shutdownGraceMs: 5_000 });
+    const open = await openStream(url, { path: streamPath, body: envelope('ticks', { ticks: 10, everyMs: 30 }) });
+    expect(await open.nextLine()).toBe('{"i":0}');
+    const started = performance.now();
+    let done = false;
+    const stopping = server.shutdown().then(() => (done = true));
+    await expect(probe(url, { path: streamPath, body: envelope('ticks', { ticks: 1, everyMs: 0 }), timeoutMs: 1_000 })).rejects.toThrow('ECONNREFUSED');
+    expect(done).toBe(false);
+    const rest = parseLines(await open.rest());
+    expect(rest).toEqual(Array.from({ length: 9 }, (_, i) => ({ i: i + 1 })));
+    await stopping;
+    // It waited for the stream (about 9 × 30 ms), not for the whole grace.
+    expect(performance.now() - started).toBeLessThan(2_500);
+    expect(open.headers.connection).not.toBe('close'); // the headers went out before shutdown began
+    expect(seen.aborted).toBe(0);
+  });
+
+  it('ends a stream still running at the end of the grace with the UNAVAILABLE line, and aborts its producer', async () => {
+    const { handlers, seen } = tickHandlers();
+    const { url, server } = await start(table, handlers, { shutdownGraceMs: 300 });
+    const long = await openStream(url, { path: streamPath, body: envelope('ticks', { ticks: 1_000, everyMs: 20 }) });
+    const short = await openStream(url, { path: streamPath, body: envelope('ticks', { ticks: 3, everyMs: 20 }) });
+    await long.nextLine();
+    const started = performance.now();
+    await server.shutdown();
+    const elapsed = performance.now() - started;
+    const longLines = parseLines(await long.rest());
+    const shortLines = parseLines(await short.rest());
+    expect(shortLines).toEqual([{ i: 0 }, { i: 1 }, { i: 2 }]);
+    expect(longLines.at(-1)).toEqual(unavailable);
+    expect(longLines.length).toBeGreaterThan(5); // it ran on during the grace
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(3_000);
+    expect(seen.aborted).toBe(1);
+  });
+
+  it('ends the grace at once when close() is called during it', async () => {
+    const { handlers } = tickHandlers();
+    const { url, server } = await start(table, handlers, { shutdownGraceMs: 60_000 });
+    const open = await openStream(url, { path: streamPath, body: envelope('ticks', { ticks: 1_000, everyMs: 10 }) });
+    await open.nextLine();
+    const stopping = server.shutdown();
+    await sleep(50);
+    const started = performance.now();
+    await server.close();
+    await stopping;
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(parseLines(await open.rest()).at(-1)).toEqual(unavailable);
+  });
+
+  it('answers a unary call in flight with Connection: close', async () => {
+    let release = (): void => undefined;
+    const slowTable: ServerOperationTable = new Map([['slow', { kind: 'unary', input: z.object({}) }]]);
+    const { url, server } = await start(slowTable, { slow: () => new Promise((resolve) => (release = () => resolve('done'))) });
+    const pending = probe(url, { path: '/api/reasoning_engine', body: envelope('slow') });
+    await sleep(20);
+    const stopping = server.shutdown();
+    await sleep(20);
+    release();
+    const res = await pending;
+    expect(res.body).toBe('{"output":"done"}');
+    expect(res.headers.connection).toBe('close');
+    await stopping;
+  });
+
+  it('defaults to a 10 s grace and refuses a bad one', () => {
+    expect(defaultShutdownGraceMs).toBe(10_000);
+    const { handlers } = tickHandlers();
+    expect(() => createContainer(table, handlers, { shutdownGraceMs: -1 })).toThrow('shutdownGraceMs must be an integer of milliseconds >= 0, got -1');
+    expect(() => createContainer(table, handlers, { shutdownGraceMs: 1.5 })).toThrow('got 1.5');
+  });
+});
+
+describe('SIGTERM in a container process (shutdownOnSignals)', () => {
+  it('finishes the short stream, ends the long one with the error line after the grace, refuses new connections, and exits 0', async () => {
+    const bundle = await bundleEntry(join(import.meta.dirname, 'shutdown-target.ts'));
+    const child = spawn(process.execPath, [bundle.file], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SHUTDOWN_GRACE_MS: '400' } });
+    try {
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+      const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      const port = await new Promise<number>((resolve, reject) => {
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (text: string) => {
+          out += text;
+          const match = /listening (\d+)/.exec(out);
+          if (match) resolve(Number(match[1]));
+        });
+        void exit.then((code) => reject(new Error(`the target exited (${code}) before listening: ${stderr}`)));
+      });
+      const url = `http://127.0.0.1:${port}`;
+      const long = await openStream(url, { path: streamPath, body: envelope('ticks', { ticks: 1_000, everyMs: 20 }) });
+      const short = await openStream(url, { path: streamPath, body: envelope('ticks', { ticks: 5, everyMs: 20 }) });
+      await long.nextLine();
+      await short.nextLine();
+      child.kill('SIGTERM');
+      await sleep(50);
+      await expect(probe(url, { path: streamPath, body: envelope('ticks', { ticks: 1, everyMs: 0 }), timeoutMs: 1_000 })).rejects.toThrow('ECONNREFUSED');
+      expect(parseLines(await short.rest())).toEqual([{ i: 1 }, { i: 2 }, { i: 3 }, { i: 4 }]);
+      expect(parseLines(await long.rest()).at(-1)).toEqual(unavailable);
+      expect(await exit).toBe(0);
+      expect(stderr).toBe('');
+    } finally {
+      child.kill('SIGKILL');
+      bundle.remove();
+    }
+  });
+});
