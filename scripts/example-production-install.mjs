@@ -14,6 +14,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packWorkspaces, tarballFor } from './packed-packages.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const example = join(root, 'examples/weather-agent');
@@ -46,7 +47,15 @@ try {
   const packagesDir = join(work, 'packages');
   mkdirSync(packagesDir);
   console.error('packing @agentgen/runtime, @agentgen/agent-app, @agentgen/cli ...');
-  sh('npm', ['pack', '-w', 'runtime', '-w', 'agent-app', '-w', 'cli', '--pack-destination', packagesDir, '--loglevel=error'], root);
+  await packWorkspaces(
+    root,
+    [
+      { name: '@agentgen/runtime', folder: 'runtime' },
+      { name: '@agentgen/agent-app', folder: 'agent-app' },
+      { name: '@agentgen/cli', folder: 'cli' },
+    ],
+    packagesDir,
+  );
   console.error('building the example ...');
   sh('npm', ['run', 'build', '-w', 'weather-agent', '--loglevel=error'], root);
 
@@ -56,12 +65,7 @@ try {
   const manifest = JSON.parse(readFileSync(join(example, 'package.json'), 'utf8'));
   delete manifest.devDependencies;
   delete manifest.scripts;
-  const tarball = (name) => {
-    const prefix = `${name.slice(1).replace('/', '-')}-`;
-    const file = readdirSync(packagesDir).find((f) => f.startsWith(prefix) && f.endsWith('.tgz'));
-    if (!file) throw new Error(`no tarball for ${name} in ${packagesDir}`);
-    return `file:${join(packagesDir, file)}`;
-  };
+  const tarball = (name) => `file:${tarballFor(packagesDir, name)}`;
   for (const name of Object.keys(manifest.dependencies)) {
     if (name.startsWith('@agentgen/')) manifest.dependencies[name] = tarball(name);
   }

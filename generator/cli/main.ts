@@ -58,7 +58,7 @@ const verbs: ReadonlyMap<string, VerbEntry> = new Map([
       load: async () => (await import('./breaking-command.js')).breakingVerb,
     },
   ],
-  ['init', { describe: 'Write a starter agentgen.yaml.', load: async () => (await import('./init-command.js')).initVerb }],
+  ['init', { describe: 'Write a starter agentgen.yaml, or a whole project: --template adk|custom [dir] (what npm create agentgen runs).', load: async () => (await import('./init-command.js')).initVerb }],
   [
     'dev',
     {
@@ -129,7 +129,7 @@ async function runVerb(name: string, entry: VerbEntry, argv: readonly string[], 
     async (args: A) => {
       exitCode = await action(args, io);
     };
-  const register = 'options' in verb ? registerPlain(name, verb) : verb.register;
+  const register = 'options' in verb ? (verb.register ?? registerPlain(name, verb)) : verb.register;
   // The callback receives what yargs would print itself (help text), so it goes through `io`.
   const parser = register(await baseParser(), run, entry.describe);
   await parser.parseAsync([name, ...argv.slice(1)], {}, (_error, _args, output) => {

@@ -15,6 +15,8 @@ export type ParsedArgs = Readonly<Record<string, string | boolean | undefined>>;
 export interface PlainVerb {
   readonly options: Readonly<Record<string, OptionSpec>>;
   readonly action: (args: ParsedArgs, io: Io) => Promise<number>;
+  /** For a plain verb that also takes positionals (`init [dir]`): how yargs parses what the common forms leave. */
+  readonly register?: Register;
 }
 
 /** Wraps an action so that its exit code becomes the CLI's. */

@@ -320,10 +320,18 @@ describe('installed into an empty project', () => {
     expect(relative(project, bin)).toBe(join('node_modules', '@agentgen', 'cli', 'bin', 'agentgen.js'));
   });
 
-  test('installing prints no install-script warning, and no installed package has an install script', () => {
-    for (const { stdout, stderr } of installs) expect(`${stdout}\n${stderr}`).not.toMatch(/script/i);
+  // One package in the tree has an install script: protobufjs (its postinstall only checks versions),
+  // which @grpc/grpc-js needs for `agentgen dev`'s gRPC face; @google/adk brings the same package to
+  // every ADK project. @agentgen/cli is a dev dependency, so no production tree holds it (below).
+  const withInstallScripts = ['node_modules/protobufjs'];
+
+  test('installing names no install script but protobufjs\'s, and only protobufjs has one', () => {
+    for (const { stdout, stderr } of installs) {
+      const named = [...`${stdout}\n${stderr}`.matchAll(/^npm warn install-scripts\s+(\S+)@\S+ \(/gm)].map((match) => `node_modules/${match[1]}`);
+      expect(named.filter((path) => !withInstallScripts.includes(path))).toEqual([]);
+    }
     const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
-    expect(Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript).map(([path]) => path)).toEqual([]);
+    expect(Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript).map(([path]) => path)).toEqual(withInstallScripts);
     expect(lock.packages['node_modules/@agentgen/cli']).toBeDefined();
   });
 
