@@ -6,6 +6,8 @@ export interface Workspace {
 export interface Packed {
   readonly file: string;
   readonly manifest: Record<string, unknown> & { name: string; version: string };
+  /** The tarball's file list (`package/...`). */
+  readonly entries: readonly string[];
   readonly integrity: string;
   readonly shasum: string;
 }
@@ -19,4 +21,6 @@ export function run(command: string, args: readonly string[], cwd: string, env?:
 export function copyCheckout(target: string, workspaces: readonly Workspace[]): Promise<void>;
 export function tarballFor(dir: string, name: string): string;
 export function packWorkspaces(cwd: string, workspaces: readonly Workspace[], destination: string, options?: { parallel?: boolean }): Promise<Map<string, Packed>>;
+export const publishedWorkspaces: readonly Workspace[];
+export function packedOnce(): Promise<Map<string, Packed>>;
 export function startScopeRegistry(packed: ReadonlyMap<string, Packed>): Promise<{ url: string; requests: string[]; close(): Promise<void> }>;

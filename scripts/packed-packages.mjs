@@ -5,8 +5,9 @@
 // and test/scaffold/.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -88,19 +89,108 @@ export async function packWorkspaces(cwd, workspaces, destination, { parallel = 
   if (first.length > 0) await pack(first);
   if (parallel) await Promise.all(rest.map((workspace) => pack([workspace])));
   else if (rest.length > 0) await pack(rest);
+  return describeTarballs(destination, workspaces);
+}
+
+/** Each workspace's tarball in `dir`: its file, manifest, file list and checksums. */
+async function describeTarballs(dir, workspaces) {
   const packed = new Map();
   for (const { name } of workspaces) {
-    const file = tarballFor(destination, name);
-    const { stdout } = await run('tar', ['-xzOf', file, 'package/package.json'], destination);
+    const file = tarballFor(dir, name);
+    const { stdout } = await run('tar', ['-xzOf', file, 'package/package.json'], dir);
+    const listing = await run('tar', ['-tzf', file], dir);
     const bytes = readFileSync(file);
     packed.set(name, {
       file,
       manifest: JSON.parse(stdout),
+      entries: listing.stdout.split('\n').filter((line) => line !== ''),
       integrity: `sha512-${createHash('sha512').update(bytes).digest('base64')}`,
       shasum: createHash('sha1').update(bytes).digest('hex'),
     });
   }
   return packed;
+}
+
+/** Every package this repository publishes, in the order they are packed. */
+export const publishedWorkspaces = [
+  { name: '@agentgen/runtime', folder: 'runtime' },
+  { name: '@agentgen/agent-app', folder: 'agent-app' },
+  { name: '@agentgen/cli', folder: 'cli' },
+  { name: 'create-agentgen', folder: 'create-agentgen' },
+];
+
+const packWaitMs = 10 * 60 * 1000;
+
+/** A digest of the sources a pack is built from: every tracked and untracked-but-not-ignored file, path and content. */
+async function sourcesDigest() {
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], repositoryRoot);
+  const hash = createHash('sha256');
+  for (const path of stdout.split('\0').sort()) {
+    if (path === '' || !existsSync(join(repositoryRoot, path))) continue;
+    hash.update(`${path}\0`).update(readFileSync(join(repositoryRoot, path))).update('\0');
+  }
+  return hash.digest('hex').slice(0, 24);
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every published package packed once for a state of the sources, however many test files (in
+ * however many workers) install them: kept in node_modules/.cache/agentgen-packed/<digest>/. The
+ * first caller packs, in a copy of the checkout (whose prepack builds leave the checkout's own
+ * dist/ alone), while the others wait for its `done` file; a packer that died is taken over.
+ */
+export async function packedOnce() {
+  const cache = join(repositoryRoot, 'node_modules', '.cache', 'agentgen-packed');
+  const dir = join(cache, await sourcesDigest());
+  const done = join(dir, 'done');
+  const lock = `${dir}.lock`;
+  const deadline = Date.now() + packWaitMs;
+  mkdirSync(cache, { recursive: true });
+  while (!existsSync(done)) {
+    let mine = false;
+    try {
+      mkdirSync(lock);
+      mine = true;
+    } catch {
+      let owner = 0; // not written yet, or the lock is already gone: wait and look again
+      try {
+        owner = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+      } catch {}
+      if (owner > 0 && !alive(owner)) rmSync(lock, { recursive: true, force: true });
+    }
+    if (mine) {
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      const work = mkdtempSync(join(tmpdir(), 'agentgen-pack-'));
+      try {
+        const checkout = join(work, 'checkout');
+        await copyCheckout(checkout, publishedWorkspaces);
+        const tarballs = join(work, 'tarballs');
+        await packWorkspaces(checkout, publishedWorkspaces, tarballs, { parallel: true });
+        rmSync(dir, { recursive: true, force: true });
+        renameSync(tarballs, dir);
+        writeFileSync(done, '');
+        // The packs of earlier states of the sources are not asked for again: one state is kept.
+        for (const entry of readdirSync(cache)) {
+          if (join(cache, entry) !== dir && !entry.endsWith('.lock')) rmSync(join(cache, entry), { recursive: true, force: true });
+        }
+      } finally {
+        rmSync(work, { recursive: true, force: true });
+        rmSync(lock, { recursive: true, force: true });
+      }
+    } else {
+      if (Date.now() > deadline) throw new Error(`packedOnce: waited ${packWaitMs / 60000} minutes for ${lock} (remove it if no test is running)`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  return describeTarballs(dir, publishedWorkspaces);
 }
 
 /**

@@ -108,6 +108,9 @@ export function checkServiceUri(kind: ServiceKind, uri: string, origin: string):
   }
 }
 
+/** SQLSTATEs of two schema creations racing: duplicate_table, duplicate_object, unique_violation (in the catalogue). */
+const schemaRaceCodes = new Set(['42P07', '42710', '23505']);
+
 /**
  * ADK's database session service, with the races closed that replicas and concurrent callers hit
  * (each found by the tests in test/agent-app/service-uris.test.ts):
@@ -143,7 +146,7 @@ export class DatabaseSessions extends DatabaseSessionService {
 
   /**
    * Replicas starting together on an empty database each create the tables, and all but one fail
-   * with "relation already exists" (measured: 2 of 3 at once). The tables are there then: open
+   * with "relation already exists" or "type … already exists" (measured: 2 of 3 at once). The tables are there then: open
    * again, and the schema check finds nothing to do. The failed attempt's connection pool is
    * closed, not left open.
    */
@@ -153,8 +156,10 @@ export class DatabaseSessions extends DatabaseSessionService {
         await super.init();
         return;
       } catch (error) {
-        const name = (error as { name?: unknown }).name;
-        const clash = name === 'TableExistsException' || name === 'UniqueConstraintViolationException';
+        const { name, code } = error as { name?: unknown; code?: unknown };
+        // PostgreSQL may also report the race on the table's row type (42710 duplicate_object,
+        // "type app_states already exists"), which MikroORM passes on as a plain DriverException.
+        const clash = name === 'TableExistsException' || name === 'UniqueConstraintViolationException' || (typeof code === 'string' && schemaRaceCodes.has(code));
         const orm = (this as unknown as { orm?: { close(force?: boolean): Promise<void> } }).orm;
         await orm?.close(true).catch(() => undefined);
         if (!clash || attempt >= 5) throw error;

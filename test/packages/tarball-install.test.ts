@@ -9,14 +9,13 @@
  * cache is warm after `npm ci`). `npm pack` runs in a copy of the checkout, so its `prepack` builds
  * never rewrite the dist/ folders that other tests run from.
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { childEnv, packedOnce, run, startScopeRegistry, type Packed, type Result } from '../../scripts/packed-packages.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
@@ -30,121 +29,6 @@ const packages = [
   { name: '@agentgen/cli', folder: 'cli' },
 ] as const;
 type PackageName = (typeof packages)[number]['name'];
-
-interface Packed {
-  readonly file: string;
-  readonly manifest: Record<string, unknown> & { name: string; version: string };
-  readonly entries: readonly string[];
-  readonly integrity: string;
-  readonly shasum: string;
-}
-
-interface Result {
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** The environment of child npm processes: nothing inherited from an enclosing `npm test` or `npx`. */
-function childEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^npm_/i.test(key) || key === 'INIT_CWD' || key === 'NODE_ENV') continue;
-    env[key] = value;
-  }
-  // No node_modules/.bin of the checkout on PATH: `npx agentgen` must find the installed bin only.
-  env['PATH'] = (process.env['PATH'] ?? '')
-    .split(':')
-    .filter((entry) => !entry.includes('node_modules'))
-    .join(':');
-  return env;
-}
-
-function run(command: string, args: readonly string[], cwd: string): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    execFile(command, args, { cwd, env: childEnv(), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) failed: ${error.message}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`));
-      else resolve({ stdout, stderr });
-    });
-  });
-}
-
-/** The source tree (tracked and untracked-but-not-ignored files) in `target`, with the checkout's node_modules behind symlinks. */
-async function copyCheckout(target: string): Promise<void> {
-  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], root);
-  for (const path of stdout.split('\0')) {
-    if (path === '' || !existsSync(join(root, path))) continue;
-    mkdirSync(dirname(join(target, path)), { recursive: true });
-    cpSync(join(root, path), join(target, path));
-  }
-  // Everything but the workspace links resolves to the checkout's installed packages.
-  const modules = join(target, 'node_modules');
-  mkdirSync(join(modules, '@agentgen'), { recursive: true });
-  for (const entry of readdirSync(join(root, 'node_modules'))) {
-    if (entry === '@agentgen' || entry === '.package-lock.json') continue;
-    symlinkSync(realpathSync(join(root, 'node_modules', entry)), join(modules, entry));
-  }
-  for (const { name, folder } of packages) symlinkSync(join('..', '..', folder), join(modules, name));
-}
-
-function tarEntries(file: string): Promise<string[]> {
-  return run('tar', ['-tzf', file], dirname(file)).then(({ stdout }) => stdout.split('\n').filter((line) => line !== ''));
-}
-
-async function pack(checkout: string, destination: string): Promise<Map<PackageName, Packed>> {
-  mkdirSync(destination, { recursive: true });
-  await run('npm', ['pack', ...packages.flatMap(({ folder }) => ['-w', folder]), '--pack-destination', destination], checkout);
-  const packed = new Map<PackageName, Packed>();
-  for (const { name } of packages) {
-    const file = join(destination, readdirSync(destination).find((f) => f.startsWith(`${name.slice(1).replace('/', '-')}-`) && f.endsWith('.tgz'))!);
-    const { stdout } = await run('tar', ['-xzOf', file, 'package/package.json'], destination);
-    const bytes = readFileSync(file);
-    packed.set(name, {
-      file,
-      manifest: JSON.parse(stdout) as Packed['manifest'],
-      entries: await tarEntries(file),
-      integrity: `sha512-${createHash('sha512').update(bytes).digest('base64')}`,
-      shasum: createHash('sha1').update(bytes).digest('hex'),
-    });
-  }
-  return packed;
-}
-
-/**
- * A registry for the @agentgen scope: packuments at `<base>@agentgen%2f<name>`, tarballs at
- * `<base>tarballs/<file>`. The base has a fresh path per run, so nothing cached by an earlier run
- * (same port, other tarballs) can answer for this one. Every request is recorded.
- */
-async function startRegistry(packed: Map<PackageName, Packed>): Promise<{ server: Server; url: string; requests: string[] }> {
-  const prefix = `/run-${process.pid}-${Date.now()}/`;
-  const requests: string[] = [];
-  let base = '';
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent((req.url ?? '').split('?')[0]!);
-    requests.push(`${req.method} ${path.startsWith(prefix) ? path.slice(prefix.length) : path}`);
-    const rest = path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
-    const tarball = rest?.startsWith('tarballs/') ? [...packed.values()].find((p) => basename(p.file) === rest.slice('tarballs/'.length)) : undefined;
-    const document = rest === undefined ? undefined : packed.get(rest as PackageName);
-    if (req.method === 'GET' && tarball) {
-      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(tarball.file));
-    } else if (req.method === 'GET' && document) {
-      const { manifest } = document;
-      const version = {
-        ...manifest,
-        _id: `${manifest.name}@${manifest.version}`,
-        dist: { tarball: `${base}tarballs/${basename(document.file)}`, integrity: document.integrity, shasum: document.shasum },
-      };
-      const packument = { _id: manifest.name, name: manifest.name, 'dist-tags': { latest: manifest.version }, versions: { [manifest.version]: version } };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(packument));
-    } else {
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('registry: no address');
-  base = `http://127.0.0.1:${address.port}${prefix}`;
-  return { server, url: base, requests };
-}
 
 /** Names of every package in an `npm ls --json` tree. */
 function treeNames(tree: { dependencies?: Record<string, unknown> }): Set<string> {
@@ -216,17 +100,17 @@ const tsconfig = {
 let work: string;
 let project: string;
 let packed: Map<PackageName, Packed>;
-let registry: Awaited<ReturnType<typeof startRegistry>> | undefined;
+let registry: Awaited<ReturnType<typeof startScopeRegistry>> | undefined;
 let container: ChildProcess | undefined;
 let base: string;
 const installs: Result[] = [];
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'agentgen-tarballs-'));
-  const checkout = join(work, 'checkout');
-  await copyCheckout(checkout);
-  packed = await pack(checkout, join(work, 'tarballs'));
-  registry = await startRegistry(packed);
+  // Packed once per state of the sources, with test/scaffold/create-project.test.ts.
+  const all = await packedOnce();
+  packed = new Map(packages.map(({ name }) => [name, all.get(name)!]));
+  registry = await startScopeRegistry(packed);
 
   // An empty project: a manifest with no dependencies, and the scope's registry.
   project = join(work, 'project');
@@ -266,7 +150,7 @@ afterAll(async () => {
     container.kill('SIGTERM');
     await exited;
   }
-  await new Promise((resolve) => (registry ? registry.server.close(resolve) : resolve(undefined)));
+  await registry?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

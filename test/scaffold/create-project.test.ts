@@ -22,15 +22,8 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { childEnv, copyCheckout, packWorkspaces, run, startScopeRegistry, type Packed, type Result } from '../../scripts/packed-packages.mjs';
+import { childEnv, packedOnce, run, startScopeRegistry, type Packed, type Result } from '../../scripts/packed-packages.mjs';
 import { generatorVersion } from '../../generator/version.js';
-
-const workspaces = [
-  { name: '@agentgen/runtime', folder: 'runtime' },
-  { name: '@agentgen/agent-app', folder: 'agent-app' },
-  { name: '@agentgen/cli', folder: 'cli' },
-  { name: 'create-agentgen', folder: 'create-agentgen' },
-] as const;
 
 /** The generator and its build tools: never in a production install brought by an @agentgen package. */
 const generatorPackages = ['@agentgen/cli', 'handlebars', 'yargs', 'ts-morph', 'typescript', 'openapi-typescript'];
@@ -62,9 +55,8 @@ async function userNpmCache(): Promise<string> {
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'agentgen-create-'));
-  const checkout = join(work, 'checkout');
-  await timed('copy the checkout', () => copyCheckout(checkout, workspaces));
-  packed = await timed('npm pack (4 packages, with their prepack builds)', () => packWorkspaces(checkout, workspaces, join(work, 'tarballs'), { parallel: true }));
+  // Shared with test/packages/tarball-install.test.ts: packed once per state of the sources.
+  packed = await timed('npm pack (4 packages, with their prepack builds), or the same packs of an earlier test', () => packedOnce());
   registry = await startScopeRegistry(new Map([...packed].filter(([name]) => name.startsWith('@agentgen/'))));
   cacache = realpathSync(join(await userNpmCache(), '_cacache'));
   // The scope's registry goes in a user config file: a shell between npm and a child npm (npm exec,
