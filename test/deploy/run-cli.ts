@@ -37,6 +37,10 @@ export function runProcess(
       clearTimeout(timer);
       done({ code, stdout, stderr });
     });
+    // A command that exits without reading its input closes the pipe first: EPIPE here is not a failure of the test.
+    child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') fail(error);
+    });
     child.stdin.end(input ?? '');
   });
 }
