@@ -5,14 +5,17 @@
  */
 import { defaultMaxDepth, resolveCall, resolveEnvelope, type PublicEndpoint, type ResolvedCall } from './envelope.js';
 import { forwardStream, forwardUnary, type StreamOutcome, type StreamSink, type UnaryOutcome } from './forward.js';
-import { buildMethodTable } from './manifest.js';
+import type { MethodTable } from './manifest.js';
 import type { ReplicaPool } from './replicas.js';
 import { describeResource, type ReasoningEngineResource, type ResourceDescription } from './resource.js';
 import { PublicError } from './status.js';
 import type { ManifestEntry } from '../spec/index.js';
 
 export interface CoreOptions {
+  /** What GET of the resource returns as `classMethods`, as given. */
   readonly manifest: readonly ManifestEntry[];
+  /** The same, checked and indexed (`buildMethodTable`): built by the caller before anything starts. */
+  readonly table: MethodTable;
   readonly resourceDescription?: ResourceDescription;
   /** The resource's name, checked by the caller (`checkResource`). */
   readonly resource: string;
@@ -44,7 +47,7 @@ export interface EmulatorCore {
 const bearer = /^Bearer\s+(\S+)\s*$/i;
 
 export function createCore(options: CoreOptions): EmulatorCore {
-  const table = buildMethodTable(options.manifest);
+  const { table } = options;
   const maxDepth = options.maxDepth ?? defaultMaxDepth;
   // The "deployment" is the emulator's start: its create and update time.
   const description = describeResource(options.resource, [...options.manifest], new Date(), options.resourceDescription);

@@ -3,9 +3,11 @@
  * replicas. It starts the containers (`command`), builds the core (authentication, routing by the
  * declared `api_mode` only, forwarding, as the runtime does) and serves it through its faces.
  */
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawnContainer, type ContainerProcess } from './container-process.js';
 import { createCore } from './core.js';
+import { buildMethodTable } from './manifest.js';
 import { checkMaxDepth, serverTimeouts } from './limits.js';
 import { ReplicaPool } from './replicas.js';
 import type { ManifestEntry } from '../spec/index.js';
@@ -163,8 +165,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   }
   const given = options.container === undefined ? undefined : containerUrls(options.container);
   const replicas = checkReplicas(options.replicas);
-  // Checked before anything starts, so a bad manifest does not leave containers behind.
-  const coreOptions = { manifest: options.manifest, resourceDescription: options.resourceDescription, resource, token: options.token };
+  // Checked before anything starts, so a bad manifest starts no container.
+  const table = buildMethodTable(options.manifest);
+  const coreOptions = { manifest: options.manifest, table, resourceDescription: options.resourceDescription, resource, token: options.token };
 
   const children = given === undefined ? await spawnReplicas(options, replicas, resource.slice(resource.lastIndexOf('/') + 1), log) : [];
   const pool = new ReplicaPool(given ?? children.map((child) => new URL(child.url)), log);
@@ -172,7 +175,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     pool.destroy();
     await Promise.all(children.map((child) => child.close()));
   };
-  let server;
+  let server: Server | undefined;
   let grpc: GrpcFace | undefined;
   try {
     const core = createCore({ ...coreOptions, forwardSyncAsString: options.forwardSyncAsString ?? true, maxDepth, pool });

@@ -1,5 +1,5 @@
 /** `agentgen dev --command`: the emulator starts the container, as the platform would, and stops it. */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,6 +83,15 @@ describe('options', () => {
     await expect(startEmulator({ ...base, manifest, resource: 'a/../b' })).rejects.toThrow('resource must be a path like');
     await expect(startEmulator({ ...base, manifest, container: 'localhost:8080' })).rejects.toThrow('container must be an http:// URL');
     await expect(startEmulator({ ...base, manifest, command: 'true' })).rejects.toThrow('Give exactly one of container');
+  });
+
+  it('starts no container for a bad manifest', async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'agentgen-dev-')), 'started');
+    const command = `${JSON.stringify(process.execPath)} -e "require('fs').writeFileSync(${JSON.stringify(JSON.stringify(marker)).slice(1, -1)}, '')"`;
+    await expect(startEmulator({ container: undefined, command, manifest: [{ name: 'a', api_mode: 'sync' as never }], port: 0, logger: () => {} })).rejects.toThrow(
+      'manifest[0].api_mode of a must be one of',
+    );
+    expect(existsSync(marker)).toBe(false);
   });
 });
 
