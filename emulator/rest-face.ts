@@ -5,6 +5,7 @@
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { closeWithoutReading, refusedBodyGraceMs } from '@agentgen/runtime/server';
 import type { EmulatorCore } from './core.js';
 import type { PublicEndpoint, ResolvedCall } from './envelope.js';
 import { maxRequestBody } from './forward.js';
@@ -32,8 +33,6 @@ export interface RestFaceOptions {
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 const loopbackOrigin = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
-/** How long a connection being closed (413, client error) may take to read its answer before it is destroyed. */
-const closeGraceMs = 1000;
 
 /** The name part of a `Host` header (`[::1]:8600` -> `[::1]`), lower-cased; undefined when malformed. */
 function hostName(host: string): string | undefined {
@@ -51,20 +50,6 @@ function hostAllowed(host: string | undefined, allowed: ReadonlySet<string>): bo
 /** An answer given before the request's body was read: that body is not read on (it may be endless). */
 function bodyPending(req: IncomingMessage): boolean {
   return !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
-}
-
-/** Stops reading a connection whose body is refused, and closes it once the answer is out. */
-function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
-  const socket = req.socket;
-  req.removeAllListeners('data');
-  req.pause();
-  const shut = (): void => {
-    socket.pause();
-    socket.end();
-    setTimeout(() => socket.destroy(), closeGraceMs).unref();
-  };
-  if (res.writableFinished) shut();
-  else res.once('finish', shut);
 }
 
 /**
@@ -179,11 +164,9 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Se
       const failure =
         error instanceof PublicError ? error : new PublicError('handlerFailed', `The emulator failed: ${(error as Error)?.message ?? String(error)}`);
       // Refused before its body was read (401, 404, 413...): the connection is closed rather than the body drained.
-      const close = failure.headers['connection'] === 'close' || bodyPending(req);
-      if (close) res.setHeader('connection', 'close');
+      if (failure.headers['connection'] === 'close' || bodyPending(req)) closeWithoutReading(req, res);
       const status = statusOf(failure.condition).status;
       onEnd(call, sendStatus(res, failure), failure.note === undefined ? status : `${status} (${failure.note})`);
-      if (close) closeAfterAnswer(req, res);
     }
   };
 
@@ -193,10 +176,8 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Se
     const started = performance.now();
     /** Answers before anything is forwarded; a body still on its way is not read. */
     const refuse = (failure: PublicError, endpoint: string): void => {
-      const close = bodyPending(req);
-      if (close) res.setHeader('connection', 'close');
+      if (bodyPending(req)) closeWithoutReading(req, res);
       const status = sendStatus(res, failure);
-      if (close) closeAfterAnswer(req, res);
       log(`${req.method} ${endpoint} - ${status} ${(performance.now() - started).toFixed(1)} ms ${statusOf(failure.condition).status}`);
     };
     const url = requestUrl(req.url);
@@ -261,10 +242,9 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Se
       `HTTP/1.1 ${http} ${STATUS_CODES[http] ?? ''}\r\ncontent-type: application/json; charset=utf-8\r\n` +
         `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
-    setTimeout(() => socket.destroy(), closeGraceMs).unref();
+    setTimeout(() => socket.destroy(), refusedBodyGraceMs).unref();
     log(`- - - ${http} ${statusOf(condition).status} ${message}`);
   });
-
 
   return server;
 }

@@ -2,6 +2,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../../conformance/http.js';
+import { uploadReadingLate } from '../helpers/late-reader.js';
 import { basicHandlers, basicTable, closeAll, envelope, start } from './fixture.js';
 
 let url = '';
@@ -144,6 +145,16 @@ describe('body limit', () => {
     });
     expect(res.status).toBe(413);
     expect(written).toBeLessThan(64 * 1024);
+  });
+
+  it('gives a caller that reads late its 413, with no reset while it is still writing', async () => {
+    // node:http destroys a `connection: close` socket once the answer is flushed; with the body unread
+    // that is a TCP reset, and this caller then failed with EPIPE before reading the answer (every time).
+    const outcome = await uploadReadingLate(port, 'POST /api/reasoning_engine HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n', 300);
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(outcome.answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(errorOf(outcome.answer.slice(outcome.answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 413, status: 'OUT_OF_RANGE' });
   });
 
   it('keeps serving after refusing a body', async () => {

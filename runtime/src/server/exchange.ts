@@ -12,6 +12,7 @@ import { checkContentType, describeIssues, jsonMediaType, nestedDeeperThan, pars
 import { AgentError, describeError, errorBody, errorLine } from './errors.js';
 import type { AgentServerLogger, LogEntry } from './logger.js';
 import { NdjsonStream } from './ndjson-stream.js';
+import { closeWithoutReading } from './refused-body.js';
 import { readIncomingTrace } from './trace-context.js';
 import type { Tracker, TrackedWork } from './tracker.js';
 import type { HandlerContext, OperationHandler, ResponseKind } from './types.js';
@@ -373,13 +374,10 @@ export class Exchange implements TrackedWork {
 
   /** 413 without reading the rest of the body: answer, then drop the connection. */
   private refuseBody(size: number): void {
-    const { req, res } = this;
-    req.pause();
-    res.setHeader('connection', 'close');
+    // Node would otherwise read and discard the rest of the body to reuse the connection.
+    closeWithoutReading(this.req, this.res);
     const row = containerErrors.bodyTooLarge;
     this.reject(row, `request body of ${size} bytes or more exceeds the limit of ${this.settings.bodyLimit} bytes`);
-    // Node would otherwise read and discard the rest of the body to reuse the connection.
-    res.once('finish', () => req.socket.destroySoon());
   }
 
   private reject(row: ErrorRow, message: string): void {

@@ -12,6 +12,7 @@ export { createContainer, createListener, defaultShutdownGraceMs } from './lifec
 export { shutdownOnSignals, type ShutdownSignalOptions } from './signals.js';
 export { createDispatcher, type Dispatcher } from './dispatcher.js';
 export { readEngineId } from './engine-id.js';
+export { closeWithoutReading, refusedBodyGraceMs } from './refused-body.js';
 export { checkContentType, nestedDeeperThan, parseEnvelope, syntaxErrorAt, type Envelope } from './envelope.js';
 export type {
   AgentServer,
