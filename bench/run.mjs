@@ -144,7 +144,7 @@ console.log(`load average (1, 5, 15 min): before ${machine.loadBefore.join(' ')}
 if (previous !== undefined) console.log(`changes against ${values.compare} (commit ${previous.commit})`);
 console.log(table(results));
 for (const r of results) {
-  const notes = Object.entries(r.notes).map(([k, v]) => `${k}: ${v}`);
+  const notes = Object.entries(r.notes).map(([k, v]) => `${k}: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : v}`);
   console.log(`${r.name}: ${r.seconds.toFixed(0)} s${r.code === 0 ? '' : `, exited ${r.code}`}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`);
 }
 

@@ -103,7 +103,9 @@ async def stream(request: Request):
 
 
 def main() -> None:
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP, as uvicorn's own bind would give: asyncio sets TCP_NODELAY only on sockets whose
+    # proto is IPPROTO_TCP, and with proto 0 every small answer waited ~40 ms for a delayed ACK.
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
     print(f"PORT {listener.getsockname()[1]}", flush=True)
