@@ -124,7 +124,14 @@ export class AppCore {
       ...(seed.ttl === undefined ? {} : { ttl: seed.ttl }),
       ...(seed.expireTime === undefined ? {} : { expireTime: seed.expireTime }),
     };
-    const session = await sessionService.createSession(request);
+    const session = await sessionService.createSession(request).catch(async (error: unknown) => {
+      // Another replica created the same id between the check in `createSession` and this insert,
+      // and the shared store refused the second (ADK says so with a plain Error): ALREADY_EXISTS,
+      // what the check would have said had it come a moment later.
+      const { userId, sessionId } = seed;
+      if (sessionId !== undefined && (await this.findSession(userId, sessionId).catch(() => undefined)) !== undefined) throw sessionExists(sessionId);
+      throw error;
+    });
     for (const event of seed.events ?? []) await sessionService.appendEvent({ session, event });
     await this.saveArtifacts(seed.userId, session.id, seed.artifacts ?? []);
     return session;

@@ -113,6 +113,23 @@ describe('a PostgreSQL session service shared by two apps (two replicas)', () =>
     await expect(two.async_create_session({ user_id: 'same-user', session_id: created[0]!.id })).rejects.toMatchObject({ status: 'ALREADY_EXISTS' });
   });
 
+  it('refuses one id created on two apps at once with ALREADY_EXISTS, as one app would, and stores it once', async () => {
+    const env = { AGENT_SESSION_SERVICE_URI: pg.uri };
+    const one = weatherApp(env);
+    const two = weatherApp(env);
+    await one.ready();
+    await two.ready();
+    for (let round = 0; round < 5; round++) {
+      const id = `raced-${round}`;
+      // Both pass their own "does it exist?" check; the database takes one insert and refuses the other.
+      const outcomes = await Promise.allSettled([one, two].map((app) => app.async_create_session({ user_id: 'racer', session_id: id })));
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+      const refused = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      expect(refused?.reason).toMatchObject({ status: 'ALREADY_EXISTS', message: `Session "${id}" already exists.` });
+      expect(await pg.query(`SELECT count(*) FROM sessions WHERE id = '${id}'`)).toEqual(['1']);
+    }
+  });
+
   it('starts three apps at once on an empty database (replicas starting together)', async () => {
     await pg.query('CREATE DATABASE started_together');
     const env = { AGENT_SESSION_SERVICE_URI: pg.uri.replace(/\/[^/]+$/, '/started_together') };
