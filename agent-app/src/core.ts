@@ -90,6 +90,15 @@ export class AppCore {
     return this.services.sessionService.getSession({ appName: this.appName, userId, sessionId });
   }
 
+  /**
+   * Whether the session exists, reading at most its last event: a turn's runner reads the whole
+   * session right after, and a long one's events need not come from the store twice.
+   */
+  async hasSession(userId: string, sessionId: string): Promise<boolean> {
+    const request = { appName: this.appName, userId, sessionId, config: { numRecentEvents: 1 } };
+    return (await this.services.sessionService.getSession(request)) !== undefined;
+  }
+
   async requireSession(userId: string, sessionId: string): Promise<AdkSession> {
     const session = await this.findSession(userId, sessionId);
     if (!session) throw sessionNotFound(userId, sessionId);
@@ -102,7 +111,7 @@ export class AppCore {
     // In-memory ADK silently replaces a session with the same id; the reference refuses. The
     // check and the creation are one step per id, so concurrent creates cannot both pass it.
     const key = JSON.stringify([seed.userId, seed.sessionId]);
-    if (this.#creating.has(key) || (await this.findSession(seed.userId, seed.sessionId)) || this.#creating.has(key)) {
+    if (this.#creating.has(key) || (await this.hasSession(seed.userId, seed.sessionId)) || this.#creating.has(key)) {
       throw sessionExists(seed.sessionId);
     }
     this.#creating.add(key);
@@ -129,7 +138,7 @@ export class AppCore {
       // and the shared store refused the second (ADK says so with a plain Error): ALREADY_EXISTS,
       // what the check would have said had it come a moment later.
       const { userId, sessionId } = seed;
-      if (sessionId !== undefined && (await this.findSession(userId, sessionId).catch(() => undefined)) !== undefined) throw sessionExists(sessionId);
+      if (sessionId !== undefined && (await this.hasSession(userId, sessionId).catch(() => false))) throw sessionExists(sessionId);
       throw error;
     });
     for (const event of seed.events ?? []) await sessionService.appendEvent({ session, event });
@@ -151,18 +160,17 @@ export class AppCore {
   }
 
   /**
-   * The named session, or a new one seeded from `seed` when there is none. Two concurrent
-   * calls for the same new id create and seed it once: the other waits for the seeding to
-   * finish, then resumes it.
+   * The id of the named session, created and seeded from `seed` when there is none. Two
+   * concurrent calls for the same new id create and seed it once: the other waits for the
+   * seeding to finish, then resumes it.
    */
-  async findOrCreateSession(seed: SeedSession & { sessionId: string }): Promise<AdkSession> {
+  async ensureSession(seed: SeedSession & { sessionId: string }): Promise<string> {
     const key = JSON.stringify([seed.userId, seed.sessionId]);
     for (let attempt = 0; ; attempt++) {
       while (this.#creating.has(key)) await new Promise((resolve) => setTimeout(resolve, 2));
-      const existing = await this.findSession(seed.userId, seed.sessionId);
-      if (existing) return existing;
+      if (await this.hasSession(seed.userId, seed.sessionId)) return seed.sessionId;
       try {
-        return await this.createSession(seed);
+        return (await this.createSession(seed)).id;
       } catch (error) {
         if (!(error instanceof AgentError && error.status === 'ALREADY_EXISTS') || attempt >= 3) throw error;
       }

@@ -3,6 +3,7 @@
  * several events — tool call with its exact arguments, tool result, model answer — as they
  * occur; plus DESIGN.md's inputs: text or content message, session creation, seeding.
  */
+import { InMemorySessionService, type GetSessionRequest } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '@agentgen/agent-app';
 import { drain, makeApp, textOf } from './fixtures.js';
@@ -65,6 +66,20 @@ describe('async_stream_query (4.7)', () => {
     await drain(app.async_stream_query({ user_id: 'u1', session_id: session.id, message: 'two' }));
     const stored = await app.async_get_session({ user_id: 'u1', session_id: session.id });
     expect(stored.events.map(textOf)).toEqual(['one', 'You said: one', 'two', 'You said: two']);
+  });
+
+  it("reads a given session's events from the store once a turn (the runner's read); AgentApp only probes that it exists", async () => {
+    const sessionService = new InMemorySessionService();
+    const reads: Array<GetSessionRequest['config']> = [];
+    const getSession = sessionService.getSession.bind(sessionService);
+    sessionService.getSession = (request) => (reads.push(request.config), getSession(request));
+    const { app } = makeApp({ sessionService });
+    const session = await app.async_create_session({ user_id: 'u1', session_id: 'read-once' });
+    await drain(app.async_stream_query({ user_id: 'u1', session_id: session.id, message: 'one' }));
+    reads.length = 0;
+    await drain(app.async_stream_query({ user_id: 'u1', session_id: session.id, message: 'two' }));
+    // Before: two whole reads, AgentApp's existence check and the runner's.
+    expect(reads).toEqual([{ numRecentEvents: 1 }, undefined]);
   });
 
   it('accepts a content object as the message, in either spelling', async () => {
