@@ -2,7 +2,7 @@
  * `agentgen dev`'s gRPC options: `--grpc-port` (default the HTTP port + 1), `--no-grpc`, the
  * address in the start banner, and a call by Google's client to the address printed there.
  */
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { credentials, status } from '@grpc/grpc-js';
 import { v1 } from '@google-cloud/aiplatform';
 import { describe, expect, it } from 'vitest';
@@ -33,16 +33,27 @@ async function parse(argv: string[]): Promise<DevArgs | Error> {
   return captured ?? new Error('not run');
 }
 
-/** A port nobody listens on right now (and its neighbour, for --port + 1). */
+/** Listens on 127.0.0.1:`port` (0: any), or resolves undefined when that port is taken. */
+function listenOn(port: number): Promise<Server | undefined> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/**
+ * A port nobody listens on right now, and its neighbour free too (for --port + 1): both are
+ * listened on, then closed. Parallel test files keep taking loopback ports (their outgoing
+ * connections' too), and a neighbour taken that way once failed a full run.
+ */
 async function freePortPair(): Promise<number> {
   for (;;) {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port: p } = probe.address() as { port: number };
-        probe.close(() => resolve(p));
-      });
-    });
-    if (port < 65535) return port;
+    const first = await listenOn(0);
+    const port = (first?.address() as { port: number } | undefined)?.port ?? 65535;
+    const second = port < 65535 ? await listenOn(port + 1) : undefined;
+    await Promise.all([first, second].map((server) => new Promise((resolve) => (server === undefined ? resolve(undefined) : server.close(resolve)))));
+    if (second !== undefined) return port;
   }
 }
 
@@ -57,12 +68,25 @@ describe('agentgen dev --grpc-port / --no-grpc', () => {
 
   it('serves gRPC on --port + 1 by default, prints it, and Google\'s client reaches the container through it', async () => {
     const container = await startTestContainer();
-    const port = await freePortPair();
     const out: string[] = [];
     const stop = new AbortController();
-    const running = runDev({ ...base, port, container: container.url }, { cwd: process.cwd(), stdout: (t) => void out.push(t), stderr: () => {} }, async () => manifest, stop.signal);
+    // Between the probe and dev's bind another process may still take one of the two ports: then
+    // dev refuses to start (as the next test requires), and the pair is drawn again.
+    let port = 0;
+    let running: Promise<number> | undefined;
+    for (let attempt = 1; running === undefined; attempt++) {
+      port = await freePortPair();
+      const started = runDev({ ...base, port, container: container.url }, { cwd: process.cwd(), stdout: (t) => void out.push(t), stderr: () => {} }, async () => manifest, stop.signal);
+      let ended: { error?: unknown } | undefined;
+      started.then(
+        () => (ended = {}),
+        (error: unknown) => (ended = { error }),
+      );
+      while (ended === undefined && !/\n {2}gRPC \S+/.test(out.join(''))) await new Promise((resolve) => setTimeout(resolve, 10));
+      if (ended === undefined) running = started;
+      else if (attempt >= 5 || !/EADDRINUSE/.test(String(ended.error))) throw new Error(`agentgen dev stopped before it had started: ${String(ended.error)}`);
+    }
     try {
-      await expect.poll(() => out.join('')).toMatch(/\n {2}gRPC \S+/);
       const address = /\n {2}gRPC (\S+)/.exec(out.join(''))?.[1] ?? '';
       expect(address).toBe(`127.0.0.1:${port + 1}`);
       const client = new v1.ReasoningEngineExecutionServiceClient({ apiEndpoint: '127.0.0.1', port: port + 1, sslCreds: credentials.createInsecure(), universeDomain: 'googleapis.com' });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startEmulator, type Emulator, type ManifestEntry } from '../../emulator/index.js';
 import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
 import { bundleEntry, repositoryRoot, type Bundle } from './bundle.js';
-import { freePort, startReplica, type Replica } from './replica-process.js';
+import { startReplicaOnFreePort, type Replica } from './replica-process.js';
 
 export const resource = 'projects/local/locations/local/reasoningEngines/4242';
 const exampleDir = join(repositoryRoot, 'examples', 'weather-agent');
@@ -49,8 +49,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     };
     // All at once, as `agentgen dev --replicas N` starts them: on an empty database they race
     // to create the tables (AgentApp's database service copes with that).
-    const ports = await Promise.all(Array.from({ length: options.replicas }, () => freePort()));
-    const started = await Promise.allSettled(ports.map((port) => startReplica({ main: bundle.file, port, env })));
+    const started = await Promise.allSettled(Array.from({ length: options.replicas }, () => startReplicaOnFreePort({ main: bundle.file, env })));
     for (const result of started) if (result.status === 'fulfilled') replicas.push(result.value);
     const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed) throw failed.reason;

@@ -104,3 +104,18 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   };
   return replica;
 }
+
+/**
+ * A replica on a port free when probed. Another process may take that port before the replica's
+ * bind (parallel test files keep opening loopback connections): the replica then exits with
+ * EADDRINUSE, and it is started again on a new port.
+ */
+export async function startReplicaOnFreePort(options: Omit<ReplicaOptions, 'port'>): Promise<Replica> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startReplica({ ...options, port: await freePort() });
+    } catch (error) {
+      if (attempt >= 4 || !/EADDRINUSE/.test((error as Error).message)) throw error;
+    }
+  }
+}
