@@ -50,6 +50,16 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
+/** Resolves once the child's stdout and stderr have ended, or after `ms` (a grandchild may hold them open). */
+function outputEnded(child: ChildProcess, ms: number): Promise<void> {
+  const ended = [child.stdout, child.stderr].map((stream) =>
+    stream === null || stream.readableEnded ? Promise.resolve() : new Promise<void>((resolve) => stream.once('end', () => resolve()).once('close', () => resolve())),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([Promise.all(ended).then(() => undefined), late]).finally(() => clearTimeout(timer));
+}
+
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
@@ -104,9 +114,25 @@ async function groupGone(child: ChildProcess, exited: Promise<void>, timeoutMs: 
   return true;
 }
 
+/** The container exited because another process took its port between our probe and its bind. */
+class PortTaken extends Error {}
+
+/** How many ports are tried when each in turn is taken before the container binds it. */
+const portAttempts = 3;
+
 export async function spawnContainer(options: ContainerProcessOptions): Promise<ContainerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnOnPort(options, await freePort());
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt >= portAttempts) throw error;
+      options.logger(`[${options.label ?? 'container'}] its port was taken before it could listen; starting it again on another`);
+    }
+  }
+}
+
+async function spawnOnPort(options: ContainerProcessOptions, port: number): Promise<ContainerProcess> {
   const label = options.label ?? 'container';
-  const port = await freePort();
   const child = spawn(options.command, {
     shell: true,
     detached: process.platform !== 'win32',
@@ -164,9 +190,12 @@ export async function spawnContainer(options: ContainerProcessOptions): Promise<
   for (;;) {
     if (spawnError !== undefined) throw new Error(`Could not start the container command ${JSON.stringify(options.command)}: ${spawnError.message}`);
     if (exit !== undefined) {
+      // Its last lines may still be in the pipes when 'exit' comes: they explain the failure.
+      await outputEnded(child, 200);
       const how = exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
       const output = tail.length > 0 ? `\nLast output:\n${tail.join('\n')}` : ' (no output)';
-      throw new Error(`The container command ${JSON.stringify(options.command)} ${how} before listening on PORT=${port}${output}`);
+      const message = `The container command ${JSON.stringify(options.command)} ${how} before listening on PORT=${port}${output}`;
+      throw tail.some((line) => line.includes('EADDRINUSE')) ? new PortTaken(message) : new Error(message);
     }
     if (await accepts(port)) break;
     if (Date.now() > deadline) {

@@ -1,8 +1,8 @@
 /** `agentgen dev --command`: the emulator starts the container, as the platform would, and stops it. */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import yargs from 'yargs';
 import { devCommand, runDev, startEmulator, type DevArgs } from '../../emulator/index.js';
@@ -50,6 +50,51 @@ describe('--command', () => {
     }
     expect(pid).toBeGreaterThan(0);
     expect(alive(pid)).toBe(false); // the node process under the shell is gone too
+  });
+
+  it('starts the container again on another port when its port was taken before it could listen', async () => {
+    // The first run finds PORT taken (it takes it itself first, so that Node's own EADDRINUSE is real);
+    // the second run is the ordinary container.
+    const dir = mkdtempSync(join(tmpdir(), 'agentgen-port-taken-'));
+    const script = join(dir, 'container.mjs');
+    writeFileSync(
+      script,
+      [
+        "import { existsSync, writeFileSync } from 'node:fs';",
+        "import { createServer } from 'node:net';",
+        `const marker = ${JSON.stringify(join(dir, 'ran-once'))};`,
+        'if (existsSync(marker)) {',
+        `  await import(${JSON.stringify(pathToFileURL(envContainer).href)});`,
+        '} else {',
+        "  writeFileSync(marker, '');",
+        "  const port = Number(process.env.PORT);",
+        "  createServer().listen(port, '0.0.0.0', () => createServer().listen(port, '0.0.0.0'));",
+        '}',
+      ].join('\n'),
+    );
+    const logs: string[] = [];
+    const emulator = await startEmulator({
+      container: undefined,
+      command: `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}`,
+      manifest,
+      port: 0,
+      resource,
+      logger: (line) => logs.push(line),
+    });
+    try {
+      expect(logs.some((line) => line.includes('EADDRINUSE'))).toBe(true);
+      expect(logs).toContain('[container] its port was taken before it could listen; starting it again on another');
+      const response = await fetch(`${emulator.url}/v1/${resource}:query`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: JSON.stringify({ classMethod: 'env' }),
+      });
+      const { output } = (await response.json()) as { output: { port: string } };
+      expect(output.port).toBe(new URL(emulator.containerUrl).port);
+    } finally {
+      await emulator.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reports a container that exits before listening, with its output', async () => {
