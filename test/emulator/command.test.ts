@@ -53,8 +53,9 @@ describe('--command', () => {
   });
 
   it('starts the container again on another port when its port was taken before it could listen', async () => {
-    // The first run finds PORT taken (it takes it itself first, so that Node's own EADDRINUSE is real);
-    // the second run is the ordinary container.
+    // The first run finds PORT taken: it takes it on 127.0.0.2 first, which dev's probe of 127.0.0.1
+    // does not reach, so its own bind on 0.0.0.0 fails with Node's real EADDRINUSE (taking it on
+    // 127.0.0.1 would let dev's probe connect to the taker). The second run is the ordinary container.
     const dir = mkdtempSync(join(tmpdir(), 'agentgen-port-taken-'));
     const script = join(dir, 'container.mjs');
     writeFileSync(
@@ -68,7 +69,7 @@ describe('--command', () => {
         '} else {',
         "  writeFileSync(marker, '');",
         "  const port = Number(process.env.PORT);",
-        "  createServer().listen(port, '0.0.0.0', () => createServer().listen(port, '0.0.0.0'));",
+        "  createServer().listen(port, '127.0.0.2', () => createServer().listen(port, '0.0.0.0'));",
         '}',
       ].join('\n'),
     );
