@@ -22,13 +22,14 @@ export function closeWithoutReading(req: IncomingMessage, res: ServerResponse, g
   if (!res.headersSent) res.setHeader('connection', 'close');
   req.removeAllListeners('data');
   req.pause();
-  // node:http calls destroySoon on this socket when a `connection: close` answer finishes.
-  socket.destroySoon = () => {
+  const halfClose = (): void => {
     if (socket.writable) socket.end();
   };
+  // node:http calls destroySoon on this socket when a `connection: close` answer finishes.
+  socket.destroySoon = halfClose;
   const shut = (): void => {
     socket.pause();
-    if (socket.writable) socket.end();
+    halfClose();
     setTimeout(() => socket.destroy(), graceMs).unref();
   };
   if (res.writableFinished) shut();
