@@ -10,8 +10,8 @@ import { request as httpsRequest } from 'node:https';
 export interface ProbeRequest {
   readonly method?: string;
   readonly path: string;
-  /** Default `{"content-type": "application/json"}` when a body is sent. */
-  readonly headers?: Readonly<Record<string, string>>;
+  /** Default `{"content-type": "application/json"}` when a body is sent; an array sends the header once per item. */
+  readonly headers?: Readonly<Record<string, string | string[]>>;
   readonly body?: string | Buffer;
   /** Default 10 s. */
   readonly timeoutMs?: number;
@@ -32,7 +32,7 @@ export class ProbeError extends Error {
 
 function send(base: URL, probe: ProbeRequest): ClientRequest {
   const target = new URL(probe.path, base);
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string | string[]> = {};
   if (probe.body !== undefined) headers['content-type'] = 'application/json';
   Object.assign(headers, probe.headers);
   const options = { method: probe.method ?? 'POST', headers, agent: probe.agent };

@@ -92,6 +92,18 @@ export const rules = {
       '): malformed JSON, a body that is not an object and a missing class_method are answered 400; ' +
       'the runtime forwards only well-formed envelopes, so this is advice',
   },
+  forwardedContentType: {
+    grade: 'violation',
+    text:
+      'reference runtime behaviour (google/adk-js PR #440): the runtime forwards query payloads with ' +
+      '`Content-Type: application/json,application/json`, so each route must answer it as it answers plain application/json (a 415 refuses every forwarded call)',
+  },
+  liveness: {
+    grade: 'violation',
+    text:
+      'reference runtime behaviour (google/adk-js PR #440): liveness checks request GET / and GET /health and kill a container that answers with a redirect ' +
+      '(or not at all); the reference container answers 200, so another 4xx or 5xx is advice',
+  },
   errorShape: {
     grade: 'advice',
     text: 'agentgen convention, after google.rpc.Status: errors as application/json {"error": {"code": <HTTP status>, "message", "status"}} (contract 7 shows no error shape)',

@@ -9,6 +9,7 @@ import { agentAppSurface, contractSchemas, isApiMode, type JsonSchema } from '..
 import { probeCases, stillServingCase, undeclaredCases } from './cases-dispatch.js';
 import { withContractInputs } from './contract-inputs.js';
 import { doubleEncodingCases, httpCases, missingInputCase } from './cases-envelope.js';
+import { forwardedContentTypeCases, livenessCases } from './cases-platform.js';
 import { errorShapeCase } from './cases-errors.js';
 import { operationCases } from './cases-operations.js';
 import { disconnectCase, streamCases, unaryCases } from './cases-results.js';
@@ -47,6 +48,8 @@ export async function runConformance(options: ConformanceOptions): Promise<CaseR
   results.push(...(await undeclaredCases(state)));
   results.push(...(await httpCases(state)));
   results.push(...(await doubleEncodingCases(state)));
+  results.push(...(await forwardedContentTypeCases(state)));
+  results.push(...(await livenessCases(state)));
   results.push(await missingInputCase(state));
   results.push(...(await operationCases(state)));
   results.push(...unaryCases(state));

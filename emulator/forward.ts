@@ -17,6 +17,13 @@ import { containerFailure, PublicError, quoteBody, statusBody } from './status.j
  */
 export const maxRequestBody = 16 * 1024 * 1024;
 
+/**
+ * The Content-Type the runtime forwards query payloads with: doubled (google/adk-js PR #440, found
+ * when Google's TypeScript container first ran on it). Sent as the runtime sends it, so every call
+ * through dev exercises what production sends.
+ */
+export const forwardedContentType = 'application/json,application/json';
+
 /** Bound on a container answer the emulator buffers (unary bodies, error bodies). */
 const maxContainerBody = 32 * 1024 * 1024;
 const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
@@ -44,7 +51,7 @@ function postTo(replica: Replica, path: string, payload: string, size: number, t
       path,
       method: 'POST',
       agent: replica.agent,
-      headers: { ...trace, 'content-type': 'application/json', 'content-length': size },
+      headers: { ...trace, 'content-type': forwardedContentType, 'content-length': size },
     });
     const abort = (): void => {
       req.destroy(new Error('the caller went away'));

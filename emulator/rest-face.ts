@@ -5,7 +5,7 @@
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { closeWithoutReading, refusedBodyGraceMs } from '@agentgen/runtime/server';
+import { checkContentType as checkJsonContentType, closeWithoutReading, rawHeaderList, refusedBodyGraceMs } from '@agentgen/runtime/server';
 import type { EmulatorCore } from './core.js';
 import type { PublicEndpoint, ResolvedCall } from './envelope.js';
 import { maxRequestBody } from './forward.js';
@@ -29,6 +29,11 @@ export interface RestFaceOptions {
    * returns true when it answered the request, false to let the API answer 404.
    */
   readonly pages?: (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
+  /**
+   * The engine's own services and the metadata server (engine-services/serve.ts): offered every
+   * request once the `Host` is checked; returns true when it took (and answers) the request.
+   */
+  readonly engineServices?: (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
 }
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -110,12 +115,14 @@ function target(url: URL, resource: string): Target {
   return { endpoint: verb, sse: alt === 'sse' };
 }
 
+/**
+ * Absent is tolerated (curl -d without -H); anything other than JSON is refused clearly. The
+ * container's own rule decides what JSON is (application/json with parameters, `+json` types, a
+ * list of them), so dev and the container never disagree on a body.
+ */
 function checkContentType(req: IncomingMessage): void {
-  const type = req.headers['content-type'];
-  // Absent is tolerated (curl -d without -H); anything other than JSON is refused clearly.
-  if (type !== undefined && !/^application\/json\s*(;|$)/i.test(type)) {
-    throw new PublicError('unsupportedMediaType', `Content-Type must be application/json, got ${type}`);
-  }
+  const message = checkJsonContentType(rawHeaderList(req.rawHeaders, 'content-type'));
+  if (message !== undefined) throw new PublicError('unsupportedMediaType', message);
 }
 
 /** The REST face's server, not yet listening. */
@@ -192,6 +199,7 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Se
       refuse(new PublicError('permissionDenied', `Host ${JSON.stringify(req.headers.host ?? '')} is not a loopback name: start agentgen dev with --allowed-host NAME to accept it`), endpoint);
       return;
     }
+    if (options.engineServices?.(req, res, url) === true) return;
     // Pages beside the API (the console): GET and HEAD outside /v1/, after the Host check.
     if (options.pages !== undefined && (req.method === 'GET' || req.method === 'HEAD') && !url.pathname.startsWith('/v1/') && options.pages(req, res, url)) {
       return;

@@ -39,6 +39,10 @@ describe('conformance checker against a hand-written container', () => {
         'stream framing and media type (tick)',
         'disconnect mid-stream: container keeps serving',
         'double-encoded body on /api/reasoning_engine',
+        'doubled Content-Type on /api/reasoning_engine',
+        'doubled Content-Type on /api/stream_reasoning_engine',
+        'liveness GET /',
+        'liveness GET /health',
       ]),
     );
   });
@@ -56,6 +60,12 @@ describe('conformance checker against a hand-written container', () => {
     ],
     ['stream-as-array', ['stream framing and media type (tick)'], 'contract 4.2 (route table) and rule 5'],
     ['wrong-media-type', ['stream framing and media type (tick)'], 'contract 4.2 (route table) and rule 5'],
+    [
+      'strict-content-type',
+      ['doubled Content-Type on /api/reasoning_engine', 'doubled Content-Type on /api/stream_reasoning_engine'],
+      'reference runtime behaviour (google/adk-js PR #440)',
+    ],
+    ['redirects-root', ['liveness GET /'], 'reference runtime behaviour (google/adk-js PR #440)'],
   ])('catches %s as a violation of its rule', async (breakage, cases, rule) => {
     const results = await runConformance({ url: await startMini(breakage), operations, timeoutMs: 3_000 });
     expect(failed(results)).toEqual(expect.arrayContaining(cases));

@@ -5,7 +5,17 @@
 import { createServer } from 'node:http';
 
 const breakage = process.argv[2] ?? 'none';
-const breakages = ['none', 'no-double-decode', 'dispatches-prototype', 'stream-as-array', 'wrong-media-type', 'crashes-on-bad-json', 'ignores-route'];
+const breakages = [
+  'none',
+  'no-double-decode',
+  'dispatches-prototype',
+  'stream-as-array',
+  'wrong-media-type',
+  'crashes-on-bad-json',
+  'ignores-route',
+  'strict-content-type',
+  'redirects-root',
+];
 if (!breakages.includes(breakage)) {
   process.stderr.write(`unknown breakage ${breakage}; one of ${breakages.join(', ')}\n`);
   process.exit(2);
@@ -104,8 +114,21 @@ async function handle(req, res, text) {
 }
 
 const server = createServer((req, res) => {
+  // The runtime's liveness checks (google/adk-js PR #440); a redirect there gets a container killed.
+  if (req.method === 'GET' && (req.url === '/' || req.url === '/health')) {
+    if (breakage === 'redirects-root' && req.url === '/') {
+      res.writeHead(302, { location: '/ui/' });
+      return res.end();
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end('{"status":"ok"}');
+  }
   if (!(req.url in routes)) return fail(res, 404, 'NOT_FOUND', `no route ${req.url}`);
   if (req.method !== 'POST') return fail(res, 405, 'UNIMPLEMENTED', 'use POST');
+  // The mistake the real runtime punishes: it forwards `application/json,application/json`.
+  if (breakage === 'strict-content-type' && req.headers['content-type'] !== 'application/json') {
+    return fail(res, 415, 'INVALID_ARGUMENT', 'send application/json');
+  }
   const chunks = [];
   req.on('data', (chunk) => chunks.push(chunk));
   req.on('end', () => {

@@ -72,6 +72,22 @@ describe('unary calls (:query)', () => {
     expect(logs.at(-1)).toMatch(/^POST :query echo \(""\) 200 \d+\.\d ms support id [0-9a-f]{32}$/);
   });
 
+  it('forwards with the doubled Content-Type the runtime sends (google/adk-js PR #440), on both routes', async () => {
+    const before = container.received.length;
+    await post(`${base()}:query`, { classMethod: 'echo', input: {} });
+    await (await post(`${base()}:streamQuery`, { classMethod: 'stream_query', input: {} })).text();
+    const [unary, stream] = container.received.slice(before);
+    expect([unary?.path, unary?.headers['content-type']]).toEqual(['/api/reasoning_engine', 'application/json,application/json']);
+    expect([stream?.path, stream?.headers['content-type']]).toEqual(['/api/stream_reasoning_engine', 'application/json,application/json']);
+  });
+
+  it('takes as JSON what the container takes: parameters, +json types, a doubled type', async () => {
+    for (const type of ['application/json; charset=utf-8', 'application/vnd.api+json', 'application/json,application/json']) {
+      const response = await post(`${base()}:query`, { classMethod: 'echo', input: {} }, { 'content-type': type });
+      expect([type, response.status]).toEqual([type, 200]);
+    }
+  });
+
   it('accepts class_method, and an async method on :query', async () => {
     const response = await post(`${base()}:query`, { class_method: 'async_echo', input: {} });
     expect(await response.json()).toEqual({ output: { echo: { class_method: 'async_echo', input: {} } } });

@@ -158,6 +158,19 @@ describe('generated server, standard surface', () => {
     const notChecked = results.filter((r) => r.status === 'not-checked');
     expect(notChecked.every((r) => r.successPath && r.observed.includes("did not succeed with the checker's input")), formatConformanceTable(notChecked)).toBe(true);
     expect(conformancePassed(results)).toBe(true);
+    // What the real runtime sends (google/adk-js PR #440): a doubled Content-Type, and liveness GETs.
+    const platform = ['doubled Content-Type on /api/reasoning_engine', 'doubled Content-Type on /api/stream_reasoning_engine', 'liveness GET /', 'liveness GET /health'];
+    expect(platform.map((name) => [name, results.find((r) => r.case === name)?.status])).toEqual(platform.map((name) => [name, 'pass']));
+  });
+
+  it('answers 200 to a real call under each doubled form of the JSON content type, on both routes', async () => {
+    const forms = ['application/json,application/json', 'application/json, application/json', 'application/json; charset=utf-8,application/json'];
+    for (const type of [...forms, ['application/json', 'application/json']]) {
+      const unary = await probe(url, { path: '/api/reasoning_engine', body: envelope('async_create_session', { user_id: 'ct' }), headers: { 'content-type': type } });
+      const stream = await probe(url, { path: '/api/stream_reasoning_engine', body: envelope('async_stream_query', { user_id: 'ct', message: 'hi' }), headers: { 'content-type': type } });
+      expect([type, unary.status, stream.status, parseLines(stream.body).length]).toEqual([type, 200, 200, 2]);
+    }
+    for (const path of ['/', '/health']) expect([path, (await probe(url, { path, method: 'GET' })).status]).toEqual([path, 200]);
   });
 
   it('passes the conformance checker without samples, judging what it can', async () => {

@@ -17,7 +17,7 @@ afterAll(closeAll);
 const errorOf = (body: string) => (JSON.parse(body) as { error: { code: number; message: string; status: string } }).error;
 
 describe('paths and methods', () => {
-  it.each(['/', '/api', '/api/reasoning_engine/', '/api/reasoning_engine_x', '/api/query'])(
+  it.each(['/api', '/api/reasoning_engine/', '/api/reasoning_engine_x', '/api/query'])(
     'answers POST %s with 404',
     async (path) => {
       const res = await probe(url, { path, body: envelope('echo', { text: 'x' }) });

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { containerErrors, containerRoutes } from '../contract.js';
 import { jsonMediaType } from './envelope.js';
 import { errorBody } from './errors.js';
+import { healthPaths } from './health.js';
 
 export const defaultBusyPath = '/is_busy';
 
@@ -37,8 +38,8 @@ export class BusyState {
 export function checkBusyPath(path: string | false | undefined): string | undefined {
   if (path === false) return undefined;
   if (path === undefined) return defaultBusyPath;
-  if (typeof path !== 'string' || !/^\/[A-Za-z0-9._~\-/]*$/.test(path) || path === containerRoutes.unary || path === containerRoutes.stream) {
-    throw new RangeError(`agent server: busyPath must be a path such as ${defaultBusyPath} other than the contract routes, or false; got ${JSON.stringify(path)}`);
+  if (typeof path !== 'string' || !/^\/[A-Za-z0-9._~\-/]*$/.test(path) || path === containerRoutes.unary || path === containerRoutes.stream || healthPaths.includes(path)) {
+    throw new RangeError(`agent server: busyPath must be a path such as ${defaultBusyPath} other than the contract routes and the liveness routes / and /health, or false; got ${JSON.stringify(path)}`);
   }
   return path;
 }

@@ -5,6 +5,7 @@ import { answerBusy, BusyState, checkBusyPath } from './busy.js';
 import { createTracing } from './call-span.js';
 import { readEngineId } from './engine-id.js';
 import { Exchange, type ResolvedOperation, type Settings } from './exchange.js';
+import { answerHealth, isHealthUrl } from './health.js';
 import { loggerFromEnv } from './log-format.js';
 import { Tracker } from './tracker.js';
 import type { AgentServerLogger } from './logger.js';
@@ -105,6 +106,12 @@ export function createDispatcher(table: ServerOperationTable, handlers: object, 
     if (req.url === busyPath) {
       // Tracked exchanges are the calls whose work outlives their first tick: those still running.
       answerBusy(req, res, tracker.inFlight.size + settings.busy.held);
+      return;
+    }
+    // The contract routes start with /api/: anything else is looked at only off the hot path.
+    const url = req.url ?? '/';
+    if (!url.startsWith('/api/') && isHealthUrl(url)) {
+      answerHealth(req, res);
       return;
     }
     // Tell keep-alive clients to reconnect elsewhere once shutdown has begun.

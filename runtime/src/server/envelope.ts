@@ -52,13 +52,26 @@ export function parseEnvelope(text: string): Envelope {
 
 export const jsonMediaType = 'application/json';
 
-/** Accepts `application/json` (with parameters) and `+json` types; a missing header is accepted. */
+/**
+ * Accepts `application/json` (with parameters) and `+json` types; a missing header is accepted.
+ * The runtime forwards query payloads as `Content-Type: application/json,application/json`
+ * (google/adk-js PR #440): a list whose every item is a JSON type is JSON, as are two header
+ * lines (`rawHeaderList` joins them with a comma, as RFC 9110 5.3 allows for a list). Empty list
+ * items are skipped (RFC 9110 5.6.1: a recipient accepts them), so a list of none is a missing header.
+ */
 export function checkContentType(header: string | undefined): string | undefined {
   if (header === undefined || header === '' || header === jsonMediaType) return undefined;
-  const semicolon = header.indexOf(';');
-  const type = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
-  if (type === jsonMediaType || (type.startsWith('application/') && type.endsWith('+json'))) return undefined;
-  return `content type ${JSON.stringify(clip(header))} is not supported: send application/json`;
+  for (const item of header.split(',')) {
+    if (item.trim() !== '' && !isJsonType(item)) return `content type ${JSON.stringify(clip(header))} is not supported: send application/json`;
+  }
+  return undefined;
+}
+
+/** `application/json` or an `application/…+json` type, parameters ignored. */
+function isJsonType(item: string): boolean {
+  const semicolon = item.indexOf(';');
+  const type = (semicolon === -1 ? item : item.slice(0, semicolon)).trim().toLowerCase();
+  return type === jsonMediaType || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
 /** Validation issues as one message: the first five, each with the path of the field (`root` for the value itself). */
@@ -81,6 +94,22 @@ export function rawHeader(raw: readonly string[], name: string): string | undefi
     if (key !== undefined && key.length === name.length && key.toLowerCase() === name) return raw[i + 1];
   }
   return undefined;
+}
+
+/**
+ * Every value of a header from `rawHeaders`, joined with `,` as a list (node:http keeps only the
+ * first `Content-Type` in `req.headers`); undefined when absent.
+ */
+export function rawHeaderList(raw: readonly string[], name: string): string | undefined {
+  let joined: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i];
+    if (key !== undefined && key.length === name.length && key.toLowerCase() === name) {
+      const value = raw[i + 1] ?? '';
+      joined = joined === undefined ? value : `${joined},${value}`;
+    }
+  }
+  return joined;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { containerErrors, containerRoutes, type ErrorRow, type Validator } from '../contract.js';
 import type { BusyState } from './busy.js';
 import { CallSpan, type TraceIds, type Tracing } from './call-span.js';
-import { checkContentType, describeIssues, jsonMediaType, nestedDeeperThan, parseEnvelope, rawHeader } from './envelope.js';
+import { checkContentType, describeIssues, jsonMediaType, nestedDeeperThan, parseEnvelope, rawHeader, rawHeaderList } from './envelope.js';
 import { AgentError, describeError, errorBody, errorLine } from './errors.js';
 import type { AgentServerLogger, LogEntry } from './logger.js';
 import { NdjsonStream } from './ndjson-stream.js';
@@ -173,7 +173,7 @@ export class Exchange implements TrackedWork {
       const message = `method ${req.method ?? ''} is not allowed on ${path}: use POST`;
       return this.reject(containerErrors.methodNotAllowed, message);
     }
-    const mediaError = checkContentType(rawHeader(req.rawHeaders, 'content-type'));
+    const mediaError = checkContentType(rawHeaderList(req.rawHeaders, 'content-type'));
     if (mediaError !== undefined) return this.reject(containerErrors.unsupportedMediaType, mediaError);
 
     this.kind = kind;

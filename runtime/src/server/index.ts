@@ -13,7 +13,7 @@ export { shutdownOnSignals, type ShutdownSignalOptions } from './signals.js';
 export { createDispatcher, type Dispatcher } from './dispatcher.js';
 export { readEngineId } from './engine-id.js';
 export { closeWithoutReading, refusedBodyGraceMs } from './refused-body.js';
-export { checkContentType, nestedDeeperThan, parseEnvelope, syntaxErrorAt, type Envelope } from './envelope.js';
+export { checkContentType, nestedDeeperThan, parseEnvelope, rawHeaderList, syntaxErrorAt, type Envelope } from './envelope.js';
 export type {
   AgentServer,
   AgentServerOptions,

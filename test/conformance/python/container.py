@@ -199,6 +199,13 @@ def build_app(breakage: str) -> FastAPI:
         media_type = "text/plain" if breakage == "text-plain-stream" else "application/json"
         return StreamingResponse(lines(), media_type=media_type)
 
+    # The runtime's liveness checks request / and /health (google/adk-js PR #440); adk-python's
+    # api_server answers /health with {"status": "ok"}.
+    @app.get("/")
+    @app.get("/health")
+    async def liveness():
+        return JSONResponse({"status": "ok"})
+
     return app
 
 

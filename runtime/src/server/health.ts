@@ -1,0 +1,33 @@
+/**
+ * The liveness routes: the runtime's checks request `/` and `/health`, and kill a container that
+ * answers them with a redirect (google/adk-js PR #440, which made adk-js answer both with 200).
+ * GET and HEAD answer 200 `{"status":"ok"}` (the body ADK's own API servers give for `/health`:
+ * google/adk-go PR #1274 matched adk-python's); other methods 405. Never dispatched to a handler.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { containerErrors } from '../contract.js';
+import { jsonMediaType } from './envelope.js';
+import { errorBody } from './errors.js';
+
+export const healthPaths: readonly string[] = ['/', '/health'];
+
+const healthBody = '{"status":"ok"}';
+
+/** Whether `url` (path and query) names a liveness route. */
+export function isHealthUrl(url: string): boolean {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  return path === '/' || path === '/health';
+}
+
+export function answerHealth(req: IncomingMessage, res: ServerResponse): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    const row = containerErrors.methodNotAllowed;
+    const body = errorBody(row.status, row.http, `method ${req.method ?? ''} is not allowed on the liveness route: use GET`);
+    res.writeHead(row.http, { 'content-type': jsonMediaType, 'content-length': Buffer.byteLength(body), allow: 'GET, HEAD' });
+    res.end(body);
+    return;
+  }
+  res.writeHead(200, { 'content-type': jsonMediaType, 'content-length': healthBody.length, 'cache-control': 'no-store' });
+  res.end(req.method === 'HEAD' ? undefined : healthBody);
+}
