@@ -46,7 +46,7 @@ export async function startStreamQuery(
     const id =
       sessionId === undefined
         ? (await core.createSession({ userId, events })).id
-        : await core.ensureSession({ userId, sessionId });
+        : (await core.ensureSession({ userId, sessionId })).id;
     const run = core.runnerForTurn({ userId, sessionId: id, labelled: labelsOf(runConfig) !== undefined }).runAsync({
       userId,
       sessionId: id,

@@ -160,17 +160,17 @@ export class AppCore {
   }
 
   /**
-   * The id of the named session, created and seeded from `seed` when there is none. Two
-   * concurrent calls for the same new id create and seed it once: the other waits for the
+   * The named session, created and seeded from `seed` when there is none (`created` says which).
+   * Two concurrent calls for the same new id create and seed it once: the other waits for the
    * seeding to finish, then resumes it.
    */
-  async ensureSession(seed: SeedSession & { sessionId: string }): Promise<string> {
+  async ensureSession(seed: SeedSession & { sessionId: string }): Promise<{ id: string; created: boolean }> {
     const key = JSON.stringify([seed.userId, seed.sessionId]);
     for (let attempt = 0; ; attempt++) {
       while (this.#creating.has(key)) await new Promise((resolve) => setTimeout(resolve, 2));
-      if (await this.hasSession(seed.userId, seed.sessionId)) return seed.sessionId;
+      if (await this.hasSession(seed.userId, seed.sessionId)) return { id: seed.sessionId, created: false };
       try {
-        return (await this.createSession(seed)).id;
+        return { id: (await this.createSession(seed)).id, created: true };
       } catch (error) {
         if (!(error instanceof AgentError && error.status === 'ALREADY_EXISTS') || attempt >= 3) throw error;
       }

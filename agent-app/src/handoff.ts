@@ -10,20 +10,35 @@
  *    to it each turn;
  * 2. a named session that is not found (or whose lookup fails with a client error) is replaced
  *    by a new session with a new id, seeded with `events` and `artifacts`; each envelope's
- *    `session_id` tells the caller the new id;
+ *    `session_id` tells the caller the new id. A Discovery Engine session name, as Gemini
+ *    Enterprise sends (google/adk-go #770), is a bootstrap key instead: its backend session is
+ *    created on the first turn and resumed by every later one (see discovery-engine-session.ts);
+ *    a `session_id` that starts like a resource name but is not one is INVALID_ARGUMENT;
  * 3. `authorizations` become state the agent sees for this turn only, under the authorization
  *    id (as the reference's tools read it) and as `temp:<id>`; they are never stored (see
  *    TurnStateSessionService), where the reference writes them into the session;
- * 4. each new event is yielded as `{events: [event], artifacts?: [...changed], session_id}`;
+ * 4. each new event is yielded as `{events: [event], artifacts?: [...changed], session_id}`,
+ *    never a partial one: a turn never carries the same text twice (google/adk-go #770: Gemini
+ *    Enterprise shows partial and final text both). As adk-go settled it (PR #777, like the
+ *    reference), the run never asks the model to stream (`StreamingMode.NONE`); a model or agent
+ *    that streams anyway yields partial events, each a preview of the final event that follows
+ *    with the whole text, and ADK does not store them: they are skipped, so the stream carries
+ *    exactly the events the session keeps;
  * 5. without a session id, a temporary session in in-memory services of its own (memory
  *    included) is used and deleted after the turn, however it ends;
  * 6. nothing here depends on who calls: any client that declares the operation can.
  *
  * `labels` go into the run's config (see run-labels.ts).
  */
-import type { Event as AdkEvent, RunConfig, Session as AdkSession } from '@google/adk';
+import { StreamingMode, type Event as AdkEvent, type RunConfig, type Session as AdkSession } from '@google/adk';
 import type { AppCore } from './core.js';
 import { checkDepth } from './depth.js';
+import {
+  backendSessionId,
+  discoveryEngineSessionForm,
+  isDiscoveryEngineSessionName,
+  looksLikeResourceName,
+} from './discovery-engine-session.js';
 import { invalidArgument } from './errors.js';
 import type { HandoffEnvelope } from './handler-types.js';
 import { inputObject, messageContent } from './inputs.js';
@@ -57,15 +72,30 @@ export interface HandoffRequest {
   labels: Record<string, string> | undefined;
 }
 
-/** A non-empty string id under either spelling; as the reference, an empty snake_case one falls back to camelCase. */
-function idField(obj: Record<string, unknown>, snake: string, camel: string): string | undefined {
+/**
+ * A non-empty string id under either spelling, with the key it came under; as the reference, an
+ * empty snake_case one falls back to camelCase.
+ */
+function idField(obj: Record<string, unknown>, snake: string, camel: string): { key: string; value: string } | undefined {
   for (const key of [snake, camel]) {
     const value = obj[key];
     if (value === undefined || value === null || value === '') continue;
     if (typeof value !== 'string') throw invalidArgument(`${operation}: request_json.${key} must be a string.`);
-    return value;
+    return { key, value };
   }
   return undefined;
+}
+
+/** A backend session id or a Discovery Engine session name; a resource name of any other form is refused, without echoing it. */
+function sessionIdField(request: Record<string, unknown>): string | undefined {
+  const field = idField(request, 'session_id', 'sessionId');
+  if (field && looksLikeResourceName(field.value) && !isDiscoveryEngineSessionName(field.value)) {
+    throw invalidArgument(
+      `${operation}: request_json.${field.key} starts like a resource name but is not a Discovery Engine session name ` +
+        `(${discoveryEngineSessionForm}, each id of letters, digits, '.', '_', ':' or '-', starting with a letter or digit).`,
+    );
+  }
+  return field?.value;
 }
 
 export function parseHandoffRequest(requestJson: unknown): HandoffRequest {
@@ -92,8 +122,8 @@ export function parseHandoffRequest(requestJson: unknown): HandoffRequest {
     events: events.map((event, i) => eventFromWire(event, `${operation}: request_json.events[${i}]`)),
     artifacts: artifactsFromWire(request['artifacts'], `${operation}: request_json.artifacts`),
     turnState: authorizationState(request['authorizations']),
-    userId: idField(request, 'user_id', 'userId') ?? defaultHandoffUserId,
-    sessionId: idField(request, 'session_id', 'sessionId'),
+    userId: idField(request, 'user_id', 'userId')?.value ?? defaultHandoffUserId,
+    sessionId: sessionIdField(request),
     labels: labelsField(request['labels']),
   };
 }
@@ -140,7 +170,9 @@ export async function startHandoff(
 ): Promise<AsyncGenerator<HandoffEnvelope, void, undefined>> {
   const input = inputObject(raw, operation);
   const request = parseHandoffRequest(input['request_json']);
-  const runConfig: RunConfig | undefined = request.labels && withLabels({}, request.labels);
+  // Never SSE: see point 4 above.
+  const plain: RunConfig = { streamingMode: StreamingMode.NONE };
+  const runConfig = request.labels ? withLabels(plain, request.labels) : plain;
 
   return (async function* turn() {
     if (signal?.aborted) return;
@@ -148,32 +180,35 @@ export async function startHandoff(
     const temporary = request.sessionId === undefined;
     const core = temporary ? cores.temporary : cores.app;
     const seed = { userId, events: request.events, artifacts: request.artifacts };
-    const session = temporary ? await core.createSession(seed) : await resumeOrCreate(core, request, request.sessionId!);
+    const sessionId = temporary ? (await core.createSession(seed)).id : await resumeOrCreate(core, request, request.sessionId!);
     try {
-      const run = core.runnerForTurn({ userId, sessionId: session.id, turnState: request.turnState, labelled: runConfig !== undefined }).runAsync({
+      const run = core.runnerForTurn({ userId, sessionId, turnState: request.turnState, labelled: request.labels !== undefined }).runAsync({
         userId,
-        sessionId: session.id,
+        sessionId,
         newMessage: request.message,
-        ...(runConfig === undefined ? {} : { runConfig }),
+        runConfig,
         ...(signal === undefined ? {} : { abortSignal: signal }),
       });
       for await (const event of run) {
         if (signal?.aborted) return;
-        yield await envelope(core, userId, session.id, event);
+        if (event.partial) continue; // its text comes again, whole, in the final event (point 4)
+        yield await envelope(core, userId, sessionId, event);
       }
     } finally {
-      if (temporary) await core.removeSession(userId, session.id);
+      if (temporary) await core.removeSession(userId, sessionId);
     }
   })();
 }
 
 /**
- * The named session with the request's artifacts saved to it, or, when there is none, a new
- * session (a new id: session services need not accept a caller's id) seeded from the request.
- * A lookup that fails with a client error (a 4xx: say, an id the service cannot parse) counts as
- * not found, as the reference's `except ClientError`; any other failure is the server's.
+ * The id of the named session with the request's artifacts saved to it, or, when there is none,
+ * of a new session seeded from the request (a new id: the caller's need not be one the session
+ * service accepts). A lookup that fails with a client error (a 4xx: say, an id the service cannot
+ * parse) counts as not found, as the reference's `except ClientError`; any other failure is the
+ * server's. A Discovery Engine session name is not looked up but bootstrapped.
  */
-async function resumeOrCreate(core: AppCore, request: HandoffRequest, sessionId: string): Promise<AdkSession> {
+async function resumeOrCreate(core: AppCore, request: HandoffRequest, sessionId: string): Promise<string> {
+  if (isDiscoveryEngineSessionName(sessionId)) return bootstrap(core, request, sessionId);
   const { userId } = request;
   let found: AdkSession | undefined;
   try {
@@ -181,9 +216,22 @@ async function resumeOrCreate(core: AppCore, request: HandoffRequest, sessionId:
   } catch (error) {
     if (!isClientError(error)) throw error;
   }
-  if (!found) return core.createSession({ userId, events: request.events, artifacts: request.artifacts });
+  if (!found) return (await core.createSession({ userId, events: request.events, artifacts: request.artifacts })).id;
   await core.saveArtifacts(userId, found.id, request.artifacts);
-  return found;
+  return found.id;
+}
+
+/**
+ * The backend session of a Discovery Engine session name: created under the id derived from the
+ * name and the user, and seeded, on the first turn; found by the same id on every later turn, on
+ * any replica, and then treated as any found session (the request's artifacts saved to it). A
+ * lookup failure is the server's here: the derived id is valid for every session service.
+ */
+async function bootstrap(core: AppCore, request: HandoffRequest, name: string): Promise<string> {
+  const { userId, events, artifacts } = request;
+  const { id, created } = await core.ensureSession({ userId, sessionId: backendSessionId(userId, name), events, artifacts });
+  if (!created) await core.saveArtifacts(userId, id, artifacts);
+  return id;
 }
 
 /** An HTTP 4xx from a Google API client (`status` or `code`) or an AgentError with a 4xx status. */

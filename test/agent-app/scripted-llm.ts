@@ -11,6 +11,11 @@
  * - "count to <n>": n texts, one every `delayMs`, stopping early when the run is aborted;
  * - "fail after one": one text, then the model call fails (a provider error mid-turn);
  * - "how many messages": the number of user texts the model was given (shows what history it saw);
+ * - "stream <text>": asked to stream, the text word by word as partial responses, then the whole
+ *   text as the final one (as ADK's Gemini model aggregates in SSE mode); not asked, the whole
+ *   text once (google/adk-go PR #777's stream-aware test model does the same);
+ * - "chunks <text>": the same partial chunks and final text whether asked to stream or not, as a
+ *   model that ignores the flag;
  * - anything else: `You said: <text>`.
  */
 import { BaseLlm } from '@google/adk';
@@ -25,6 +30,8 @@ export const weatherArgs = (city: string) => ({
 export class ScriptedLlm extends BaseLlm {
   /** Responses produced so far, across all turns (the abort test watches it stop growing). */
   produced = 0;
+  /** Whether each call was asked to stream, in call order. */
+  readonly streamRequests: boolean[] = [];
 
   constructor(private readonly delayMs = 20) {
     super({ model: 'scripted' });
@@ -32,9 +39,10 @@ export class ScriptedLlm extends BaseLlm {
 
   override async *generateContentAsync(
     request: LlmRequest,
-    _stream?: boolean,
+    stream = false,
     abortSignal?: AbortSignal,
   ): AsyncGenerator<LlmResponse, void> {
+    this.streamRequests.push(stream);
     const last = request.contents[request.contents.length - 1];
     const toolResult = last?.parts?.find((part) => part.functionResponse)?.functionResponse;
     if (toolResult) {
@@ -45,6 +53,7 @@ export class ScriptedLlm extends BaseLlm {
     const weather = /weather in (\w+)/i.exec(said);
     const count = /count to (\d+)/i.exec(said);
     const save = /^save (.+)$/i.exec(said);
+    const streamed = /^(stream|chunks) (.+)$/i.exec(said);
     if (weather) {
       yield this.call('get_weather', weatherArgs(weather[1]!));
     } else if (/who am i/i.test(said)) {
@@ -59,6 +68,12 @@ export class ScriptedLlm extends BaseLlm {
     } else if (/fail after one/i.test(said)) {
       yield this.text('partial answer');
       throw new Error('model provider unavailable');
+    } else if (streamed) {
+      const whole = streamed[2]!;
+      if (stream || streamed[1]!.toLowerCase() === 'chunks') {
+        for (const word of whole.split(/(?<= )/)) yield { ...this.text(word), partial: true };
+      }
+      yield this.text(whole);
     } else if (count) {
       for (let i = 1; i <= Number(count[1]); i++) {
         if (abortSignal?.aborted) return;
