@@ -46,6 +46,7 @@ export default defineConfig({
             'test/server/envelope.test.ts',
             'test/server/http-errors.test.ts',
             'test/server/platform-forwarding.test.ts',
+            'test/server/telemetry-flush.test.ts',
             'test/server/lifecycle.test.ts',
             'test/server/stream.test.ts',
             'test/server/unary.test.ts',

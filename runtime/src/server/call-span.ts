@@ -18,16 +18,39 @@ export interface Tracing {
    * cost about a tenth of a unary call's CPU). Asked per call: an SDK may be registered late.
    */
   recording(): boolean;
+  /**
+   * Exports what the SDK holds (its `forceFlush`), within `flushBoundMs`; never rejects. The
+   * platform throttles a container's CPU the moment a response ends, so a call's spans must leave
+   * before its last byte (the reference AdkApp force-flushes OpenTelemetry before it answers).
+   */
+  flush(): Promise<void>;
 }
+
+/** How long an answer waits for the SDK's export: a stuck collector must not hold every call. */
+export const flushBoundMs = 2_000;
 
 export function createTracing(api: OtelApi): Tracing {
   const noop = new api.ProxyTracerProvider().getDelegate();
+  const delegate = (): unknown => {
+    const provider = api.trace.getTracerProvider();
+    return typeof provider.getDelegate === 'function' ? provider.getDelegate() : provider;
+  };
   return {
     api,
     tracer: api.trace.getTracer('@agentgen/runtime'),
-    recording: () => {
-      const provider = api.trace.getTracerProvider();
-      return (typeof provider.getDelegate === 'function' ? provider.getDelegate() : provider) !== noop;
+    recording: () => delegate() !== noop,
+    flush: () => {
+      const provider = delegate() as { forceFlush?: () => Promise<void> } | null;
+      if (typeof provider?.forceFlush !== 'function') return Promise.resolve();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, flushBoundMs)));
+      const flushed = Promise.resolve()
+        .then(() => provider.forceFlush?.())
+        .then(
+          () => undefined,
+          () => undefined, // an exporter's failure is its own to report; the answer goes out
+        );
+      return Promise.race([flushed, bound]).finally(() => clearTimeout(timer));
     },
   };
 }
@@ -41,9 +64,11 @@ export interface TraceIds {
 
 export class CallSpan {
   readonly #api: OtelApi;
+  readonly #tracing: Tracing;
   readonly #span: OtelSpan;
   readonly #context: OtelContext;
   #stream: { readonly events: number } | undefined;
+  #ended = false;
 
   constructor(tracing: Tracing, req: IncomingMessage, res: ServerResponse, route: string) {
     const { api } = tracing;
@@ -56,9 +81,13 @@ export class CallSpan {
     const attributes: Record<string, string> = { 'http.request.method': req.method ?? '', 'http.route': route };
     if (incoming.supportId !== undefined) attributes['supportID'] = incoming.supportId;
     this.#api = api;
+    this.#tracing = tracing;
     this.#span = tracing.tracer.startSpan(route, { kind: spanKind.server, attributes }, parent);
     this.#context = api.trace.setSpan(parent, this.#span);
-    res.once('close', () => this.#end(res));
+    // The caller gone before the answer was ready: the span ends when the connection does.
+    res.once('close', () => {
+      if (!this.#ended) this.#end(res.statusCode, !res.writableFinished);
+    });
   }
 
   /** Once the envelope names a declared operation: the span's name and its attributes. */
@@ -94,14 +123,25 @@ export class CallSpan {
     return { traceId: spanContext.traceId, spanId: spanContext.spanId, sampled: (spanContext.traceFlags & 1) === 1 };
   }
 
-  #end(res: ServerResponse): void {
+  /**
+   * Ends the span with the answer's HTTP status, then flushes the SDK: `last` (which writes the
+   * answer's last byte) runs once the call's spans have left. See `Tracing.flush`.
+   */
+  endThen(status: number, last: () => void): void {
+    this.#end(status, false);
+    void this.#tracing.flush().then(last);
+  }
+
+  #end(status: number, callerGone: boolean): void {
+    if (this.#ended) return;
+    this.#ended = true;
     const span = this.#span;
-    span.setAttribute('http.response.status_code', res.statusCode);
+    span.setAttribute('http.response.status_code', status);
     if (this.#stream !== undefined) span.setAttribute('agentgen.events_streamed', this.#stream.events);
-    if (!res.writableFinished) {
+    if (callerGone) {
       span.setAttribute('agentgen.caller_gone', true);
       span.setStatus({ code: spanStatusError, message: 'the caller went away before the response ended' });
-    } else if (res.statusCode >= 500) {
+    } else if (status >= 500) {
       span.setStatus({ code: spanStatusError });
     }
     span.end();

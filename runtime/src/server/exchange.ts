@@ -147,7 +147,7 @@ export class Exchange implements TrackedWork {
     this.stopped = true;
     this.abort(new Error('the server is shutting down'));
     this.closeIterator();
-    stream.finish(errorLine('UNAVAILABLE', 503, 'the server is shutting down'));
+    this.beforeLastByte(200, () => stream.finish(errorLine('UNAVAILABLE', 503, 'the server is shutting down')));
   }
 
   /**
@@ -249,8 +249,8 @@ export class Exchange implements TrackedWork {
       this.fail(error);
       return;
     }
-    this.send(200, body);
     this.log('info', 'ok', 200);
+    this.send(200, body);
   }
 
   private async runStream(op: ResolvedOperation, input: unknown, context: HandlerContext): Promise<void> {
@@ -276,8 +276,8 @@ export class Exchange implements TrackedWork {
     else await this.pumpSync((produced as Iterable<unknown>)[Symbol.iterator](), stream, op);
     if (this.stopped) return;
     this.iterator = undefined;
-    stream.finish('');
     this.log('info', 'ok', 200);
+    this.beforeLastByte(200, () => stream.finish(''));
   }
 
   private async pumpAsync(iterator: AsyncIterator<unknown>, stream: NdjsonStream, op: ResolvedOperation): Promise<void> {
@@ -381,16 +381,36 @@ export class Exchange implements TrackedWork {
   }
 
   private reject(row: ErrorRow, message: string): void {
-    this.send(row.http, errorBody(row.status, row.http, message));
     this.log(row.http >= 500 ? 'error' : 'info', message, row.http);
+    this.send(row.http, errorBody(row.status, row.http, message));
   }
 
   private send(status: number, body: string): void {
+    const span = this.span;
+    // No closure on the hot path: only a traced call waits for its telemetry (beforeLastByte).
+    if (span === undefined) this.write(status, body);
+    else span.endThen(status, () => this.write(status, body));
+  }
+
+  private write(status: number, body: string): void {
     const { res } = this;
     if (res.headersSent || res.writableEnded) return;
     if (this.tracker.closing) res.setHeader('connection', 'close');
     res.writeHead(status, { 'content-type': jsonMediaType, 'content-length': Buffer.byteLength(body) });
     res.end(body);
+  }
+
+  /**
+   * Runs `last`, which writes the answer's last byte, once the call's telemetry has left: the
+   * platform throttles a container's CPU the moment a response ends (the reference AdkApp
+   * force-flushes OpenTelemetry before it answers; adk-js's Agent Engine telemetry guide says the
+   * same). Log lines are written before this (stdout and stderr are synchronous on Linux pipes and
+   * files); with a span, it is ended and the SDK flushed first. Without one, `last` runs now.
+   */
+  private beforeLastByte(status: number, last: () => void): void {
+    const span = this.span;
+    if (span === undefined) last();
+    else span.endThen(status, last);
   }
 
   /** A thrown handler error or a failed stream: a JSON error when nothing was sent, else a last line. */
@@ -416,7 +436,7 @@ export class Exchange implements TrackedWork {
     const stream = this.stream;
     this.iterator = undefined;
     if (stream !== undefined && stream.hasOutput) {
-      stream.finish(errorLine(status, http, message));
+      this.beforeLastByte(200, () => stream.finish(errorLine(status, http, message)));
       return;
     }
     stream?.stop();
