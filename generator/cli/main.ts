@@ -167,7 +167,10 @@ async function baseParser(): Promise<Argv> {
   const { default: yargs } = await import('yargs');
   return yargs()
     .scriptName('agentgen')
-    .usage('$0 <command> [options]\n\nSpec-first code generator for agents on the reasoningEngine runtime.')
+    .usage(
+      '$0 <command> [options]\n\nSpec-first code generator for agents on Google\'s Agent Runtime (formerly Vertex AI Agent Engine; part of\n' +
+        'Gemini Enterprise Agent Platform), deployed as a reasoningEngine resource.',
+    )
     .strict()
     .help()
     .alias('h', 'help')
