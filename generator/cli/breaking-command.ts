@@ -10,11 +10,13 @@ import { basename, resolve as resolvePath } from 'node:path';
 import { compareSurfaces } from '../breaking/compare-surfaces.js';
 import { reportJson, reportTable } from '../breaking/report.js';
 import { surfaceFromManifest, surfaceFromModel, type Surface } from '../breaking/surface.js';
+import type { Redactor } from '../deploy/redact.js';
 import { SpecError } from '../load/spec-error.js';
 import { resolve } from '../resolve/resolve.js';
 import { accessTokenEnvOption, apiEndpointOption } from './deploy-options.js';
 import type { Io } from './io.js';
 import { loadSpecFile } from './pipeline.js';
+import { withRedactedOutput } from './redacted-output.js';
 import { UsageError } from './usage-error.js';
 import type { Verb } from './verb.js';
 
@@ -48,8 +50,8 @@ async function readSurface(file: string, cwd: string): Promise<Surface> {
 }
 
 /** The live resource's `classMethods`, found as `agentgen deploy` finds the resource. */
-async function deployedSurface(specFile: string | undefined, args: Args, io: Io): Promise<Surface> {
-  const [{ loadDeployTarget }, { defaultApiEndpoint }, { findDeployed }, { ReasoningEnginesClient }, tokens] = await Promise.all([
+async function deployedSurface(specFile: string | undefined, args: Args, io: Io, redactor: Redactor): Promise<Surface> {
+  const [{ loadDeployTarget }, { defaultApiEndpoint }, { findDeployed }, { ReasoningEnginesClient }, { tokenSource }] = await Promise.all([
     import('./deploy-target.js'),
     import('../emit/deploy-request.js'),
     import('../deploy/deploy.js'),
@@ -57,23 +59,30 @@ async function deployedSurface(specFile: string | undefined, args: Args, io: Io)
     import('../deploy/access-token.js'),
   ]);
   const { deploy } = await loadDeployTarget(specFile === undefined ? undefined : resolvePath(io.cwd, specFile), io.cwd, process.env, ['project', 'location']);
-  const tokenEnv = args['access-token-env'];
   const client = new ReasoningEnginesClient({
     endpoint: args['api-endpoint'] ?? defaultApiEndpoint(deploy.location!),
-    token: tokenEnv === undefined ? tokens.applicationDefaultToken() : tokens.tokenFromEnvironment(tokenEnv, process.env),
+    token: tokenSource(args['access-token-env'], process.env, redactor),
   });
   const resource = await findDeployed(client, deploy);
   if (resource === undefined) throw new Error(`no deployed reasoningEngine named ${JSON.stringify(deploy.displayName)}: nothing to compare against`);
   return surfaceFromManifest(resource, `deployed ${resource.name}`);
 }
 
-export async function breakingCommand(args: Args, io: Io): Promise<number> {
+/**
+ * Everything it prints and throws has the token and token-shaped text redacted (what `--deployed`
+ * needs; two files hold no token, and a surface's names cannot look like one).
+ */
+export function breakingCommand(args: Args, io: Io): Promise<number> {
+  return withRedactedOutput(io, (redacted, redactor) => compare(args, redacted, redactor));
+}
+
+async function compare(args: Args, io: Io, redactor: Redactor): Promise<number> {
   let before: Surface;
   let after: Surface;
   try {
     if (args.deployed) {
       if (args.new !== undefined) throw new UsageError('with --deployed, name one spec file (the new side); the old side is the deployed resource');
-      before = await deployedSurface(args.old, args, io);
+      before = await deployedSurface(args.old, args, io, redactor);
       after = await readSurface(args.old ?? 'agentgen.yaml', io.cwd);
     } else {
       if (args.old === undefined || args.new === undefined) throw new UsageError('name two files: agentgen breaking OLD NEW (or --deployed [SPEC])');

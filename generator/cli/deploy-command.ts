@@ -7,14 +7,16 @@ import { resolve as resolvePath } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { buildCreateRequest, defaultApiEndpoint, parentOf } from '../emit/deploy-request.js';
 import { queryCommand } from '../emit/deploy-shell.js';
-import { applicationDefaultToken, tokenFromEnvironment } from '../deploy/access-token.js';
+import { tokenSource } from '../deploy/access-token.js';
 import { ApiError } from '../deploy/api-error.js';
 import { runDeploy, type DeployOutcome } from '../deploy/deploy.js';
+import type { Redactor } from '../deploy/redact.js';
 import { ReasoningEnginesClient } from '../deploy/reasoning-engines-client.js';
 import { loadDeployTarget } from './deploy-target.js';
 import type { Io } from './io.js';
 import { apiEndpointOption, accessTokenEnvOption, positiveNumber } from './deploy-options.js';
 import { specOption } from './options.js';
+import { withRedactedOutput } from './redacted-output.js';
 import { UsageError } from './usage-error.js';
 import { plainVerb } from './verb.js';
 
@@ -32,7 +34,12 @@ interface Args {
 /** Exit codes beyond main's 0/1/2: a change refused because it breaks callers. */
 export const exitRefusedBreaking = 3;
 
-export async function deployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** Everything it prints, and every error it throws, has the token and token-shaped text redacted. */
+export function deployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return withRedactedOutput(io, (redacted, redactor) => runDeployCommand(args, redacted, env, redactor));
+}
+
+async function runDeployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv, redactor: Redactor): Promise<number> {
   const intervalMs = positiveNumber('--poll-interval', args['poll-interval'], 5000);
   const timeoutMs = positiveNumber('--timeout', args.timeout, 1800) * 1000;
   const spec = args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec);
@@ -43,8 +50,7 @@ export async function deployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv =
     io.stdout(`dry run: nothing was called. The request a create sends (an update sends the same body with an updateMask):\nPOST ${endpoint}/v1/${parentOf(deploy)}/reasoningEngines\n${JSON.stringify(body, null, 2)}\n`);
     return 0;
   }
-  const tokenEnv = args['access-token-env'];
-  const client = new ReasoningEnginesClient({ endpoint, token: tokenEnv === undefined ? applicationDefaultToken() : tokenFromEnvironment(tokenEnv, env) });
+  const client = new ReasoningEnginesClient({ endpoint, token: tokenSource(args['access-token-env'], env, redactor) });
   let outcome: DeployOutcome;
   try {
     outcome = await runDeploy({
@@ -52,7 +58,7 @@ export async function deployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv =
       body,
       deploy,
       allowBreaking: args['allow-breaking'],
-      confirm: (plan) => confirm(plan, args.yes, io),
+      confirm: (plan) => confirm(redactor.redact(plan), args.yes, io),
       wait: { intervalMs, timeoutMs, progress: (line) => io.stderr(`agentgen deploy: ${line}\n`) },
     });
   } catch (error) {
@@ -76,7 +82,10 @@ export async function deployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv =
   }
 }
 
-/** `--yes`, else a prompt on a terminal; without a terminal, a usage error (never a silent deploy). */
+/**
+ * `--yes`, else a prompt on a terminal; without a terminal, a usage error (never a silent deploy).
+ * `plan` names the resource as the API does, so it comes redacted: the prompt writes to the terminal itself.
+ */
 async function confirm(plan: string, yes: boolean, io: Io): Promise<boolean> {
   if (yes) return true;
   if (!process.stdin.isTTY) throw new UsageError(`would ${plan}; pass --yes to deploy without a prompt`);

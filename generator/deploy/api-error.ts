@@ -1,7 +1,10 @@
 /**
  * A failed call to the API, or a failed long-running operation, described for a person: what was
- * being done, the status, the server's message, and what usually fixes it. Never holds the token.
+ * being done, the status, the server's message, and what usually fixes it. The server's message is
+ * quoted as sent, and an API may echo the token in it: the verbs print it through their redaction
+ * step (`cli/redacted-output.ts`).
  */
+import { bearerTokenCharacters } from './redact.js';
 
 /** google.rpc.Code names by number, for an operation's `error.code`. */
 const rpcCodes = [
@@ -34,16 +37,21 @@ export class ApiError extends Error {
   }
 }
 
+/** How much of a body that is not the API's JSON an error quotes. */
+const excerptLength = 500;
+/** A run of token characters at the end of a cut body: dropped, so no token is quoted in part (the redaction step sees only whole ones). */
+const cutToken = new RegExp(`[${bearerTokenCharacters}=]+$`);
+
 /** An HTTP error answer (`{"error": {code, message, status}}` when it is the API's own). */
 export function httpError(action: string, httpStatus: number, body: string): ApiError {
   let status = httpStatus === 409 ? 'ALREADY_EXISTS' : httpStatus === 403 ? 'PERMISSION_DENIED' : httpStatus === 401 ? 'UNAUTHENTICATED' : 'UNKNOWN';
-  let message = body.slice(0, 500).trim() || '(no body)';
+  let message = (body.length > excerptLength ? `${body.slice(0, excerptLength).replace(cutToken, '')}…` : body).trim() || '(no body)';
   try {
     const error = (JSON.parse(body) as { error?: { status?: unknown; message?: unknown } }).error;
     if (typeof error?.status === 'string') status = error.status;
     if (typeof error?.message === 'string') message = error.message;
   } catch {
-    // not JSON: a proxy's page; its first 500 characters say what it is
+    // not JSON: a proxy's page; its first characters say what it is
   }
   return new ApiError(action, status, message, `HTTP ${httpStatus}`);
 }

@@ -1,7 +1,8 @@
 /**
  * The few `reasoningEngines` REST calls a deploy makes (v1, ProtoJSON), over `fetch`, each bounded
  * by a timeout. The base URL is configurable (`--api-endpoint`), which is how tests point it at a
- * local fake. Errors are `ApiError`s that say what was being done; none carries the token.
+ * local fake. Errors are `ApiError`s that say what was being done; this client never puts the
+ * token in one, though the API's answer they quote may (see `api-error.ts`).
  */
 import type { ReasoningEngineBody } from '../emit/deploy-request.js';
 import { ApiError, httpError } from './api-error.js';

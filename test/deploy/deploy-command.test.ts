@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { root } from '../generator/golden-cases.js';
+import { externalAccountEnv } from './external-account.js';
 import { FakeReasoningEngines } from './fake-reasoning-engines.js';
 import { runCli, type CliRun } from './run-cli.js';
 
@@ -229,21 +230,9 @@ describe('agentgen deploy: failures, each with its message and exit code', () =>
   });
 
   test('Application Default Credentials (google-auth-library) are the default: an external_account file whose token endpoint is the fake', async () => {
-    writeFileSync(join(dir, 'subject-token.txt'), 'subject-token-from-the-ci-provider');
-    writeFileSync(
-      join(dir, 'adc.json'),
-      JSON.stringify({
-        type: 'external_account',
-        audience: '//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/ci/providers/test',
-        subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
-        token_url: `${api.url}/v1/token`,
-        credential_source: { file: join(dir, 'subject-token.txt') },
-      }),
-    );
     const run = await runCli(['deploy', '--yes', '--api-endpoint', api.url, '--poll-interval', '20'], {
       cwd: dir,
-      // GOOGLE_CLOUD_PROJECT spares google-auth-library a project lookup on the real network.
-      env: { GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: 'v1', GOOGLE_APPLICATION_CREDENTIALS: join(dir, 'adc.json'), GOOGLE_CLOUD_PROJECT: 'my-project' },
+      env: { GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: 'v1', ...externalAccountEnv(dir, `${api.url}/v1/token`) },
     });
     outputs.push(run.stdout, run.stderr);
     expect(run.code, run.stderr).toBe(0);

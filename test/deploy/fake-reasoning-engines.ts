@@ -3,7 +3,9 @@
  * curl output: it records every request, answers `list` (one resource a page, so paging is
  * exercised), `get`, `create` and `patch` with long-running operations that finish after
  * `pollsUntilDone` polls, and fails the ways the real one does: an HTTP error with a
- * `google.rpc.Status` body (403, 409, ...) or an operation that finishes with `error`.
+ * `google.rpc.Status` body (403, 409, ...) or an operation that finishes with `error`. It can also
+ * answer anything at all, built from the request's Authorization header (an API or a proxy that
+ * echoes it), to show that no answer makes agentgen print the token.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,11 +28,24 @@ interface Operation {
 
 const statusNames: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ALREADY_EXISTS', 500: 'INTERNAL', 503: 'UNAVAILABLE' };
 
+/** The API's error body: a google.rpc.Status under `error`. */
+export function rpcStatusBody(status: number, message: string): string {
+  return JSON.stringify({ error: { code: status, message, status: statusNames[status] ?? 'UNKNOWN' } });
+}
+
+/** An answer the test chose, built from the request's Authorization header. */
+interface ChosenAnswer {
+  readonly method: string;
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: (authorization: string) => string;
+}
+
 export class FakeReasoningEngines {
   readonly requests: RecordedRequest[] = [];
   readonly resources = new Map<string, Resource>();
   private readonly operations = new Map<string, Operation>();
-  private readonly failures: { method: string; status: number; message: string }[] = [];
+  private readonly answers: ChosenAnswer[] = [];
   private failedOperation: { code: number; message: string } | undefined;
   private nextId = 1000;
   private server: Server | undefined;
@@ -55,7 +70,12 @@ export class FakeReasoningEngines {
 
   /** The next request with this method is answered with `status` and a google.rpc.Status body. */
   failNext(method: string, status: number, message: string): void {
-    this.failures.push({ method, status, message });
+    this.answerNext(method, status, () => rpcStatusBody(status, message), 'application/json');
+  }
+
+  /** The next request with this method is answered with `status` and `body(its Authorization header)`, as it is. */
+  answerNext(method: string, status: number, body: (authorization: string) => string, contentType = 'text/plain'): void {
+    this.answers.push({ method, status, contentType, body });
   }
 
   /** The next operation finishes with this error (a google.rpc.Status; `code` is a gRPC code). */
@@ -76,21 +96,22 @@ export class FakeReasoningEngines {
     for await (const chunk of req) text += chunk;
     const body = text === '' || !(req.headers['content-type'] ?? '').includes('json') ? undefined : JSON.parse(text);
     this.requests.push({ method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), authorization: req.headers.authorization, body });
-    const send = (status: number, answer: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(answer));
+    const answer = (status: number, contentType: string, content: string) => {
+      res.writeHead(status, { 'content-type': contentType });
+      res.end(content);
     };
-    const error = (status: number, message: string) => send(status, { error: { code: status, message, status: statusNames[status] ?? 'UNKNOWN' } });
+    const send = (status: number, json: unknown) => answer(status, 'application/json', JSON.stringify(json));
+    const error = (status: number, message: string) => answer(status, 'application/json', rpcStatusBody(status, message));
     // The STS token exchange of an `external_account` credentials file (Application Default
     // Credentials as google-auth-library reads them): answers with this fake's bearer token.
     if (req.method === 'POST' && url.pathname === '/v1/token' && text.includes('grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange')) {
       return send(200, { access_token: this.token, issued_token_type: 'urn:ietf:params:oauth:token-type:access_token', token_type: 'Bearer', expires_in: 3600 });
     }
     if (req.headers.authorization !== `Bearer ${this.token}`) return error(401, 'Request had invalid authentication credentials.');
-    const failure = this.failures.findIndex((f) => f.method === req.method);
-    if (failure >= 0) {
-      const [f] = this.failures.splice(failure, 1);
-      return error(f!.status, f!.message);
+    const chosen = this.answers.findIndex((a) => a.method === req.method);
+    if (chosen >= 0) {
+      const [a] = this.answers.splice(chosen, 1);
+      return answer(a!.status, a!.contentType, a!.body(req.headers.authorization ?? ''));
     }
     const path = url.pathname.replace(/^\/v1\//, '');
     const collection = /^(projects\/[^/]+\/locations\/[^/]+)\/reasoningEngines$/.exec(path);
