@@ -21,13 +21,14 @@ const exoticLineBreaks = /\r\n?|[\u2028\u2029\u0085]/g;
 
 /**
  * A single-quoted string literal, safe for any input: JSON's escaping (control characters,
- * backslashes, lone surrogates) with the quotes swapped, and U+2028/U+2029 escaped too.
+ * backslashes, lone surrogates) with the quotes swapped, and C1 controls, U+2028/U+2029 and format
+ * characters (bidi controls, zero-width characters, the BOM: see `visibleControls`) escaped too.
  */
 export function stringLiteral(value: string): string {
   const body = JSON.stringify(value)
     .slice(1, -1)
-    .replace(/\\.|'|\u2028|\u2029/g, (token) =>
-      token === '\\"' ? '"' : token === "'" ? "\\'" : token === '\u2028' ? '\\u2028' : token === '\u2029' ? '\\u2029' : token,
+    .replace(/\\.|'|[\u0080-\u009f\u2028\u2029\p{Cf}]/gu, (token) =>
+      token === '\\"' ? '"' : token === "'" ? "\\'" : token.startsWith('\\') ? token : codePointEscape(token),
     );
   // A literal ending in an escaped backslash (`'a\\'`) misleads ts-morph's writer, which takes a
   // quote after a backslash as escaped and then reads the rest of the file as inside the string
@@ -66,12 +67,23 @@ export function docText(text: string): string {
 }
 
 /**
- * Control characters (C0 but tab and line feed, and DEL) written as `\uXXXX` text: raw in a
- * comment they are legal TypeScript but make git treat the file as binary, so its diff cannot be
- * reviewed. Strings and JSON need no such step (`JSON.stringify` escapes them already).
+ * Characters a reviewer cannot see, written as `\uXXXX` (or `\u{XXXXX}`) text: control characters
+ * (C0 but tab and line feed, DEL, C1), format characters (bidi overrides and isolates, zero-width
+ * characters, the BOM: "Trojan Source", CVE-2021-42574, makes a comment read as code), and lone
+ * surrogates. Raw in a comment they are legal TypeScript, but control characters make git treat the
+ * file as binary and format characters make its diff lie. Strings and JSON need no such step
+ * (`JSON.stringify` escapes C0 controls and lone surrogates; `stringLiteral` the rest).
  */
+const invisible = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\ud800-\udfff]/gu;
+
 function visibleControls(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(invisible, codePointEscape);
+}
+
+/** `\uXXXX`, or `\u{XXXXX}` beyond the BMP: the character itself in a string, its name in a comment. */
+function codePointEscape(c: string): string {
+  const code = c.codePointAt(0)!;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /** A whole `/** ... *\/` block for text that is not a ts-morph `docs` entry. */

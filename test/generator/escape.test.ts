@@ -177,3 +177,33 @@ describe('control characters in spec text', () => {
     expect(files.find((f) => f.path === 'server.ts')!.contents).toContain('\\u0000');
   });
 });
+
+describe('format characters in spec text ("Trojan Source", CVE-2021-42574)', () => {
+  // Bidi embeddings, overrides and isolates, marks, zero-width characters, the BOM, a tag character; C1 controls; a lone surrogate.
+  const invisible = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c', '\u200b', '\u200d', '\u2060', '\ufeff', '\u{e0001}', '\u0080', '\u009f', '\udc00'];
+  const seen = /[\u0080-\u009f\p{Cf}\ud800-\udfff]/u;
+
+  test.each(invisible.map((c) => [c.codePointAt(0)!.toString(16), c]))('U+%s is written as visible text in comments and string literals', (_, c) => {
+    const value = `if (user${c}) { admin }`;
+    for (const comment of [docComment(value), lineComment(value)]) expect(comment).not.toMatch(seen);
+    const literal = stringLiteral(value);
+    expect(literal).not.toMatch(seen);
+    expect(new Function(`return ${literal};`)()).toBe(value);
+  });
+
+  test("a spec whose title and descriptions hold bidi overrides and a BOM generates files with none of them raw", () => {
+    const text = [
+      'agentgen: 1',
+      'name: "agent\\u202e\\ufeff"',
+      'operations:',
+      '  ping:',
+      '    api_mode: async',
+      '    description: "pong \\u2066admin\\u2069 \\u200b"',
+      '    input: { type: object, title: "in\\u202d", properties: { q: { type: string, description: "q\\ufeff", enum: ["a\\u202eb"] } } }',
+      '',
+    ].join('\n');
+    const { files } = generateFromText(text);
+    for (const file of files.filter((f) => f.path.endsWith('.ts'))) expect(file.contents, file.path).not.toMatch(/[\p{Cf}]/u);
+    expect(files.find((f) => f.path === 'types.ts')!.contents).toContain('\\u202e');
+  });
+});
