@@ -45,6 +45,46 @@ describe('listen()', () => {
     }
   });
 
+  /** Sets the variables for one test and puts back what was there. */
+  async function withEnv(values: Record<string, string>, run: () => Promise<void>): Promise<void> {
+    const saved = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, values);
+    try {
+      await run();
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  }
+
+  it('binds the address in $AGENT_SERVER_HOST (agentgen dev sets 127.0.0.1); an explicit host wins', async () => {
+    await withEnv({ PORT: '0', AGENT_SERVER_HOST: '127.0.0.1' }, async () => {
+      const server = createContainer(basicTable, basicHandlers);
+      try {
+        expect((await server.listen()).host).toBe('127.0.0.1');
+        expect((server.server.address() as { address: string }).address).toBe('127.0.0.1');
+      } finally {
+        await server.close();
+      }
+      const explicit = createContainer(basicTable, basicHandlers, { host: '0.0.0.0' });
+      try {
+        expect((await explicit.listen()).host).toBe('0.0.0.0');
+      } finally {
+        await explicit.close();
+      }
+    });
+  });
+
+  it('refuses an $AGENT_SERVER_HOST that is not an IP address', async () => {
+    await withEnv({ PORT: '0', AGENT_SERVER_HOST: 'my laptop' }, async () => {
+      const server = createContainer(basicTable, basicHandlers);
+      await expect(server.listen()).rejects.toThrow('$AGENT_SERVER_HOST must be an IP address such as 127.0.0.1 or 0.0.0.0, got "my laptop"');
+      await server.close();
+    });
+  });
+
   it('rejects when the port is taken', async () => {
     const { url } = await start(basicTable, basicHandlers);
     const port = Number(new URL(url).port);
@@ -82,24 +122,25 @@ describe('close()', () => {
     await expect(probe(url, { path: '/api/reasoning_engine', body: '{}', timeoutMs: 1_000 })).rejects.toThrow('ECONNREFUSED');
   });
 
-  it('lets an in-flight unary call finish before resolving', async () => {
-    let release = (): void => undefined;
+  it('answers an in-flight unary call 503 UNAVAILABLE at once, aborts its handler, and resolves without waiting for it', async () => {
+    let aborted = false;
     const table: ServerOperationTable = new Map([['slow', { kind: 'unary', input: z.object({}) }]]);
     const { url, server } = await start(table, {
-      slow: () => new Promise((resolve) => (release = () => resolve('done'))),
+      // Ignores its signal's verdict: it would answer after a minute.
+      slow: (_: unknown, context: HandlerContext) => {
+        context.signal.addEventListener('abort', () => (aborted = true));
+        return new Promise((resolve) => setTimeout(() => resolve('late'), 60_000).unref());
+      },
     });
     const pending = probe(url, { path: '/api/reasoning_engine', body: envelope('slow') });
     await sleep(20);
-    let closed = false;
-    const closing = server.close().then(() => (closed = true));
-    await sleep(20);
-    expect(closed).toBe(false);
-    release();
+    const started = performance.now();
+    await server.close();
     const res = await pending;
-    expect(res.body).toBe('{"output":"done"}');
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect([res.status, JSON.parse(res.body)]).toEqual([503, { error: { code: 503, status: 'UNAVAILABLE', message: 'the server is shutting down' } }]);
     expect(res.headers.connection).toBe('close');
-    await closing;
-    expect(closed).toBe(true);
+    expect(aborted).toBe(true);
   });
 
   it('closes idle keep-alive connections, and a second close() is harmless', async () => {

@@ -5,6 +5,7 @@
  * Then the same through a real process and a real SIGTERM, down to its exit code.
  */
 import { spawn } from 'node:child_process';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -103,46 +104,94 @@ describe('shutdown()', () => {
     await stopping;
   });
 
-  it('defaults to a 10 s grace and refuses a bad one', () => {
-    expect(defaultShutdownGraceMs).toBe(10_000);
+  it('defaults to a 7 s grace (under Cloud Run\'s 10 s after SIGTERM), takes $AGENT_SHUTDOWN_GRACE_MS, and refuses a bad one', () => {
+    expect(defaultShutdownGraceMs).toBe(7_000);
     const { handlers } = tickHandlers();
     expect(() => createContainer(table, handlers, { shutdownGraceMs: -1 })).toThrow('shutdownGraceMs must be an integer of milliseconds >= 0, got -1');
     expect(() => createContainer(table, handlers, { shutdownGraceMs: 1.5 })).toThrow('got 1.5');
+    const saved = process.env['AGENT_SHUTDOWN_GRACE_MS'];
+    try {
+      process.env['AGENT_SHUTDOWN_GRACE_MS'] = 'soon';
+      expect(() => createContainer(table, handlers)).toThrow('$AGENT_SHUTDOWN_GRACE_MS must be an integer of milliseconds >= 0, got "soon"');
+      expect(() => createContainer(table, handlers, { shutdownGraceMs: 5 })).not.toThrow(); // the option wins
+    } finally {
+      if (saved === undefined) delete process.env['AGENT_SHUTDOWN_GRACE_MS'];
+      else process.env['AGENT_SHUTDOWN_GRACE_MS'] = saved;
+    }
+  });
+});
+
+/** Starts shutdown-target.ts in its own process; resolves with its URL, its exit and its stderr. */
+async function startTarget(env: Record<string, string>) {
+  const bundle = await bundleEntry(join(import.meta.dirname, 'shutdown-target.ts'));
+  const child = spawn(process.execPath, [bundle.file], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = (): void => {
+    child.kill('SIGKILL');
+    bundle.remove();
+  };
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (text: string) => {
+        out += text;
+        const match = /listening (\d+)/.exec(out);
+        if (match) resolve(Number(match[1]));
+      });
+      void exit.then((code) => reject(new Error(`the target exited (${code}) before listening: ${stderr}`)));
+    });
+    return { url: `http://127.0.0.1:${port}`, child, exit, stderr: () => stderr, stop };
+  } catch (error) {
+    stop();
+    throw error;
+  }
+}
+
+describe('SIGTERM with work that will not end (issue 29: a 60 s unary handler kept the process alive)', () => {
+  it('a 60 s unary handler that ignores its signal, a 60 s stream and an idle connection: 503, a last error line, exit 0 within grace + 1 s', async () => {
+    const target = await startTarget({ AGENT_SHUTDOWN_GRACE_MS: '2000' });
+    try {
+      const idle = new Agent({ keepAlive: true });
+      // An idle keep-alive connection: one answered call, then nothing.
+      expect((await probe(target.url, { path: streamPath, body: envelope('ticks', { ticks: 1, everyMs: 0 }), agent: idle })).status).toBe(200);
+      const stream = await openStream(target.url, { path: streamPath, body: envelope('ticks', { ticks: 3_000, everyMs: 20 }) });
+      await stream.nextLine();
+      const unary = probe(target.url, { path: '/api/reasoning_engine', body: envelope('stubborn', {}), timeoutMs: 10_000 });
+      await sleep(100);
+      const signalled = performance.now();
+      target.child.kill('SIGTERM');
+      const answer = await unary;
+      expect([answer.status, JSON.parse(answer.body)]).toEqual([503, unavailable]);
+      expect(parseLines(await stream.rest()).at(-1)).toEqual(unavailable);
+      expect(await target.exit).toBe(0);
+      expect(performance.now() - signalled).toBeLessThan(3_000);
+      expect(target.stderr()).toBe('');
+      idle.destroy();
+    } finally {
+      target.stop();
+    }
   });
 });
 
 describe('SIGTERM in a container process (shutdownOnSignals)', () => {
   it('finishes the short stream, ends the long one with the error line after the grace, refuses new connections, and exits 0', async () => {
-    const bundle = await bundleEntry(join(import.meta.dirname, 'shutdown-target.ts'));
-    const child = spawn(process.execPath, [bundle.file], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SHUTDOWN_GRACE_MS: '400' } });
+    const target = await startTarget({ SHUTDOWN_GRACE_MS: '400' });
     try {
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-      const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      const port = await new Promise<number>((resolve, reject) => {
-        let out = '';
-        child.stdout.setEncoding('utf8').on('data', (text: string) => {
-          out += text;
-          const match = /listening (\d+)/.exec(out);
-          if (match) resolve(Number(match[1]));
-        });
-        void exit.then((code) => reject(new Error(`the target exited (${code}) before listening: ${stderr}`)));
-      });
-      const url = `http://127.0.0.1:${port}`;
-      const long = await openStream(url, { path: streamPath, body: envelope('ticks', { ticks: 1_000, everyMs: 20 }) });
-      const short = await openStream(url, { path: streamPath, body: envelope('ticks', { ticks: 5, everyMs: 20 }) });
+      const long = await openStream(target.url, { path: streamPath, body: envelope('ticks', { ticks: 1_000, everyMs: 20 }) });
+      const short = await openStream(target.url, { path: streamPath, body: envelope('ticks', { ticks: 5, everyMs: 20 }) });
       await long.nextLine();
       await short.nextLine();
-      child.kill('SIGTERM');
+      target.child.kill('SIGTERM');
       await sleep(50);
-      await expect(probe(url, { path: streamPath, body: envelope('ticks', { ticks: 1, everyMs: 0 }), timeoutMs: 1_000 })).rejects.toThrow('ECONNREFUSED');
+      await expect(probe(target.url, { path: streamPath, body: envelope('ticks', { ticks: 1, everyMs: 0 }), timeoutMs: 1_000 })).rejects.toThrow('ECONNREFUSED');
       expect(parseLines(await short.rest())).toEqual([{ i: 1 }, { i: 2 }, { i: 3 }, { i: 4 }]);
       expect(parseLines(await long.rest()).at(-1)).toEqual(unavailable);
-      expect(await exit).toBe(0);
-      expect(stderr).toBe('');
+      expect(await target.exit).toBe(0);
+      expect(target.stderr()).toBe('');
     } finally {
-      child.kill('SIGKILL');
-      bundle.remove();
+      target.stop();
     }
   });
 });

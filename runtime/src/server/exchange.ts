@@ -135,17 +135,22 @@ export class Exchange implements TrackedWork {
     if (!this.res.headersSent) this.res.setHeader('connection', 'close');
   }
 
-  /** Server shutdown: streams end now with a last error line; unary work is left to finish. */
+  /**
+   * The end of a shutdown's grace: the work is given up. Its handler's signal aborts; a stream
+   * ends with a last UNAVAILABLE line, a unary call is answered 503 UNAVAILABLE now (whatever its
+   * handler returns later is dropped), so no caller is left to a reset when the process exits.
+   */
   shutdown(): void {
-    const stream = this.stream;
-    if (stream === undefined) {
-      // Unary work finishes, and the caller is told not to reuse the connection.
-      if (!this.res.headersSent) this.res.setHeader('connection', 'close');
-      return;
-    }
     if (this.stopped) return;
     this.stopped = true;
     this.abort(new Error('the server is shutting down'));
+    const stream = this.stream;
+    if (stream === undefined) {
+      const message = 'the server is shutting down';
+      this.log('error', message, 503);
+      this.send(503, errorBody('UNAVAILABLE', 503, message));
+      return;
+    }
     this.closeIterator();
     this.beforeLastByte(200, () => stream.finish(errorLine('UNAVAILABLE', 503, 'the server is shutting down')));
   }

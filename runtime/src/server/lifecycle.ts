@@ -1,9 +1,12 @@
 /**
- * The container's server: listen on `$PORT` (default 8080) at 0.0.0.0; `shutdown()` (what SIGTERM
+ * The container's server: listen on `$PORT` (default 8080) at 0.0.0.0 (or `$AGENT_SERVER_HOST`:
+ * `agentgen dev --command` sets 127.0.0.1, so a local container is not reachable from the
+ * network); `shutdown()` (what SIGTERM
  * should do: stop accepting, let work in flight finish within a grace period, end the rest) and
  * `close()` (the same with no grace).
  */
 import { createServer } from 'node:http';
+import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { containerErrors, type ErrorRow } from '../contract.js';
 import { createDispatcher } from './dispatcher.js';
@@ -51,10 +54,22 @@ export function createContainer(table: ServerOperationTable, handlers: object, o
       });
       void ended.then(() => {
         endGrace = undefined;
-        // Streams still running get their last UNAVAILABLE line; unary work is left to finish.
+        // Work still running is given up: handlers' signals abort, streams get their last
+        // UNAVAILABLE line, unary calls a 503 (Exchange.shutdown).
         dispatcher.shutdown();
         server.closeIdleConnections();
-        void dispatcher.idle().then(() => server.closeIdleConnections());
+        // Once those answers are out (or after a bound: a body still uploading is no call yet),
+        // every connection is cut, so `close` resolves and the process can exit whatever a
+        // handler that ignores its signal still does.
+        let cut: ReturnType<typeof setTimeout> | undefined;
+        const answered = new Promise<void>((done) => {
+          cut = setTimeout(done, answerBoundMs);
+          void dispatcher.idle().then(done);
+        });
+        void answered.then(() => {
+          clearTimeout(cut);
+          server.closeAllConnections();
+        });
       });
     });
     return closed;
@@ -66,7 +81,7 @@ export function createContainer(table: ServerOperationTable, handlers: object, o
       await dispatcher.ready;
       return new Promise((resolve, reject) => {
         const port = options.port ?? portFromEnv();
-        const host = options.host ?? '0.0.0.0';
+        const host = options.host ?? hostFromEnv();
         const onError = (error: Error): void => reject(error);
         server.once('error', onError);
         server.listen(port, host, () => {
@@ -82,13 +97,23 @@ export function createContainer(table: ServerOperationTable, handlers: object, o
   };
 }
 
-/** The default of `shutdownGraceMs`: long enough for a turn in flight to end, short of an orchestrator's patience. */
-export const defaultShutdownGraceMs = 10_000;
+/**
+ * The default of `shutdownGraceMs`: 7 s. The platform runs containers on Cloud Run, which sends
+ * SIGTERM and kills the instance 10 s later; the grace leaves 3 s of that window for the 503s, a
+ * last telemetry flush (bounded at 2 s, call-span.ts) and the exit.
+ */
+export const defaultShutdownGraceMs = 7_000;
+
+/** After the grace, how long the answers to abandoned work may take before connections are cut. */
+const answerBoundMs = 500;
 
 function shutdownGrace(options: AgentServerOptions): number {
-  const grace = options.shutdownGraceMs ?? defaultShutdownGraceMs;
+  const raw = process.env['AGENT_SHUTDOWN_GRACE_MS']?.trim();
+  const fromEnv = raw === undefined || raw === '' ? undefined : Number(raw);
+  const grace = options.shutdownGraceMs ?? fromEnv ?? defaultShutdownGraceMs;
   if (!Number.isSafeInteger(grace) || grace < 0) {
-    throw new RangeError(`agent server: shutdownGraceMs must be an integer of milliseconds >= 0, got ${String(grace)}`);
+    const source = options.shutdownGraceMs === undefined && fromEnv !== undefined ? `$AGENT_SHUTDOWN_GRACE_MS` : 'shutdownGraceMs';
+    throw new RangeError(`agent server: ${source} must be an integer of milliseconds >= 0, got ${JSON.stringify(options.shutdownGraceMs ?? raw)}`);
   }
   return grace;
 }
@@ -165,6 +190,16 @@ function refuseClient(error: Error & { code?: string }, socket: Duplex, logger: 
   } catch {
     // A failing logger must not take the server down with it.
   }
+}
+
+/** The interface to listen on: `$AGENT_SERVER_HOST` when set, else 0.0.0.0 (contract rule 6). */
+function hostFromEnv(): string {
+  const raw = process.env['AGENT_SERVER_HOST']?.trim();
+  if (raw === undefined || raw === '') return '0.0.0.0';
+  if (isIP(raw) === 0) {
+    throw new RangeError(`agent server: $AGENT_SERVER_HOST must be an IP address such as 127.0.0.1 or 0.0.0.0, got ${JSON.stringify(raw)}`);
+  }
+  return raw;
 }
 
 function portFromEnv(): number {

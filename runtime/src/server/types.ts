@@ -45,7 +45,7 @@ export type OperationHandler = (input: unknown, context: HandlerContext) => unkn
 export interface AgentServerOptions {
   /** Port for `listen()`; default `$PORT`, else 8080. `0` picks a free port. */
   readonly port?: number;
-  /** Host for `listen()`; default `0.0.0.0` as the contract requires. */
+  /** Host for `listen()`; default `$AGENT_SERVER_HOST`, else `0.0.0.0` as the contract requires. */
   readonly host?: string;
   /** Largest accepted request body in bytes; default 16 MiB. Larger bodies get 413 unread. */
   readonly bodyLimitBytes?: number;
@@ -100,8 +100,10 @@ export interface AgentServerOptions {
    */
   readonly validateResults?: boolean;
   /**
-   * Milliseconds `shutdown()` lets calls in flight finish before it ends the streams still running
-   * with a last UNAVAILABLE error line. Default 10000; 0 is `close()`.
+   * Milliseconds `shutdown()` lets calls in flight finish before it gives up on those still
+   * running: their handlers' signals abort, streams end with a last UNAVAILABLE error line and
+   * unary calls are answered 503 UNAVAILABLE. Default `$AGENT_SHUTDOWN_GRACE_MS`, else 7000 (under
+   * the 10 s the platform's Cloud Run substrate waits after SIGTERM); 0 is `close()`.
    */
   readonly shutdownGraceMs?: number;
 }
@@ -111,7 +113,11 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 export interface AgentServer {
   /** Starts listening (once OpenTelemetry has been looked for); resolves with the bound address. */
   listen(): Promise<{ port: number; host: string }>;
-  /** Stops accepting, ends in-flight streams with a last UNAVAILABLE error line, waits for the rest. */
+  /**
+   * Stops accepting and gives up on calls in flight at once: handlers' signals abort, streams end
+   * with a last UNAVAILABLE error line, unary calls get 503 UNAVAILABLE. Resolves when every
+   * connection is closed, whatever a handler that ignores its signal still does.
+   */
   close(): Promise<void>;
   /**
    * What the platform's SIGTERM asks for: stops accepting new connections at once, lets calls in
