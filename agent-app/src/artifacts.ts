@@ -8,7 +8,7 @@
  * by all their sessions; any other needs `session_id`, as the reference artifact services
  * require ("Session ID must be provided for session-scoped artifacts.").
  */
-import type { ArtifactVersion, BaseArtifactService } from '@google/adk';
+import { FileArtifactService, type ArtifactVersion, type BaseArtifactService } from '@google/adk';
 import type {
   AsyncGetArtifactVersionResult,
   AsyncListArtifactVersionsResult,
@@ -16,7 +16,8 @@ import type {
 } from '../generated/types.js';
 import type { AppCore } from './core.js';
 import { invalidArgument } from './errors.js';
-import { inputObject, optionalObject, optionalString, requiredString, type Input } from './inputs.js';
+import { checkFilename, fitsFileFolder } from './ids.js';
+import { inputObject, optionalId, optionalObject, requiredId, requiredString, type Input } from './inputs.js';
 import { partFromWire, partToWire, type Part } from './wire.js';
 
 type Key = Parameters<BaseArtifactService['listArtifactKeys']>[0];
@@ -28,20 +29,27 @@ const userNamespace = 'user:';
  * `user:` file (which no session scopes) and for listing without a session, '' names no session.
  */
 function keyOf(core: AppCore, input: Input, operation: string, filename?: string): Key {
-  const userId = requiredString(input, 'user_id', operation);
-  const sessionId = optionalString(input, 'session_id', operation);
+  const userId = requiredId(input, 'user_id', operation);
+  const sessionId = optionalId(input, 'session_id', operation);
   if (sessionId === undefined && filename !== undefined && !filename.startsWith(userNamespace)) {
     throw invalidArgument(
       `${operation}: session_id is required for ${JSON.stringify(filename)}: Session ID must be provided for session-scoped artifacts ` +
         `(only a filename starting with "${userNamespace}" belongs to the user).`,
     );
   }
+  if (core.services.artifactService instanceof FileArtifactService) {
+    for (const [key, id] of [['user_id', userId], ['session_id', sessionId]] as const) {
+      if (id !== undefined && !fitsFileFolder(id)) {
+        throw invalidArgument(`${operation}: ${key} must be letters, digits, '_', '@', '-' and '.' (not first) with file artifacts.`);
+      }
+    }
+  }
   return { appName: core.appName, userId, sessionId: sessionId ?? '' };
 }
 
 function fileKey(core: AppCore, raw: unknown, operation: string): Key & { filename: string } & { input: Input } {
   const input = inputObject(raw, operation);
-  const filename = requiredString(input, 'filename', operation);
+  const filename = checkFilename(requiredString(input, 'filename', operation), `${operation}: filename`);
   return { ...keyOf(core, input, operation, filename), filename, input };
 }
 

@@ -15,7 +15,7 @@
  */
 import type { AppCore } from './core.js';
 import { invalidArgument } from './errors.js';
-import { inputObject, messageContent, optionalArray, optionalString, requiredString } from './inputs.js';
+import { inputObject, messageContent, optionalArray, optionalId, requiredId } from './inputs.js';
 import { labelsOf } from './run-labels.js';
 import { eventFromWire, eventToWire, runConfigFromWire, type WireEvent } from './wire.js';
 
@@ -26,9 +26,9 @@ export async function startStreamQuery(
   signal: AbortSignal | undefined,
 ): Promise<AsyncGenerator<WireEvent, void, undefined>> {
   const input = inputObject(raw, operation);
-  const userId = requiredString(input, 'user_id', operation);
+  const userId = requiredId(input, 'user_id', operation);
   const newMessage = messageContent(input['message'], operation);
-  const sessionId = optionalString(input, 'session_id', operation);
+  const sessionId = optionalId(input, 'session_id', operation);
   const seedEvents = optionalArray(input, 'session_events', operation);
   if (seedEvents !== undefined && seedEvents.length > 0 && sessionId !== undefined) {
     throw invalidArgument(`${operation}: session_events seeds a new session and cannot be given together with session_id.`);

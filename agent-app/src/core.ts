@@ -3,10 +3,11 @@
  * runner, and the few session steps more than one operation needs (look up or fail, create
  * and seed, remove with its artifacts).
  */
-import { Runner } from '@google/adk';
+import { FileArtifactService, Runner } from '@google/adk';
 import type { BasePlugin, Event as AdkEvent, RunnerConfig, Session as AdkSession, VertexAiCreateSessionRequest } from '@google/adk';
 import { AgentError } from '@agentgen/runtime/server';
 import { sessionExists, sessionNotFound } from './errors.js';
+import { fitsFileFolder } from './ids.js';
 import { RunLabelsPlugin } from './run-labels.js';
 import type { Services } from './services.js';
 import { TurnStateSessionService } from './turn-state-session-service.js';
@@ -181,7 +182,9 @@ export class AppCore {
   async removeSession(userId: string, sessionId: string): Promise<void> {
     const key = { appName: this.appName, userId, sessionId };
     const { artifactService, sessionService } = this.services;
-    for (const filename of await artifactService.listArtifactKeys(key)) {
+    // The file service refuses (with a plain Error) ids it cannot name a folder after: none holds a file.
+    const noFiles = artifactService instanceof FileArtifactService && !(fitsFileFolder(userId) && fitsFileFolder(sessionId));
+    for (const filename of noFiles ? [] : await artifactService.listArtifactKeys(key)) {
       await artifactService.deleteArtifact({ ...key, filename });
     }
     await sessionService.deleteSession(key);

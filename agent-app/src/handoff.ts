@@ -40,9 +40,10 @@ import {
   looksLikeResourceName,
 } from './discovery-engine-session.js';
 import { invalidArgument } from './errors.js';
+import { checkId } from './ids.js';
 import type { HandoffEnvelope } from './handler-types.js';
 import { inputObject, messageContent } from './inputs.js';
-import { syntaxErrorAt } from '@agentgen/runtime/server';
+import { loneSurrogatePath, syntaxErrorAt } from '@agentgen/runtime/server';
 import { withLabels } from './run-labels.js';
 import { tempStatePrefix } from './turn-state-session-service.js';
 import {
@@ -86,16 +87,27 @@ function idField(obj: Record<string, unknown>, snake: string, camel: string): { 
   return undefined;
 }
 
-/** A backend session id or a Discovery Engine session name; a resource name of any other form is refused, without echoing it. */
+/**
+ * A backend session id (within the rules of ids.ts) or a Discovery Engine session name (its own
+ * form bounds it; it never reaches a service); a resource name of any other form is refused,
+ * without echoing it.
+ */
 function sessionIdField(request: Record<string, unknown>): string | undefined {
   const field = idField(request, 'session_id', 'sessionId');
-  if (field && looksLikeResourceName(field.value) && !isDiscoveryEngineSessionName(field.value)) {
+  if (field === undefined || isDiscoveryEngineSessionName(field.value)) return field?.value;
+  if (looksLikeResourceName(field.value)) {
     throw invalidArgument(
       `${operation}: request_json.${field.key} starts like a resource name but is not a Discovery Engine session name ` +
         `(${discoveryEngineSessionForm}, each id of letters, digits, '.', '_', ':' or '-', starting with a letter or digit).`,
     );
   }
-  return field?.value;
+  return checkId(field.value, `${operation}: request_json.${field.key}`);
+}
+
+/** The request's user, within the rules of ids.ts; the reference's default user when it names none. */
+function userIdField(request: Record<string, unknown>): string {
+  const field = idField(request, 'user_id', 'userId');
+  return field === undefined ? defaultHandoffUserId : checkId(field.value, `${operation}: request_json.${field.key}`);
 }
 
 export function parseHandoffRequest(requestJson: unknown): HandoffRequest {
@@ -112,8 +124,10 @@ export function parseHandoffRequest(requestJson: unknown): HandoffRequest {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw invalidArgument(`${operation}: request_json must hold a JSON object.`);
   }
-  // The server measured `input`, not the JSON inside this string.
+  // The server measured `input`, and looked for lone surrogates in it, not in the JSON inside this string.
   checkDepth(parsed, `${operation}: request_json`);
+  const notText = loneSurrogatePath(parsed, requestJson);
+  if (notText !== undefined) throw invalidArgument(`${operation}: request_json.${notText} is not Unicode text: it holds a lone surrogate.`);
   const request = parsed as Record<string, unknown>;
   const events = request['events'] ?? [];
   if (!Array.isArray(events)) throw invalidArgument(`${operation}: request_json.events must be an array.`);
@@ -122,7 +136,7 @@ export function parseHandoffRequest(requestJson: unknown): HandoffRequest {
     events: events.map((event, i) => eventFromWire(event, `${operation}: request_json.events[${i}]`)),
     artifacts: artifactsFromWire(request['artifacts'], `${operation}: request_json.artifacts`),
     turnState: authorizationState(request['authorizations']),
-    userId: idField(request, 'user_id', 'userId')?.value ?? defaultHandoffUserId,
+    userId: userIdField(request),
     sessionId: sessionIdField(request),
     labels: labelsField(request['labels']),
   };

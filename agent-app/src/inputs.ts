@@ -6,6 +6,7 @@
  */
 import { checkDepth } from './depth.js';
 import { invalidArgument } from './errors.js';
+import { checkId } from './ids.js';
 import { contentFromWire, type Content } from './wire.js';
 
 export type Input = Readonly<Record<string, unknown>>;
@@ -37,6 +38,17 @@ export function optionalString(input: Input, key: string, operation: string): st
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string') throw invalidArgument(`${operation}: ${key} must be a string when given.`);
   return value;
+}
+
+/** A required id (`user_id`, `session_id`): a non-empty string within the rules of ids.ts. */
+export function requiredId(input: Input, key: string, operation: string): string {
+  return checkId(requiredString(input, key, operation), `${operation}: ${key}`);
+}
+
+/** An optional id: absent, null and '' mean "not given"; otherwise as `requiredId`. */
+export function optionalId(input: Input, key: string, operation: string): string | undefined {
+  const value = optionalString(input, key, operation);
+  return value === undefined ? undefined : checkId(value, `${operation}: ${key}`);
 }
 
 export function optionalObject(input: Input, key: string, operation: string): Record<string, unknown> | undefined {

@@ -20,7 +20,20 @@ import {
   getSessionServiceFromUri,
   InMemoryMemoryService,
 } from '@google/adk';
-import type { BaseArtifactService, BaseMemoryService, BaseSessionService, CreateSessionRequest, Session } from '@google/adk';
+import type {
+  AppendEventRequest,
+  BaseArtifactService,
+  BaseMemoryService,
+  BaseSessionService,
+  CreateSessionRequest,
+  DeleteSessionRequest,
+  Event,
+  GetSessionRequest,
+  ListSessionsRequest,
+  ListSessionsResponse,
+  Session,
+} from '@google/adk';
+import { redacted } from './database-errors.js';
 
 export type ServiceKind = 'session' | 'memory' | 'artifact';
 
@@ -116,6 +129,8 @@ const schemaRaceCodes = new Set(['42P07', '42710', '23505']);
  * (each found by the tests in test/agent-app/service-uris.test.ts):
  * - it opens its database on first use, and two first calls at once would each open it (two
  *   connection pools, two schema updates): here the opening is shared;
+ * - a failing statement's error quotes its parameters (the caller's state, ids, messages): every
+ *   call's failure is redacted to its operation, exception class and SQLSTATE (database-errors.ts);
  * - `createSession` finds-or-inserts the app's (and the user's) state row, so the first sessions
  *   of an app created at once, on one replica or several, all but one fail on that row's unique
  *   key (measured: 9 of 10 concurrent first sessions on an empty database). The insert is one
@@ -125,14 +140,33 @@ const schemaRaceCodes = new Set(['42P07', '42710', '23505']);
 export class DatabaseSessions extends DatabaseSessionService {
   #opening: Promise<void> | undefined;
 
-  override async createSession(request: CreateSessionRequest): Promise<Session> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await super.createSession(request);
-      } catch (error) {
-        if (attempt >= 3 || (error as { name?: unknown }).name !== 'UniqueConstraintViolationException') throw error;
+  override createSession(request: CreateSessionRequest): Promise<Session> {
+    return redacted('createSession', async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await super.createSession(request);
+        } catch (error) {
+          if (attempt >= 3 || (error as { name?: unknown }).name !== 'UniqueConstraintViolationException') throw error;
+        }
       }
-    }
+    });
+  }
+
+  // Every call's failure leaves without the statement's parameters: see database-errors.ts.
+  override getSession(request: GetSessionRequest): Promise<Session | undefined> {
+    return redacted('getSession', () => super.getSession(request));
+  }
+
+  override listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
+    return redacted('listSessions', () => super.listSessions(request));
+  }
+
+  override deleteSession(request: DeleteSessionRequest): Promise<void> {
+    return redacted('deleteSession', () => super.deleteSession(request));
+  }
+
+  override appendEvent(request: AppendEventRequest): Promise<Event> {
+    return redacted('appendEvent', () => super.appendEvent(request));
   }
 
   override init(): Promise<void> {

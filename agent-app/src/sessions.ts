@@ -5,13 +5,14 @@
 import type { AppCore } from './core.js';
 import { invalidArgument } from './errors.js';
 import type { MemorySearchResult, SessionList } from './handler-types.js';
-import { inputObject, optionalObject, optionalString, requiredString } from './inputs.js';
+import { checkId } from './ids.js';
+import { inputObject, optionalId, optionalObject, optionalString, requiredId, requiredString } from './inputs.js';
 import { memoryToWire, sessionFromWire, sessionToWire, type WireSession } from './wire.js';
 
 export async function createSession(core: AppCore, raw: unknown, operation: string): Promise<WireSession> {
   const input = inputObject(raw, operation);
-  const userId = requiredString(input, 'user_id', operation);
-  const sessionId = optionalString(input, 'session_id', operation);
+  const userId = requiredId(input, 'user_id', operation);
+  const sessionId = optionalId(input, 'session_id', operation);
   const state = optionalObject(input, 'state', operation);
   // Expiry for the session service, as the reference passes its keyword arguments through
   // (googleapis/python-aiplatform, vertexai/agent_engines/templates/adk.py, async_create_session).
@@ -34,14 +35,14 @@ export async function createSession(core: AppCore, raw: unknown, operation: stri
 
 export async function getSession(core: AppCore, raw: unknown, operation: string): Promise<WireSession> {
   const input = inputObject(raw, operation);
-  const userId = requiredString(input, 'user_id', operation);
-  const sessionId = requiredString(input, 'session_id', operation);
+  const userId = requiredId(input, 'user_id', operation);
+  const sessionId = requiredId(input, 'session_id', operation);
   return sessionToWire(await core.requireSession(userId, sessionId));
 }
 
 export async function listSessions(core: AppCore, raw: unknown, operation: string): Promise<SessionList> {
   const input = inputObject(raw, operation);
-  const userId = requiredString(input, 'user_id', operation);
+  const userId = requiredId(input, 'user_id', operation);
   const { sessions } = await core.services.sessionService.listSessions({ appName: core.appName, userId });
   return { sessions: sessions.map(sessionToWire) };
 }
@@ -49,8 +50,8 @@ export async function listSessions(core: AppCore, raw: unknown, operation: strin
 /** Deleting a session that does not exist is NOT_FOUND, like reading one. */
 export async function deleteSession(core: AppCore, raw: unknown, operation: string): Promise<null> {
   const input = inputObject(raw, operation);
-  const userId = requiredString(input, 'user_id', operation);
-  const sessionId = requiredString(input, 'session_id', operation);
+  const userId = requiredId(input, 'user_id', operation);
+  const sessionId = requiredId(input, 'session_id', operation);
   await core.requireSession(userId, sessionId);
   await core.removeSession(userId, sessionId);
   return null;
@@ -64,6 +65,8 @@ export async function deleteSession(core: AppCore, raw: unknown, operation: stri
 export async function addSessionToMemory(core: AppCore, raw: unknown, operation: string): Promise<null> {
   const input = inputObject(raw, operation);
   let session = sessionFromWire(input['session'], core.appName, `${operation}: session`);
+  checkId(session.userId, `${operation}: session.user_id`);
+  checkId(session.id, `${operation}: session.id`);
   if (session.appName !== core.appName) {
     throw invalidArgument(
       `${operation}: session.app_name is ${JSON.stringify(session.appName)}, but this app is ${JSON.stringify(core.appName)}.`,
@@ -76,7 +79,7 @@ export async function addSessionToMemory(core: AppCore, raw: unknown, operation:
 
 export async function searchMemory(core: AppCore, raw: unknown, operation: string): Promise<MemorySearchResult> {
   const input = inputObject(raw, operation);
-  const userId = requiredString(input, 'user_id', operation);
+  const userId = requiredId(input, 'user_id', operation);
   const query = requiredString(input, 'query', operation);
   const { memories } = await core.services.memoryService.searchMemory({ appName: core.appName, userId, query });
   return { memories: memories.map(memoryToWire) };

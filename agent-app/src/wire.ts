@@ -16,6 +16,7 @@ import type { Event as AdkEvent, MemoryEntry, Session as AdkSession } from '@goo
 import type { Artifact, Event as GeneratedEvent, Memory, Session as GeneratedSession } from '../generated/types.js';
 import { maxInputDepth, tooDeep } from './depth.js';
 import { invalidArgument } from './errors.js';
+import { checkFilename } from './ids.js';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -243,6 +244,7 @@ export function artifactsFromWire(value: unknown, where = 'artifacts'): Artifact
     if (!isPlainObject(artifact)) throw invalidArgument(`${at} must be an object with file_name and versions.`);
     const fileName = pick(artifact, 'file_name');
     if (typeof fileName !== 'string' || fileName === '') throw invalidArgument(`${at}.file_name must be a non-empty string.`);
+    checkFilename(fileName, `${at}.file_name`);
     const versions = pick(artifact, 'versions') ?? [];
     if (!Array.isArray(versions)) throw invalidArgument(`${at}.versions must be an array.`);
     const parsed = versions.map((entry, j) => {

@@ -7,7 +7,7 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { described, type FuzzCase, type HttpCase, type RawCase } from './http-fuzz.js';
-import { invalidUtf8, mutated, nestedText, protoKeyed, spliceBytes, unknownMethod, validCall, withExtraKeys, wrongType } from './surface-inputs.js';
+import { invalidUtf8, mutated, nestedText, protoKeyed, spliceBytes, unknownMethod, validCall, withExtraKeys, withLoneSurrogate, wrongType } from './surface-inputs.js';
 
 export const devResource = 'projects/p/locations/l/reasoningEngines/7';
 const base = `/v1/${devResource}`;
@@ -84,7 +84,8 @@ const mistakes: Mistake[] = [
       .map((path) => [set(d, { path }, `path ${path}`), { outcome: 'error', status: 404 }]),
   (d) => fc.constantFrom('?alt=xml', '?alt=', '?alt=SSE').map((alt) => [set(d, { path: d.path.replace(/\?.*$/, '') + alt }, `alt ${alt}`), { outcome: 'error', status: 400 }]),
   (d) => fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH').map((method) => [set(d, { method, body: method === 'GET' ? undefined : d.body }, `method ${method}`), { outcome: 'error', status: 405 }]),
-  (d) => fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/vnd.api+json', 'application/jsonx', 'text/json').map((type) => [set(d, { headers: withHeader(d, 'content-type', type) }, `type ${type}`), { outcome: 'error', status: 415 }]),
+  // What the container takes as JSON (`+json` types, the doubled type), dev takes too: only other types are 415.
+  (d) => fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json,text/plain', 'application/jsonx', 'text/json').map((type) => [set(d, { headers: withHeader(d, 'content-type', type) }, `type ${type}`), { outcome: 'error', status: 415 }]),
   (d) => fc.string({ maxLength: 30 }).filter((text) => !isJsonObject(text)).map((body) => [set(d, { body }, 'body not a JSON object'), { outcome: 'error', status: 400 }]),
   (d) => fc.jsonValue({ maxDepth: 3 }).filter((v) => typeof v !== 'object' || v === null || Array.isArray(v)).map((v) => [set(d, { body: JSON.stringify(v) }, 'body not an object'), { outcome: 'error', status: 400 }]),
   // ProtoJSON refuses unknown fields; `__proto__` is one of them.
@@ -99,6 +100,8 @@ const mistakes: Mistake[] = [
   // Encodings the emulator does not speak: the bytes are no JSON text to it.
   (d) => fc.constant([set(d, { body: gzipSync(String(d.body)), headers: { ...d.headers, 'content-encoding': 'gzip' } }, 'gzip body'), { outcome: 'error', status: 400 }]),
   (d) => fc.constant([set(d, { body: Buffer.from(`\ufeff${String(d.body)}`, 'utf16le') }, 'UTF-16 body'), { outcome: 'error', status: 400 }]),
+  // A lone surrogate anywhere in the input: the public API's ProtoJSON refuses it, and so does the container.
+  (d) => withLoneSurrogate(envelopeOf(d)['input'] as Record<string, unknown>).map((input) => [set(d, { body: JSON.stringify({ ...envelopeOf(d), input }) }, 'lone surrogate'), { outcome: 'error', status: 400 }]),
   // The container refuses the input (400), which the emulator answers as 400 FAILED_PRECONDITION.
   (d) => fc.oneof(fc.integer({ min: 101, max: 3000 }), fc.constant(100_000)).map((levels) => [set(d, { body: `{"classMethod":"create_session","input":{"user_id":"u","state":{"k":${nestedText(levels - 2, 'mixed')}}}}`, path: `${base}:query` }, `depth ${levels}`), { outcome: 'error', status: 400 }]),
 ];

@@ -17,6 +17,7 @@ import {
   validCall,
   validInput,
   withExtraKeys,
+  withLoneSurrogate,
   wrongType,
   type SurfaceOperation,
 } from './surface-inputs.js';
@@ -28,7 +29,17 @@ const otherRoute = (op: SurfaceOperation): string => (op.stream ? unaryRoute : s
 const maxDepth = 100;
 
 /** Content types the server reads as JSON (contract: application/json; `+json` and parameters too). */
-const jsonTypes = fc.constantFrom<string | undefined>(undefined, 'application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/vnd.api+json', 'application/json;foo=bar');
+// With the doubled type the runtime forwards (google/adk-js PR #440).
+const jsonTypes = fc.constantFrom<string | undefined>(
+  undefined,
+  'application/json',
+  'application/json; charset=utf-8',
+  'Application/JSON',
+  'application/vnd.api+json',
+  'application/json;foo=bar',
+  'application/json,application/json',
+  'application/json, application/json; charset=utf-8',
+);
 const notJsonTypes = fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'text/json', 'application/jsonx', 'json', 'application/json-seq', '*/*');
 
 const http = (label: string, path: string, body: string | Buffer | undefined, expect: HttpCase['expect'], contentType?: string, method = 'POST'): HttpCase =>
@@ -68,6 +79,11 @@ const badUtf8 = fc.tuple(fc.constantFrom(...surface), invalidUtf8).chain(([op, b
     const json = JSON.stringify({ class_method: op.name, input: { ...input, user_id: '\u0001MARK' } });
     return http(`invalid UTF-8 ${op.name}`, routeOf(op), spliceBytes(json, bytes), { outcome: 'either' }, 'application/json');
   }),
+);
+
+/** A lone surrogate anywhere in a call: 400 from the envelope, before any handler (contract 4.2, like ProtoJSON). */
+const loneSurrogate = validCall.chain(({ op, input }) =>
+  withLoneSurrogate(input).chain((changed) => envelopeText(op.name, changed).map((body) => http(`lone surrogate ${op.name}`, routeOf(op), body, { outcome: 'error', status: 400 }, 'application/json'))),
 );
 
 const wrongRoute = validCall.map(({ op, input }) => http(`wrong route ${op.name}`, otherRoute(op), JSON.stringify({ class_method: op.name, input }), { outcome: 'error', status: 400 }, 'application/json'));
@@ -111,8 +127,9 @@ const wrongMethod = fc
   .map(([method, route, withBody]) => http(`method ${method}`, route, withBody && method !== 'GET' && method !== 'HEAD' ? '{"class_method":"list_sessions","input":{"user_id":"u"}}' : undefined, { outcome: 'error', status: 405 }, 'application/json', method));
 
 const pathArb = fc.oneof(
-  fc.constantFrom('/', '/api', '/api/', '/api/reasoning_engine/', '/API/REASONING_ENGINE', '/api/reasoning_engine%00', '//api/reasoning_engine', '/api/stream_reasoning_engine/x', '/v1/projects/p:query', '/%2e%2e/api/reasoning_engine', '/api/reasoning_engine;x'),
-  fc.webPath().filter((p) => p !== unaryRoute && p !== streamRoute && p.startsWith('/')),
+  // Not `/` nor `/health`: the liveness routes answer GET 200 and other methods 405 (platform-forwarding.test.ts).
+  fc.constantFrom('/api', '/api/', '/healthz', '/health/x', '/api/reasoning_engine/', '/API/REASONING_ENGINE', '/api/reasoning_engine%00', '//api/reasoning_engine', '/api/stream_reasoning_engine/x', '/v1/projects/p:query', '/%2e%2e/api/reasoning_engine', '/api/reasoning_engine;x'),
+  fc.webPath().filter((p) => p !== unaryRoute && p !== streamRoute && p.startsWith('/') && !['/', '/health'].includes(p.split('?')[0] ?? '')),
 );
 const wrongPath = fc.tuple(pathArb, fc.constantFrom('POST', 'GET')).map(([path, method]) => http(`path ${path.slice(0, 40)}`, path, '{"class_method":"list_sessions","input":{"user_id":"u"}}', { outcome: 'error', status: 404 }, 'application/json', method));
 
@@ -198,6 +215,7 @@ export const serverCase: fc.Arbitrary<FuzzCase> = fc.oneof(
   { weight: 90, arbitrary: mutatedInput },
   { weight: 30, arbitrary: extraEnvelopeKeys },
   { weight: 40, arbitrary: badUtf8 },
+  { weight: 30, arbitrary: loneSurrogate },
   { weight: 40, arbitrary: wrongRoute },
   { weight: 50, arbitrary: unknownOp },
   { weight: 50, arbitrary: wrongTypes },

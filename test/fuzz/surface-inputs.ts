@@ -15,9 +15,21 @@ export const surface: readonly SurfaceOperation[] = manifest.map((entry) => ({
   stream: entry.api_mode === 'stream' || entry.api_mode === 'async_stream',
 }));
 
-/** Any Unicode text, lone surrogates included (JSON.stringify escapes them). */
+/**
+ * Any Unicode text. No lone surrogate: the container refuses those, naming the field (see
+ * `loneSurrogates`); NUL stays, which the fuzz targets' agent takes (AgentApp refuses it in ids).
+ */
 const text = (maxLength = 16): fc.Arbitrary<string> =>
-  fc.oneof(fc.string({ maxLength }), fc.string({ unit: 'binary', maxLength }), fc.constantFrom('', '\u0000', '\u2028\u2029', '\ud800', '🦜'));
+  fc.oneof(fc.string({ maxLength }), fc.string({ unit: 'binary', maxLength }), fc.constantFrom('', '\u0000', '\u2028\u2029', '🦜'));
+
+/** Strings that are not Unicode text: the container answers any of them, anywhere in a call, with 400. */
+export const loneSurrogates: readonly string[] = ['a\ud800', '\udc00z', '\ud83d', 'x\udfff\ud800y'];
+
+/**
+ * Ids AgentApp refuses with 400 (agent-app/src/ids.ts): too long, NUL and other control characters,
+ * lone surrogates (which the container's envelope refuses first, naming the field).
+ */
+export const hostileIds: readonly string[] = ['q'.repeat(10_000), 'a\u0000b', 'tab\there', 'del\u007f', ...loneSurrogates.slice(0, 2)];
 
 /** Keys that name JavaScript's own machinery: a server must treat them as data. */
 export const protoKeys = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'then', 'toJSON', '__defineGetter__'];
@@ -94,6 +106,14 @@ export const unknownMethod: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(...protoKeys, ...Object.getOwnPropertyNames(Object.prototype), 'query', 'Create_Session', 'create_session ', ' create_session', 'create_session\u0000', ''),
   fc.string({ unit: 'binary', maxLength: 40 }).filter((name) => !surface.some((op) => op.name === name)),
 );
+
+/** A valid input with one string in it (a top-level one, else a new key) replaced by a lone surrogate. */
+export const withLoneSurrogate = (input: Record<string, unknown>): fc.Arbitrary<Record<string, unknown>> =>
+  fc.tuple(fc.constantFrom(...Object.keys(input).filter((key) => typeof input[key] === 'string'), 'note'), fc.constantFrom(...loneSurrogates)).map(([key, bad]) => {
+    const out = { ...input };
+    Object.defineProperty(out, key, { value: bad, enumerable: true, writable: true, configurable: true });
+    return out;
+  });
 
 /** Values of the wrong JSON type for a string or an object field. */
 export const wrongType: fc.Arbitrary<unknown> = fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.array(small, { maxLength: 3 }), fc.string({ maxLength: 5 }));

@@ -81,3 +81,33 @@ describe('parseEnvelope (unit)', () => {
     expect(parsed).toEqual({ row: expect.anything() as unknown, error: 'the request body has no "class_method"' });
   });
 });
+
+/** Issue 29 item 5: a lone surrogate anywhere in the body is 400, naming its field; a pair is text. */
+describe('strings that are not Unicode text', () => {
+  it.each([
+    ['a value', '{"class_method":"echo","input":{"text":"a\\ud800"}}', 'input.text'],
+    ['a low half alone', '{"class_method":"echo","input":{"text":"\\uDC00b"}}', 'input.text'],
+    ['a value deep in an array', '{"class_method":"echo","input":{"text":"x","extra":[{"k":["ok","\\udbff"]}]}}', 'input.extra.0.k.1'],
+    ['a key', '{"class_method":"echo","input":{"text":"x","state":{"\\ud800":1}}}', 'input.state.(a key)'],
+    ['the class_method', '{"class_method":"echo\\ud800","input":{}}', 'class_method'],
+    ['a body encoded twice', JSON.stringify('{"class_method":"echo","input":{"text":"\\ud800"}}'), 'input.text'],
+  ])('refuses %s with 400 INVALID_ARGUMENT naming the path', async (_what, body, path) => {
+    const res = await unary(body);
+    expect(res.status).toBe(400);
+    expect(errorOf(res.body)).toEqual({ code: 400, status: 'INVALID_ARGUMENT', message: `${path} is not Unicode text: it holds a lone surrogate (an unpaired \\ud800-\\udfff escape)` });
+  });
+
+  it('accepts escaped surrogate pairs, an escaped backslash before "ud800", and raw astral text', async () => {
+    for (const text of ['\\ud83e\\udd9c', '\\\\ud800', '🦜']) {
+      const res = await unary(`{"class_method":"echo","input":{"text":"${text}"}}`);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toEqual({ output: { text: JSON.parse(`"${text}"`), n: null } });
+    }
+  });
+
+  it('quotes no more than 100 characters of a key in the path', () => {
+    const key = 'k'.repeat(10_000);
+    const parsed = parseEnvelope(`{"class_method":"echo","input":{"${key}":"\\ud800"}}`);
+    expect('error' in parsed && parsed.error.length).toBeLessThan(200);
+  });
+});

@@ -1,6 +1,7 @@
 /** Reading a request: the container envelope (`{class_method, input}`), its content type, input issues. */
 import { containerErrors, type ErrorRow } from '../contract.js';
 import { clip, describeValue } from './values.js';
+import { loneSurrogatePath } from './well-formed.js';
 
 export type Envelope = { readonly name: string; readonly input: unknown } | { readonly error: string; readonly row: ErrorRow };
 
@@ -29,6 +30,11 @@ export function parseEnvelope(text: string): Envelope {
       row: containerErrors.invalidEnvelope,
       error: `the request body must be a JSON object {"class_method": string, "input": object}, got ${describeValue(body)}`,
     };
+  }
+  // Before anything reads a string of it: see well-formed.ts.
+  const notText = loneSurrogatePath(body, text);
+  if (notText !== undefined) {
+    return { row: containerErrors.invalidInput, error: `${notText} is not Unicode text: it holds a lone surrogate (an unpaired \\ud800-\\udfff escape)` };
   }
   const record = body as Record<string, unknown>;
   // The runtime sends `class_method`; `classMethod` is accepted too, as the public API does.

@@ -14,6 +14,7 @@ export { createDispatcher, type Dispatcher } from './dispatcher.js';
 export { readEngineId } from './engine-id.js';
 export { closeWithoutReading, refusedBodyGraceMs } from './refused-body.js';
 export { checkContentType, nestedDeeperThan, parseEnvelope, rawHeaderList, syntaxErrorAt, type Envelope } from './envelope.js';
+export { isWellFormed, loneSurrogatePath } from './well-formed.js';
 export type {
   AgentServer,
   AgentServerOptions,
