@@ -3,8 +3,10 @@
  * common subset of ECMAScript regular expressions (literals, escapes such as `\d`, classes and
  * ranges, groups with alternatives, `? * + {n,m}`, anchors) and takes the first alternative and
  * the fewest repetitions, repeating more only to reach `minLength`. Every candidate is tested
- * with the real RegExp, so a pattern outside the subset gives undefined, never a wrong string.
+ * as the generated validators test it (the runtime's linear-time engine: no candidate can take
+ * exponential time), so a pattern outside the subset gives undefined, never a wrong string.
  */
+import { compilePattern, type PatternTest } from '@agentgen/runtime/codegenv1/pattern';
 
 type Node =
   | { readonly kind: 'text'; readonly text: string }
@@ -18,10 +20,11 @@ const escapes: Readonly<Record<string, string>> = { d: '0', w: 'a', s: ' ', D: '
 const negatedCandidates = ['a', 'x', '0', 'A', '_', '-', ' ', '.'];
 
 export function patternSample(pattern: string, minLength = 0, maxLength = Number.POSITIVE_INFINITY): string | undefined {
-  let regExp: RegExp;
+  let matches: PatternTest;
   let nodes: readonly Node[];
   try {
-    regExp = new RegExp(pattern, 'u');
+    new RegExp(pattern, 'u'); // an ECMAScript pattern: the syntax check only, nothing is matched
+    matches = compilePattern(pattern);
     nodes = new Parser(pattern).parse();
   } catch {
     return undefined;
@@ -31,7 +34,7 @@ export function patternSample(pattern: string, minLength = 0, maxLength = Number
     const text = render(nodes, extra);
     const length = [...text].length;
     if (length > maxLength) return undefined;
-    if (length >= minLength && regExp.test(text)) return text;
+    if (length >= minLength && matches(text)) return text;
   }
   return undefined;
 }

@@ -98,34 +98,6 @@ export function lineComment(text: string): string {
   return visibleControls(text.replace(/[\n\r\u2028\u2029\u0085]/g, ' '));
 }
 
-/**
- * A regular expression literal, `/pattern/flags`, that means what `new RegExp(pattern, flags)`
- * means, for a pattern that compiles with the `u` flag (resolve checks that). Every `/` is escaped
- * (so none ends the literal and no `//` or `/*` can start a comment), and every character outside
- * printable ASCII becomes a `\u` escape (line breaks cannot appear in a literal; a lone surrogate
- * cannot be written in UTF-8): both escapes mean the character itself under `u`.
- */
-export function regExpLiteral(pattern: string, flags: 'u'): string {
-  let body = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '\\') {
-      // An escape: under `u`, only printable ASCII may follow a backslash (`\/`, `\d`, `\u{…}`).
-      const next = pattern[++i];
-      if (next === undefined || regExpCharacter(next) !== next) throw new Error(`internal: ${stringLiteral(pattern)} is not a checked pattern`);
-      body += c + next;
-    } else {
-      body += c === '/' ? '\\/' : regExpCharacter(c);
-    }
-  }
-  return `/${body.length === 0 ? '(?:)' : body}/${flags}`;
-}
-
-function regExpCharacter(c: string): string {
-  const code = c.charCodeAt(0);
-  return code < 0x20 || code > 0x7e ? `\\u${code.toString(16).padStart(4, '0')}` : c;
-}
-
 /** A JSON value as a TypeScript expression (numbers, strings, booleans, null, arrays, objects). */
 export function jsonLiteral(value: unknown): string {
   if (value === null || typeof value === 'boolean') return String(value);

@@ -12,7 +12,7 @@ export const codegenEntry = 'codegenv1';
 export const runtimePackageRange = '@agentgen/runtime@^0.2.0';
 
 /** The module specifier of the runtime's code-generation entry for one side. */
-export function runtimeModule(model: Model, side: 'server' | 'client' | 'validation'): string {
+export function runtimeModule(model: Model, side: 'server' | 'client' | 'validation' | 'pattern'): string {
   return model.runtime === 'bundle' ? `./runtime/${codegenEntry}/${side}.js` : `@agentgen/runtime/${codegenEntry}/${side}`;
 }
 

@@ -13,7 +13,7 @@
  */
 import { uniqueItems } from '@agentgen/runtime/codegenv1/validation';
 import { isAnyJson, knownFormats, schemaTypes, type JsonPrimitive, type JsonSchema, type JsonType } from '../../spec/index.js';
-import { docComment, identifier, jsonLiteral, objectLiteralKey, regExpLiteral, stringLiteral } from './escape.js';
+import { docComment, identifier, jsonLiteral, objectLiteralKey, stringLiteral } from './escape.js';
 import { refName } from './schema-to-ts.js';
 
 /** The runtime's helper that accepts the camelCase spelling of an object's keys (see `Helper`). */
@@ -54,8 +54,14 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** The helpers of `@agentgen/runtime/codegenv1/validation` a schema may call. */
-export type Helper = 'uniqueItems' | 'excludingMini' | typeof acceptCamelCaseHelper;
+/** The runtime's helper that checks a `pattern` in linear time (`@agentgen/runtime/codegenv1/pattern`). */
+export const patternHelper = 'matchesPattern';
+
+/**
+ * The helpers of `@agentgen/runtime/codegenv1/validation` a schema may call, and `patternHelper`,
+ * which comes from its own entry (`codegenv1/pattern`, the only one that loads re2js).
+ */
+export type Helper = 'uniqueItems' | 'excludingMini' | typeof acceptCamelCaseHelper | typeof patternHelper;
 
 /**
  * What the translation needs from its target. Arguments that are spec values (bounds, defaults,
@@ -66,7 +72,10 @@ export interface ZodBuilder<E> {
   factory(path: string, ...args: readonly unknown[]): E;
   /** A method of a schema with JSON arguments: `.min(3)`, `.nullable()`, `.default(3)`. */
   method(target: E, name: string, ...args: readonly unknown[]): E;
-  /** `.regex(/pattern/u)`. */
+  /**
+   * JSON Schema's `pattern`: a check that runs the runtime's linear-time engine (`matchesPattern`),
+   * never zod's `.regex(RegExp)`, whose backtracking takes exponential time on some patterns.
+   */
   regex(target: E, pattern: string): E;
   /** `.refine(check, message)` with one of `refinements`. */
   refine(target: E, check: Refinement, limit: number): E;
@@ -323,7 +332,10 @@ function miniTextBuilder(context: ZodTextContext): ZodBuilder<MiniText> {
       if (checkName === undefined) throw new Error(`internal: no zod/mini equivalent of .${name}()`);
       return check(target, `z.${checkName}(${args(values)})`);
     },
-    regex: (target, pattern) => check(target, `z.regex(${regExpLiteral(pattern, 'u')})`),
+    regex: (target, pattern) => {
+      context.helpers.add(patternHelper);
+      return check(target, `${patternHelper}(${stringLiteral(pattern)})`);
+    },
     refine: (target, name, limit) => {
       if (name === 'uniqueItems') context.helpers.add('uniqueItems');
       const refinement = refinements[name];

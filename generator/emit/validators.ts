@@ -20,7 +20,7 @@ import { docComment, stringLiteral } from './escape.js';
 import { withHeader } from './header.js';
 import { printFile } from './print.js';
 import { runtimeModule } from './runtime-imports.js';
-import { proofDeclarations, schemaDeclaration, type Helper, type ZodTextContext } from './schema-to-zod.js';
+import { patternHelper, proofDeclarations, schemaDeclaration, type Helper, type ZodTextContext } from './schema-to-zod.js';
 
 export function emitValidators(model: Model, assets: Assets): EmittedFile {
   const helpers = new Set<Helper>();
@@ -53,7 +53,7 @@ export function emitValidators(model: Model, assets: Assets): EmittedFile {
     ),
   ]);
   const schemas = [...contract, ...spec, ...operations];
-  const helperImports = [...helpers].sort();
+  const helperImports = [...helpers].filter((helper) => helper !== patternHelper).sort();
   const statements: string[] = [
     // A namespace import: a bundler then keeps only the zod functions used (the `z` export defeats that).
     "import * as z from 'zod/mini';",
@@ -61,6 +61,13 @@ export function emitValidators(model: Model, assets: Assets): EmittedFile {
     // The runtime's helpers: the same functions agentgen's spec check runs. Only those used: an
     // unused import fails `noUnusedLocals`.
     ...(helperImports.length > 0 ? [`import { ${helperImports.join(', ')} } from '${runtimeModule(model, 'validation')}';`] : []),
+    // Patterns run on the runtime's linear-time engine: its own entry, which loads the optional peer re2js.
+    ...(helpers.has(patternHelper)
+      ? [
+          "// `pattern` runs in linear time on re2js (RE2), an optional peer dependency: `npm i re2js` beside the runtime.",
+          `import { ${patternHelper} } from '${runtimeModule(model, 'pattern')}';`,
+        ]
+      : []),
     "import type * as T from './types.js';",
     // Each declared where used (the envelopes always use `Produces`): noUnusedLocals rejects an unused one.
     `\n${proofDeclarations.Produces}`,

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import type { ZodType } from 'zod';
 import type { JsonSchema } from '../../spec/index.js';
 import type { SpecProblem } from '../load/spec-error.js';
+import { matchesPattern } from '@agentgen/runtime/codegenv1/pattern';
 import { acceptCamelCase, excluding } from '@agentgen/runtime/codegenv1/validation';
 import { buildZod, refinements, type ZodBuilder } from '../emit/schema-to-zod.js';
 import { patternError, subschemas, type SpecPath } from './check-schema.js';
@@ -127,8 +128,9 @@ export function liveBuilder(named: (name: string) => JsonSchema | undefined): Zo
       return call(owner, segments.at(-1)!, args);
     },
     method: (target, name, ...args) => call(target, name, args),
-    // An invalid pattern is reported by check-schema; the value is checked without it.
-    regex: (target, pattern) => (patternError(pattern) === undefined ? call(target, 'regex', [new RegExp(pattern, 'u')]) : target),
+    // The generated validators' check, on the same linear-time engine. An invalid or refused
+    // pattern is reported by check-schema; the value is checked without it.
+    regex: (target, pattern) => (patternError(pattern) === undefined ? target.check(matchesPattern(pattern) as (payload: unknown) => void) : target),
     refine: (target, check, limit) => {
       const refinement = refinements[check];
       return target.refine(refinement.test(limit) as (value: unknown) => boolean, refinement.message(limit));

@@ -221,6 +221,42 @@ describe('semantic errors, each with the line and column of the offending key or
       output("{ type: string, pattern: '([a-z]' }"),
       ['agentgen.yaml:6:38: operations.q.output.pattern: not a valid regular expression: Unterminated group (patterns are ECMAScript regular expressions with the u flag)'],
     ],
+    // Patterns run on a linear-time engine (issue 29): what needs backtracking is refused, naming the construct.
+    [
+      'a pattern with a backreference',
+      output("{ type: string, pattern: '^(a+)\\1$' }"),
+      ['agentgen.yaml:6:38: operations.q.output.pattern: a backreference \\1 at character 6: not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000'],
+    ],
+    [
+      'a pattern with a named backreference',
+      output("{ type: string, pattern: '(?<x>a)\\k<x>' }"),
+      ['agentgen.yaml:6:38: operations.q.output.pattern: a backreference \\k<x> at character 8: not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000'],
+    ],
+    [
+      'a pattern with a lookahead',
+      output("{ type: string, pattern: '^(?!admin)[a-z]+$' }"),
+      ['agentgen.yaml:6:38: operations.q.output.pattern: a lookahead (?!…) at character 2: not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000'],
+    ],
+    [
+      'a pattern with a lookbehind, in a named schema',
+      withSchemas("  Price:\n    type: string\n    pattern: '(?<=\\$)\\d+'\n"),
+      ['agentgen.yaml:6:14: schemas.Price.pattern: a lookbehind (?<=…) at character 1: not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000'],
+    ],
+    [
+      'a pattern with a repetition count above 1000',
+      input("        s: { type: string, pattern: '^a{2000}$' }"),
+      ['agentgen.yaml:9:37: operations.q.input.properties.s.pattern: the repetition {2000} at character 3 (use * or + for more than 1000): not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000'],
+    ],
+    [
+      'a pattern whose nested repetitions multiply past 1000',
+      input("        s: { type: string, pattern: '^((a{50}){50})$' }"),
+      ['agentgen.yaml:9:37: operations.q.input.properties.s.pattern: nested repetitions that multiply past 1000 copies (invalid repeat count: `{50}`): not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000'],
+    ],
+    [
+      'a pattern with a Unicode property the engine does not know',
+      output("{ type: string, pattern: '^\\p{Emoji}+$' }"),
+      ['agentgen.yaml:6:38: operations.q.output.pattern: the Unicode property escape \\p{Emoji} (of the Unicode properties, general categories such as \\p{L} and scripts such as \\p{Script=Latin} are known; binary properties are not): not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000'],
+    ],
     [
       'a $ref to a schema the spec does not declare',
       withSchemas('  A: { type: string }\n', "operations:\n  q:\n    api_mode: async\n    output: { $ref: '#/schemas/B' }\n"),

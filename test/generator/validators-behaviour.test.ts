@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import * as standard from '../../generated/validators.js';
 import * as custom from '../fixtures/custom/expected/validators.js';
 import * as hostile from '../fixtures/hostile/expected/validators.js';
+import * as keywords from '../fixtures/keywords/expected/validators.js';
 
 describe('envelopes', () => {
   test('the public envelope accepts classMethod or class_method, not two different names', () => {
@@ -84,5 +85,62 @@ describe('spec text in validators (fixture hostile)', () => {
   test('a const and a default of hostile strings are the strings themselves', () => {
     expect(hostile.evilNameSchema.parse({ 'k*/': '*/ \' " ` ${x}' })).toEqual({ 'k*/': '*/ \' " ` ${x}', slash: '</script> */ \u2028' });
     expect(hostile.evilNameSchema.safeParse({ 'k*/': '*/' }).success).toBe(false);
+  });
+});
+
+describe('patterns run in linear time (fixture keywords, `redos: ^(a+)+$`)', () => {
+  const base = { name: 'abc' };
+  /** Fails fast, where a backtracking RegExp would hang: no RegExp may see `input` while `run` parses it. */
+  function withoutRegExpOn<T>(input: string, run: () => T): T {
+    const { exec, test: regExpTest } = RegExp.prototype;
+    const guard = (value: unknown) => {
+      if (value === input) throw new Error('a backtracking RegExp was run on the hostile input');
+    };
+    RegExp.prototype.exec = function (this: RegExp, value: string) {
+      guard(value);
+      return exec.call(this, value);
+    };
+    RegExp.prototype.test = function (this: RegExp, value: string) {
+      guard(value);
+      return regExpTest.call(this, value);
+    };
+    try {
+      return run();
+    } finally {
+      RegExp.prototype.exec = exec;
+      RegExp.prototype.test = regExpTest;
+    }
+  }
+  /** The median time of `runs` validations of `input`, in ms, after one to warm up. */
+  function medianMs(input: string, runs = 5): number {
+    const times: number[] = [];
+    for (let i = 0; i <= runs; i++) {
+      const started = performance.now();
+      const result = withoutRegExpOn(input, () => keywords.checkInput.safeParse({ ...base, redos: input }));
+      if (i > 0) times.push(performance.now() - started);
+      expect(result.success).toBe(false);
+    }
+    return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+  }
+
+  test('a match is accepted; a near miss is refused with the issue zod gives for a pattern', () => {
+    expect(keywords.checkInput.safeParse({ ...base, redos: 'aaaa' }).success).toBe(true);
+    const result = keywords.checkInput.safeParse({ ...base, redos: 'aaaa!' });
+    expect(result.error?.issues).toEqual([
+      expect.objectContaining({ code: 'invalid_format', format: 'regex', pattern: '/^(a+)+$/u', path: ['redos'], message: 'Invalid string: must match pattern /^(a+)+$/u' }),
+    ]);
+  });
+
+  test("'a' × 10,000 + '!' is refused in milliseconds, and the time grows linearly (× 10 and × 100 the input)", () => {
+    const hostile = (n: number) => `${'a'.repeat(n)}!`;
+    // Warm: the engine's first runs are interpreted, not yet compiled by V8.
+    for (let i = 0; i < 20; i++) keywords.checkInput.safeParse({ ...base, redos: hostile(10_000) });
+    const [ten, hundred, thousand] = [medianMs(hostile(10_000)), medianMs(hostile(100_000)), medianMs(hostile(1_000_000))];
+    console.log(`[patterns] ^(a+)+$ against 'a' × n + '!': n = 10k ${ten.toFixed(2)} ms, 100k ${hundred.toFixed(2)} ms, 1M ${thousand.toFixed(2)} ms (median of 5)`);
+    // Generous bounds (a loaded 2-core machine): a backtracking engine would not finish at all.
+    expect(ten).toBeLessThan(100);
+    expect(thousand).toBeLessThan(2_000);
+    // Linear: 100 times the input costs about 100 times as much (quadratic would be 10,000 times).
+    expect(thousand / Math.max(ten, 0.2)).toBeLessThan(3_000);
   });
 });

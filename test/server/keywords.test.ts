@@ -38,6 +38,7 @@ const table: [keyword: string, argument: string, accepted: unknown, refused: unk
   ['maxLength', 'name', 'abcde', 'abcdef'],
   ['maxLength (counts code points, not UTF-16 units)', 'name', '😀😀😀', '😀😀😀😀😀😀'],
   ['pattern', 'code', 'ABC-12', 'abc-12'],
+  ['pattern (exponential for a backtracking engine: `aaaa…!`)', 'redos', 'a'.repeat(20), `${'a'.repeat(20)}!`],
   ['minimum', 'percent', 0, -0.5],
   ['maximum', 'percent', 100, 100.5],
   ['exclusiveMinimum', 'ratio', 0.001, 0],
