@@ -2,10 +2,40 @@
  * One schema against its new version, from the caller's side: an argument (`input`) breaks the
  * caller when it accepts less; a result (`output`) breaks the caller when it may hold more. The
  * walk follows `properties` and `items`; annotations (descriptions, examples, defaults) never
- * count.
+ * count. A `$ref` (a result from a spec) is followed into the named schema, and two named schemas
+ * are compared once, where first reached, whatever number of places use them: a few schemas that
+ * each refer to the next twice would otherwise be walked 2^n times.
  */
+import { refPrefix } from '../../spec/index.js';
 import { change, type Change, type RuleId } from './rules.js';
 import type { Schema } from './surface.js';
+
+/** The named schemas of both sides, and the pairs of them compared so far. */
+export interface NamedSchemas {
+  readonly before: ReadonlyMap<string, Schema>;
+  readonly after: ReadonlyMap<string, Schema>;
+  readonly compared: Set<string>;
+}
+
+export function namedSchemas(before: ReadonlyMap<string, Schema>, after: ReadonlyMap<string, Schema>): NamedSchemas {
+  return { before, after, compared: new Set() };
+}
+
+function refName(schema: Schema): string | undefined {
+  return typeof schema.$ref === 'string' && schema.$ref.startsWith(refPrefix) ? schema.$ref.slice(refPrefix.length) : undefined;
+}
+
+/**
+ * A `$ref` as the named schema it names, with what stands beside it (`nullable`, annotations); any
+ * other schema as it is. A chain of `$ref`s ends: resolve refuses a schema that is only itself.
+ */
+function followRef(schema: Schema, named: ReadonlyMap<string, Schema>): Schema {
+  const name = refName(schema);
+  const target = name === undefined ? undefined : named.get(name);
+  if (target === undefined) return schema;
+  const { $ref: _ref, ...beside } = schema;
+  return followRef({ ...target, ...beside }, named);
+}
 
 type Side = 'input' | 'output';
 const allTypes = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
@@ -58,7 +88,10 @@ function shapeOf(schema: unknown): string {
   return canonical(strip(schema));
 }
 
-export function compareSchemas(side: Side, operation: string, path: string, before: Schema, after: Schema): Change[] {
+export function compareSchemas(side: Side, operation: string, path: string, before: Schema, after: Schema, named: NamedSchemas): Change[] {
+  const [oldName, newName] = [refName(before), refName(after)];
+  if (oldName !== undefined && newName !== undefined) return compareRefs(side, operation, path, before, after, [oldName, newName], named);
+  [before, after] = [followRef(before, named.before), followRef(after, named.after)];
   const changes: Change[] = [];
   const add = (rule: RuleId, message: string, at = path) => changes.push(change(rule, operation, at, message));
   const where = path;
@@ -122,13 +155,32 @@ export function compareSchemas(side: Side, operation: string, path: string, befo
   const changedCompositions = compositions.filter(composed);
   if (changedCompositions.length > 0) add(side === 'input' ? 'input-schema-changed' : 'output-schema-changed', `${where}: ${changedCompositions.join(', ')} changed`);
 
-  changes.push(...compareProperties(side, operation, path, before, after));
+  changes.push(...compareProperties(side, operation, path, before, after, named));
   const [oldItems, newItems] = [before.items, after.items] as (Schema | undefined)[];
-  if (oldItems !== undefined && newItems !== undefined) changes.push(...compareSchemas(side, operation, `${path}[]`, oldItems, newItems));
+  if (oldItems !== undefined && newItems !== undefined) changes.push(...compareSchemas(side, operation, `${path}[]`, oldItems, newItems, named));
   return changes;
 }
 
-function compareProperties(side: Side, operation: string, path: string, before: Schema, after: Schema): Change[] {
+/**
+ * Two `$ref`s: whether null is admitted here, then the named schemas themselves, once per pair and
+ * side, under their own path (`schemas.Name`) and the operation that reaches them first.
+ */
+function compareRefs(side: Side, operation: string, path: string, before: Schema, after: Schema, [oldName, newName]: [string, string], named: NamedSchemas): Change[] {
+  const changes: Change[] = [];
+  const [wasNull, isNull] = [before.nullable === true, after.nullable === true];
+  if (wasNull !== isNull) {
+    const rule: RuleId = side === 'input' ? (isNull ? 'input-type-widened' : 'input-type-narrowed') : isNull ? 'output-type-widened' : 'output-type-narrowed';
+    const text = (name: string, nullable: boolean) => `${name}${nullable ? ' | null' : ''}`;
+    changes.push(change(rule, operation, path, `type ${path}: ${text(oldName, wasNull)} → ${text(newName, isNull)}`));
+  }
+  const pair = `${side}\u0000${oldName}\u0000${newName}`;
+  const [oldSchema, newSchema] = [named.before.get(oldName), named.after.get(newName)];
+  if (named.compared.has(pair) || oldSchema === undefined || newSchema === undefined) return changes;
+  named.compared.add(pair);
+  return [...changes, ...compareSchemas(side, operation, `schemas.${newName}`, oldSchema, newSchema, named)];
+}
+
+function compareProperties(side: Side, operation: string, path: string, before: Schema, after: Schema, named: NamedSchemas): Change[] {
   const [oldProps, newProps] = [before.properties ?? {}, after.properties ?? {}] as Record<string, Schema>[];
   const [oldRequired, newRequired] = [before.required ?? [], after.required ?? []] as string[][];
   const has = (props: Record<string, Schema>, key: string) => Object.hasOwn(props, key);
@@ -160,7 +212,7 @@ function compareProperties(side: Side, operation: string, path: string, before: 
       if (!wasRequired && isRequired) changes.push(change('input-required-added', operation, at(key), `${at(key)} is now required`));
       if (wasRequired && !isRequired) changes.push(change('input-required-removed', operation, at(key), `${at(key)} is now optional`));
     }
-    changes.push(...compareSchemas(side, operation, at(key), oldProps![key]!, newProps![key]!));
+    changes.push(...compareSchemas(side, operation, at(key), oldProps![key]!, newProps![key]!, named));
   }
   return changes;
 }

@@ -1,6 +1,6 @@
 /** Two surfaces, operation by operation: every change, breaking ones first, then by operation and path. */
 import { apiModeRouting } from '../../spec/index.js';
-import { compareSchemas } from './compare-schemas.js';
+import { compareSchemas, namedSchemas } from './compare-schemas.js';
 import { change, type Change } from './rules.js';
 import type { Surface } from './surface.js';
 
@@ -13,6 +13,7 @@ export interface Comparison {
 export function compareSurfaces(before: Surface, after: Surface): Comparison {
   const changes: Change[] = [];
   let outputsCompared = true;
+  const named = namedSchemas(before.schemas, after.schemas);
   for (const [name, old] of before.operations) {
     const now = after.operations.get(name);
     if (now === undefined) {
@@ -24,8 +25,8 @@ export function compareSurfaces(before: Surface, after: Surface): Comparison {
       const rule = streamed(old.apiMode) !== streamed(now.apiMode) ? 'api-mode-stream-changed' : 'api-mode-changed';
       changes.push(change(rule, name, 'api_mode', `api_mode ${JSON.stringify(old.apiMode)} → ${JSON.stringify(now.apiMode)}`));
     }
-    changes.push(...compareSchemas('input', name, 'input', old.input, now.input));
-    if (old.output !== undefined && now.output !== undefined) changes.push(...compareSchemas('output', name, 'output', old.output, now.output));
+    changes.push(...compareSchemas('input', name, 'input', old.input, now.input, named));
+    if (old.output !== undefined && now.output !== undefined) changes.push(...compareSchemas('output', name, 'output', old.output, now.output, named));
     else outputsCompared = false;
   }
   for (const name of after.operations.keys()) {

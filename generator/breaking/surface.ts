@@ -1,10 +1,10 @@
 /**
  * What `agentgen breaking` compares: each operation's api_mode, arguments and (when known) result,
- * as plain JSON Schema without `$ref`s. From a spec (arguments as the manifest declares them,
- * results from the model), or from a manifest (a `class-methods.json`, a REST body or a deployed
+ * as JSON Schema. From a spec (arguments as the manifest declares them, results from the model,
+ * with `$ref`s to its named schemas), or from a manifest (a `class-methods.json`, a REST body or a deployed
  * resource's `classMethods`), which has no results: then results are not compared.
  */
-import { refPrefix, type ApiMode, type JsonSchema } from '../../spec/index.js';
+import type { ApiMode } from '../../spec/index.js';
 import type { Model } from '../model.js';
 import { buildManifest } from '../emit/manifest.js';
 
@@ -20,13 +20,15 @@ export interface Surface {
   /** What it was read from, for messages: a file name or the deployed resource. */
   readonly label: string;
   readonly operations: ReadonlyMap<string, SurfaceOperation>;
+  /** The named schemas results refer to (`#/components/schemas/Name`); none in a manifest. */
+  readonly schemas: ReadonlyMap<string, Schema>;
 }
 
 export function surfaceFromModel(model: Model, label: string): Surface {
-  const named = new Map(model.schemas.map((s) => [s.name, s.schema]));
-  const outputs = new Map(model.operations.map((op) => [op.name, inlineRefs(op.output, named, [])]));
+  const outputs = new Map(model.operations.map((op) => [op.name, op.output as Schema]));
   return {
     label,
+    schemas: new Map(model.schemas.map((s) => [s.name, s.schema as Schema])),
     operations: new Map(
       buildManifest(model).map((entry): [string, SurfaceOperation] => [entry.name, { apiMode: entry.api_mode as ApiMode, input: entry.parameters, output: outputs.get(entry.name) }]),
     ),
@@ -52,24 +54,5 @@ export function surfaceFromManifest(json: unknown, label: string): Surface {
     const input = parameters !== null && typeof parameters === 'object' ? (parameters as Schema) : {};
     operations.set(name, { apiMode: apiMode as ApiMode, input, output: undefined });
   });
-  return { label, operations };
-}
-
-/** `schema` with each `$ref` to a named schema written in place; a `$ref` back into a schema being written stays. */
-function inlineRefs(schema: JsonSchema, named: ReadonlyMap<string, JsonSchema>, within: readonly string[]): Schema {
-  const walk = (value: unknown, inside: readonly string[]): unknown => {
-    if (Array.isArray(value)) return value.map((item) => walk(item, inside));
-    if (value === null || typeof value !== 'object') return value;
-    const object = value as Record<string, unknown>;
-    if (typeof object.$ref === 'string' && object.$ref.startsWith(refPrefix)) {
-      const name = object.$ref.slice(refPrefix.length);
-      const target = named.get(name);
-      if (target !== undefined && !inside.includes(name)) {
-        const { $ref: _ref, ...rest } = object;
-        return { ...(walk(target, [...inside, name]) as object), ...rest };
-      }
-    }
-    return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, walk(v, inside)]));
-  };
-  return walk(schema, within) as Schema;
+  return { label, operations, schemas: new Map() };
 }

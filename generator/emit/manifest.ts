@@ -6,18 +6,27 @@
  */
 import { refPrefix, schemaTypes, type JsonSchema, type JsonType, type ManifestEntry } from '../../spec/index.js';
 import type { EmittedFile, Model, NamedSchema, OperationModel } from '../model.js';
+import { jsonLengths } from './json-length.js';
 
 type ManifestSchema = { readonly [key: string]: unknown };
 
+/**
+ * The longest written-out form (as `JSON.stringify(…, null, 2)` writes it, at the top level) of a
+ * spec schema that the manifest writes out in place where it is used; a longer one is written as
+ * its type, as the reference catalogue writes a structured argument (`session`). Without it, a
+ * few schemas that each refer to the next twice would be written out 2^n times.
+ */
+export const inlineSchemaLimit = 16 * 1024;
+
 /** Every entry of the manifest agentgen writes carries all four fields. */
 export function buildManifest(model: Model): Required<ManifestEntry>[] {
-  const named = new Map(model.schemas.map((s) => [s.name, s]));
+  const writer = manifestWriter(model);
   return model.operations.map((op) => ({
     name: op.name,
     api_mode: op.apiMode,
     description: description(op),
     // A standard operation is declared exactly as the reference catalogue declares it.
-    parameters: op.parameters === undefined ? parameters(op.input, named) : (op.parameters as ManifestSchema),
+    parameters: op.parameters === undefined ? parameters(op.input, writer) : (op.parameters as ManifestSchema),
   }));
 }
 
@@ -37,11 +46,34 @@ function description(op: OperationModel): string {
   return `${text} ${deprecated}`.trim();
 }
 
-type Named = ReadonlyMap<string, NamedSchema>;
+/** How the schemas of one manifest are written: each spec schema's form is built once and shared by its uses. */
+interface Writer {
+  readonly named: ReadonlyMap<string, NamedSchema>;
+  /** The spec schemas whose `$ref`s are written as their type here: the cycle of the schema being written out. */
+  readonly cycle: readonly string[];
+  /** The written-out form of a spec schema; undefined when it is longer than `inlineSchemaLimit`. */
+  readonly writtenOut: (target: NamedSchema) => ManifestSchema | undefined;
+}
 
-function parameters(input: JsonSchema, named: Named): ManifestSchema {
+function manifestWriter(model: Model): Writer {
+  const named = new Map(model.schemas.map((s) => [s.name, s]));
+  const length = jsonLengths();
+  const forms = new Map<string, ManifestSchema | undefined>();
+  const writtenOut = (target: NamedSchema): ManifestSchema | undefined => {
+    if (!forms.has(target.name)) {
+      // Inside a recursive schema, its cycle's `$ref`s are written as their type: the form depends on
+      // the schema alone, and one written out already is used again as it is.
+      const form = manifestSchema(target.schema, { named, cycle: target.cycle, writtenOut });
+      forms.set(target.name, length(form) <= inlineSchemaLimit ? form : undefined);
+    }
+    return forms.get(target.name);
+  };
+  return { named, cycle: [], writtenOut };
+}
+
+function parameters(input: JsonSchema, writer: Writer): ManifestSchema {
   const properties = Object.fromEntries(
-    Object.entries(input.properties ?? {}).map(([key, schema]) => [key, manifestSchema(schema, named, [])]),
+    Object.entries(input.properties ?? {}).map(([key, schema]) => [key, manifestSchema(schema, writer)]),
   );
   const required = (input.required ?? []).filter((key) => input.properties?.[key]?.default === undefined);
   return { properties, required, type: 'object' };
@@ -59,10 +91,11 @@ const keywordsOfType: Readonly<Partial<Record<JsonType, readonly (keyof JsonSche
 /**
  * One argument's schema. A contract `$ref` is written as the reference SDK describes a dict-typed
  * argument: its top-level type and description. A `$ref` to one of the spec's schemas is written
- * out in place, except where it refers back to a schema being written (a cycle), which is written
- * like a contract `$ref`. Extension keywords are left out.
+ * out in place, except where it refers into the cycle of a recursive schema being written out, or
+ * the written-out form would be longer than `inlineSchemaLimit`: those are written like a contract
+ * `$ref`. Extension keywords are left out.
  */
-function manifestSchema(schema: JsonSchema, named: Named, within: readonly string[]): ManifestSchema {
+function manifestSchema(schema: JsonSchema, writer: Writer): ManifestSchema {
   const annotations = {
     title: schema.title,
     description: schema.description,
@@ -76,15 +109,15 @@ function manifestSchema(schema: JsonSchema, named: Named, within: readonly strin
   if (schema.$ref !== undefined) {
     // Beside a `$ref` there are only annotations, `default` and `nullable` (resolve checks that).
     const name = schema.$ref.slice(refPrefix.length);
-    const target = named.get(name);
-    if (target === undefined || target.origin === 'contract' || within.includes(name)) {
+    const target = writer.named.get(name);
+    const inlined = target === undefined || target.origin === 'contract' || writer.cycle.includes(name) ? undefined : writer.writtenOut(target);
+    if (inlined === undefined) {
       return compact({
         type: target === undefined ? undefined : schemaTypes(target.schema).find((t) => t !== 'null'),
         description: schema.description ?? target?.schema.description,
         nullable: schema.nullable,
       });
     }
-    const inlined = manifestSchema(target.schema, named, [...within, name]);
     return compact({ ...inlined, ...compact(annotations), nullable: schema.nullable || inlined.nullable === true || undefined });
   }
   // `null` among other types is `nullable: true`; a schema of type null alone stays that.
@@ -92,7 +125,7 @@ function manifestSchema(schema: JsonSchema, named: Named, within: readonly strin
   const types = all.length === 1 ? all : all.filter((t) => t !== 'null');
   const nullable = schema.nullable === true || (all.length > 1 && all.includes('null')) || undefined;
   const pick = (keys: readonly (keyof JsonSchema)[]) => Object.fromEntries(keys.map((k) => [k, schema[k]]));
-  const inner = (s: JsonSchema) => manifestSchema(s, named, within);
+  const inner = (s: JsonSchema) => manifestSchema(s, writer);
   // Several types: one `anyOf` member each, with the keywords of its type (as pydantic writes a Union).
   const typeMembers = types.length > 1 ? types.map((t) => compact({ type: t, ...pick(keywordsOfType[t] ?? []) })) : undefined;
   const anyOf = schema.anyOf?.map(inner);

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { defaultSpecFile, noSpecSource } from './spec-defaults.js';
 import { jsonSchemaFormat, specFormat, type SpecDocument } from './spec-format.js';
 import { parseJsonObject } from './json-text.js';
+import { aliasPastLimit, type AliasPastLimit } from './alias-size.js';
 import { inTextOrder, SpecError, type Locate, type Position, type SpecProblem } from './spec-error.js';
 
 export interface LoadedSpec {
@@ -84,6 +85,8 @@ function parseYamlSpec(text: string, source: string): LoadedSpec {
   const syntax = doc.errors.map((error) => syntaxProblem(doc, lines, error));
   // A duplicate key leaves the document whole (the last one counts): its shape is still checked.
   if (doc.errors.some((error) => error.code !== 'DUPLICATE_KEY')) throw fail(syntax);
+  const aliases = aliasPastLimit(doc);
+  if (aliases !== undefined) throw fail([...syntax, aliasProblem(doc, lines, aliases)]);
   let raw: unknown;
   try {
     raw = doc.toJS({ maxAliasCount: 100 });
@@ -116,6 +119,17 @@ function syntaxProblem(doc: Document, lines: LineCounter, error: YAMLError): Spe
     return { path, at, message: `duplicate key ${JSON.stringify(String(key))}${also}; keys must be unique` };
   }
   return { path, at, message: `not valid YAML or JSON: ${error.message.split('\n')[0]}` };
+}
+
+function aliasProblem(doc: Document, lines: LineCounter, { offset, added }: AliasPastLimit): SpecProblem {
+  const size = Number.isFinite(added) ? `${added} characters` : 'endless text: an anchored node holds an alias to itself';
+  return {
+    path: pathAt(doc.contents, offset, []),
+    at: position(lines, offset),
+    message:
+      `this alias takes what YAML aliases add to the spec past the limit of 1 MiB (${size}); ` +
+      'aliases are written out when a spec is read: declare a repeated schema once under `schemas:` and refer to it with $ref',
+  };
 }
 
 /** `__proto__` would be dropped or turned into a prototype by any object copy: refuse it outright. */

@@ -26,6 +26,7 @@ import { checkSchema, type SchemaNames, type SpecPath } from './check-schema.js'
 import { checkValues } from './check-values.js';
 import { resolveDeploy } from './deploy-config.js';
 import { builtInClientMembers, fixedTypeNames } from './fixed-names.js';
+import { checkManifestSize } from './manifest-size.js';
 import { checkSchemaName, checkUnguardedCycles, components, isCycle, specReferences, specSchemaConst, toModelSchema } from './named-schemas.js';
 
 const operationNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -112,7 +113,7 @@ export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model
   const name = doc?.name ?? 'agent-app';
   const runtime = options.runtime ?? doc?.runtime ?? 'package';
   const license = doc === undefined ? standardSurfaceLicense : doc.license;
-  return deepFreeze({
+  const model = deepFreeze({
     name,
     source: loaded.source,
     hash: modelHash({ name, runtime, schemas, operations: withNames, license }),
@@ -122,6 +123,10 @@ export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model
     operations: withNames,
     license,
   });
+  // Every other output refers to a named schema by name; the manifest writes them out, so it is measured.
+  checkManifestSize(model, problems);
+  if (problems.length > 0) throw new SpecError(loaded.source, problems, loaded.locate);
+  return model;
 }
 
 /**

@@ -29,6 +29,18 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 24 }),
 );
 
+/**
+ * Patterns that take exponential (or polynomial) time on a backtracking engine, and ones no
+ * linear-time engine can run (backreferences, lookaround, counts past RE2's 1000): the first must
+ * generate at once and validate in linear time, the second be refused at their spec line.
+ */
+export const hostilePatterns = [
+  '^(a+)+$', '^(a|a)+$', '^(a|aa)+$', '^(a*)*$', '^(\\w+\\s?)*$', '^([a-zA-Z0-9]+\\.?)+@x$', '(x+x+)+y', '^(.*a){20}$',
+  '^(a+)+\\1$', '(?=a)(a+)+$', '(?<!b)(a+)+$', '(?!x)a', 'a{1001}', '((a{100}){100}){100}', '\\k<n>(?<n>a)',
+];
+/** A value that sends a backtracking engine exponential on the patterns above. */
+const redosValue = fc.oneof(fc.nat({ max: 40 }).map((n) => `${'a'.repeat(20 + n)}!`), fc.constant(`${'a'.repeat(30)}b`), fc.constant(`${'x'.repeat(30)}`));
+
 const safeName = fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/);
 /** Operation and schema names: mostly valid identifiers, some that must be refused. */
 const opName = fc.oneof({ weight: 4, arbitrary: safeName }, { weight: 1, arbitrary: fc.constantFrom(...protocolNames, 'class', 'delete', 'await', 'default', 'a-b', 'with space', '9x', '') });
@@ -39,6 +51,8 @@ const leaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.record({ enum: fc.uniqueArray(hostileText, { minLength: 1, maxLength: 3 }), title: hostileText }, { requiredKeys: ['enum'] }),
   fc.record({ const: hostileText, deprecated: fc.boolean() }, { requiredKeys: ['const'] }),
   fc.record({ type: fc.constant('integer'), minimum: fc.integer(), description: hostileText }, { requiredKeys: ['type'] }),
+  // A pattern that backtracks exponentially (or cannot run in linear time at all), with values that would make it.
+  fc.record({ type: fc.constant('string'), pattern: fc.constantFrom(...hostilePatterns), default: redosValue, examples: fc.array(redosValue, { maxLength: 2 }) }, { requiredKeys: ['type', 'pattern'] }),
 );
 const objectSchema = fc
   .record({ title: hostileText, description: hostileText, properties: fc.dictionary(hostileText, leaf, { minKeys: 1, maxKeys: 4 }) }, { requiredKeys: ['properties'] })
@@ -92,6 +106,43 @@ function defaultsBomb(levels: number): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * Named schemas that each refer to the next twice (issue 29): written out at each use, the last is
+ * written 2^levels times; at 20 levels (2.3 KB of spec) generate ran out of string length.
+ */
+export function fanOutSpec(levels: number): string {
+  const lines = ['agentgen: 1', 'name: fan-out', 'schemas:'];
+  for (let i = 0; i < levels - 1; i++) lines.push(`  S${i}:`, '    type: object', '    properties:', `      a: { $ref: '#/schemas/S${i + 1}' }`, `      b: { $ref: '#/schemas/S${i + 1}' }`);
+  lines.push(`  S${levels - 1}: { type: object, properties: { v: { type: string } } }`);
+  lines.push('operations:', '  q:', '    api_mode: async', '    input:', '      type: object', '      properties:', "        s: { $ref: '#/schemas/S0' }", "    output: { $ref: '#/schemas/S0' }");
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A legitimate large spec (issue 29): `operations` operations over a recursive chain of `links`
+ * schemas, each referring to the next and to the one after (the last ones back to the first), so
+ * every operation reaches the whole cycle.
+ */
+export function recursiveChainSpec(operations: number, links: number): string {
+  const lines = ['agentgen: 1', 'name: chain', 'schemas:'];
+  for (let i = 0; i < links; i++) {
+    lines.push(`  C${i}:`, '    type: object', '    properties:', `      next: { $ref: '#/schemas/C${(i + 1) % links}' }`, `      skip: { $ref: '#/schemas/C${(i + 2) % links}' }`, '      label: { type: string }');
+  }
+  lines.push('operations:');
+  const modes = ['""', 'async', 'stream', 'async_stream'];
+  for (let i = 0; i < operations; i++) {
+    lines.push(`  op_${i}:`, `    api_mode: ${modes[i % modes.length]}`, '    input:', '      type: object', '      properties:', `        c: { $ref: '#/schemas/C${i % links}' }`, '      required: [c]', `    output: { $ref: '#/schemas/C${(i + 7) % links}' }`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A 1 MB spec whose 91 aliases (under the yaml package's cap of 100) each stand for a 1 MB description. */
+export function largeAliasesSpec(): string {
+  const lines = ['agentgen: 1', 'name: aliases', 'operations:', '  op_0:', '    api_mode: async', `    description: &d "${'x'.repeat(1_000_000)}"`];
+  for (let i = 1; i <= 91; i++) lines.push(`  op_${i}:`, '    api_mode: async', '    description: *d');
+  return `${lines.join('\n')}\n`;
+}
+
 export const handPicked: HostileSpec[] = [
   ...protocolNames.flatMap(protocolCases),
   { label: 'alias bomb, 9 levels', text: aliasBomb(9, true), mustRefuse: 'any' },
@@ -111,5 +162,15 @@ export const handPicked: HostileSpec[] = [
   { label: 'spec name "then"', text: 'agentgen: 1\nname: then\noperations:\n  q:\n    api_mode: async\n' },
   { label: 'spec name "__proto__"', text: 'agentgen: 1\nname: __proto__\noperations:\n  q:\n    api_mode: async\n' },
   { label: '__proto__ key', text: `${head}operations:\n  q:\n    api_mode: async\n    __proto__: { polluted: true }\n`, mustRefuse: 'located' },
+  ...hostilePatterns.map((pattern): HostileSpec => ({
+    label: `pattern ${JSON.stringify(pattern)} with an example that backtracks for ever`,
+    text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      properties:\n        s: { type: string, pattern: ${JSON.stringify(pattern)}, examples: ["${'a'.repeat(40)}!"] }\n`,
+    mustRefuse: 'located',
+  })),
+  { label: 'pattern "^(a+)+$" with a default that matches', text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      properties:\n        s: { type: string, pattern: '^(a+)+$', default: aaaa }\n` },
+  { label: 'named schemas that each refer to the next twice, 20 levels', text: fanOutSpec(20) },
+  { label: 'a recursive chain of 50 schemas under 50 operations', text: recursiveChainSpec(50, 50) },
+  { label: '91 aliases of a 1 MB description', text: largeAliasesSpec(), mustRefuse: 'located' },
+  { label: 'an anchored node that holds an alias to itself', text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      examples: &e [*e]\n`, mustRefuse: 'located' },
   { label: 'a 1 MiB description', text: `${head}operations:\n  q:\n    api_mode: async\n    description: "${'*/ ${x} `'.repeat(100_000)}"\n` },
 ];
