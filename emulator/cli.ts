@@ -10,6 +10,8 @@ import { batchedLines } from './log-lines.js';
 import { createConsoleHandler, isLoopbackHost } from './console/serve.js';
 import type { ManifestEntry } from '../spec/index.js';
 import type { ResourceDescription } from './resource.js';
+import { sessionsModes, type SessionsMode } from './container-env.js';
+import { parseEngineName } from './engine-services/serve.js';
 
 /** Same shape as the CLI's `Io`. */
 export interface DevIo {
@@ -24,6 +26,8 @@ export interface DevArgs {
   readonly command?: string;
   /** `--replicas N` with `--command`: start N processes of it, each on its own port. */
   readonly replicas?: number;
+  /** `--sessions engine|memory` with `--command`: sessions and memory in dev's engine services (default), or in the container. */
+  readonly sessions?: SessionsMode;
   readonly spec?: string;
   readonly port: number;
   readonly host: string;
@@ -38,6 +42,8 @@ export interface DevArgs {
   /** `--headers-timeout MS` and `--request-timeout MS`: node:http's limits; unset, node:http's defaults. */
   readonly 'headers-timeout'?: number;
   readonly 'request-timeout'?: number;
+  /** `--stream-limit MS`: how long a stream may run before dev cuts it; unset, the runtime's 15 minutes. */
+  readonly 'stream-limit'?: number;
   /** `--console` / `--no-console`: the dev console at `/`. Unset: on when `--host` is loopback. */
   readonly console?: boolean;
   /** `--grpc-port N`: the gRPC face's port; unset, `--port` + 1 (0 when `--port` is 0: a free port). */
@@ -83,6 +89,7 @@ export async function runDev(args: DevArgs, io: DevIo, loadManifest: ManifestLoa
     container: args.container,
     command: args.command,
     replicas: args.replicas,
+    sessions: args.sessions,
     manifest,
     resourceDescription,
     port: args.port,
@@ -95,6 +102,7 @@ export async function runDev(args: DevArgs, io: DevIo, loadManifest: ManifestLoa
     maxDepth: args['max-depth'],
     headersTimeout: args['headers-timeout'],
     requestTimeout: args['request-timeout'],
+    streamLimitMs: args['stream-limit'],
     logger: (line) => log.line(line),
     pages: consoleOn ? createConsoleHandler({ resource: args.resource, token: args.token }) : undefined,
   }).catch((error: unknown) => {
@@ -109,6 +117,9 @@ export async function runDev(args: DevArgs, io: DevIo, loadManifest: ManifestLoa
       `  POST ${base}:query`,
       `  POST ${base}:streamQuery   (add ?alt=sse for server-sent events)`,
       `  GET  ${base}`,
+      ...(parseEngineName(emulator.resource) === undefined
+        ? []
+        : [`  engine services: ${emulator.url}/v1beta1/${emulator.resource}/{sessions,memories}   metadata server: ${emulator.url}/computeMetadata/v1/`]),
       `  try: curl -s -H 'Authorization: Bearer ${args.token ?? 'local'}' ${base}`,
       ...(emulator.grpcAddress === undefined ? [] : [`  gRPC ${emulator.grpcAddress}   (google.cloud.aiplatform.v1 and v1beta1: Query, StreamQuery, GetReasoningEngine; insecure channel)`]),
       ...(consoleOn ? [`  console: ${emulator.url}/   (in a browser; --no-console turns it off)`] : []),
@@ -151,8 +162,13 @@ export function devCommand(loadManifest: ManifestLoader): (parser: Argv, run: Ru
             requiresArg: true,
             describe: 'URL of a running container, e.g. http://127.0.0.1:8080; repeat it for replicas, called round robin.',
           })
-          .option('command', { type: 'string', describe: 'Shell command that starts the container; it gets PORT and the engine-id variables.' })
+          .option('command', { type: 'string', describe: 'Shell command that starts the container, in its deployed configuration: PORT, the engine id, project and location, dev as its engine services and metadata server.' })
           .option('replicas', { type: 'number', describe: 'With --command: start this many replicas of it, each on its own PORT, called round robin (default 1).' })
+          .option('sessions', {
+            type: 'string',
+            choices: sessionsModes,
+            describe: "With --command: where the container keeps sessions and memory: engine (dev's engine services, as deployed; default) or memory (in the container).",
+          })
           .conflicts('container', 'command')
           .option('spec', { type: 'string', describe: 'Spec file whose manifest is declared. Default: ./agentgen.yaml, else the standard surface.' })
           .option('port', { type: 'number', default: defaultPort, describe: 'Port of the public API.' })
@@ -180,12 +196,18 @@ export function devCommand(loadManifest: ManifestLoader): (parser: Argv, run: Ru
           })
           .option('headers-timeout', { type: 'number', describe: "Milliseconds a caller may take to send the request's headers (default 60000); then 408." })
           .option('request-timeout', { type: 'number', describe: 'Milliseconds a caller may take to send the whole request (default 300000; 0: no limit); then 408.' })
+          .option('stream-limit', {
+            type: 'number',
+            describe: 'Milliseconds a stream may run before it is cut with a last DEADLINE_EXCEEDED line, as the runtime cuts streams (default 900000: 15 minutes).',
+          })
           .check((argv) => {
             if ((argv.container === undefined) === (argv.command === undefined)) throw new Error('Give exactly one of --container URL and --command "..."');
             checkInteger('max-depth', argv['max-depth'], false);
             checkInteger('grpc-port', argv['grpc-port'], true);
             checkInteger('replicas', argv.replicas, false);
+            checkInteger('stream-limit', argv['stream-limit'], false);
             if (argv.replicas !== undefined && argv.command === undefined) throw new Error('--replicas applies to --command; give --container once per replica instead');
+            if (argv.sessions !== undefined && argv.command === undefined) throw new Error('--sessions applies to --command: a container given by URL has its own environment');
             checkInteger('headers-timeout', argv['headers-timeout'], true);
             checkInteger('request-timeout', argv['request-timeout'], true);
             return true;

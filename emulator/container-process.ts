@@ -1,8 +1,7 @@
 /**
- * `agentgen dev --command`: starts the container as the platform would:
- * `PORT` set to a free port and the engine id in both variable spellings (`GOOGLE_CLOUD_AGENT_ENGINE_ID`, `PLATFORM_CLOUD_AGENT_ENGINE_ID`). Waits until
- * it accepts connections, and stops its whole process group on close (a shell command may have
- * started children of its own).
+ * `agentgen dev --command`: starts the container as the platform would: `PORT` set to a free port,
+ * plus the variables the platform injects (container-env.ts). Waits until it accepts connections,
+ * and stops its whole process group on close (a shell command may have started children of its own).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,7 +9,8 @@ import { createServer, connect, type AddressInfo } from 'node:net';
 
 export interface ContainerProcessOptions {
   readonly command: string;
-  readonly engineId: string;
+  /** Set on top of dev's own environment, besides `PORT` (see container-env.ts). */
+  readonly env: Readonly<Record<string, string>>;
   readonly logger: (line: string) => void;
   /** How its output lines are prefixed in the log: `container`, or `replica 2` among several. Default `container`. */
   readonly label?: string;
@@ -139,9 +139,8 @@ async function spawnOnPort(options: ContainerProcessOptions, port: number): Prom
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
+      ...options.env,
       PORT: String(port),
-      GOOGLE_CLOUD_AGENT_ENGINE_ID: options.engineId,
-      PLATFORM_CLOUD_AGENT_ENGINE_ID: options.engineId,
     },
   });
 

@@ -4,7 +4,7 @@
  * the container's fixed routes. The faces only translate their wire to and from this.
  */
 import { defaultMaxDepth, resolveCall, resolveEnvelope, type PublicEndpoint, type ResolvedCall } from './envelope.js';
-import { forwardStream, forwardUnary, type StreamOutcome, type StreamSink, type UnaryOutcome } from './forward.js';
+import { forwardStream, forwardUnary, sendToPool, type Answer, type ContainerRequest, type StreamOutcome, type StreamSink, type UnaryOutcome } from './forward.js';
 import type { MethodTable } from './manifest.js';
 import type { ReplicaPool } from './replicas.js';
 import { describeResource, type ReasoningEngineResource, type ResourceDescription } from './resource.js';
@@ -24,7 +24,13 @@ export interface CoreOptions {
   /** Forward sync bodies as a JSON-encoded string, as the runtime may. */
   readonly forwardSyncAsString: boolean;
   readonly maxDepth?: number;
-  readonly pool: ReplicaPool;
+  /** How long a stream may run before it is cut, as the runtime cuts it. Default `streamLimitMs` (15 minutes). */
+  readonly streamLimitMs?: number;
+  /**
+   * The containers; throws PublicError `containerUnreachable` while they are still starting (dev
+   * listens before it starts them, so that they can reach its engine services from the start).
+   */
+  readonly pool: () => ReplicaPool;
 }
 
 export interface EmulatorCore {
@@ -42,6 +48,8 @@ export interface EmulatorCore {
   /** `trace`: the platform's headers for the container (trace-headers.ts). */
   unary(call: ResolvedCall, trace: Record<string, string>, signal: AbortSignal): Promise<UnaryOutcome>;
   stream(call: ResolvedCall, sink: StreamSink, trace: Record<string, string>, signal: AbortSignal): Promise<StreamOutcome>;
+  /** A passthrough request (passthrough.ts), to the first replica that accepts it; the answer is the caller's to read. */
+  passthrough(request: ContainerRequest, signal: AbortSignal): Promise<Answer>;
 }
 
 const bearer = /^Bearer\s+(\S+)\s*$/i;
@@ -67,7 +75,8 @@ export function createCore(options: CoreOptions): EmulatorCore {
     },
     resolveBody: (body, endpoint) => resolveCall(body, endpoint, table, maxDepth),
     resolveEnvelope: (envelope, endpoint) => resolveEnvelope(envelope, endpoint, table, maxDepth),
-    unary: (call, trace, signal) => forwardUnary(pool, call, forwardSyncAsString, trace, signal),
-    stream: (call, sink, trace, signal) => forwardStream(pool, call, sink, trace, signal),
+    unary: async (call, trace, signal) => forwardUnary(pool(), call, forwardSyncAsString, trace, signal),
+    stream: async (call, sink, trace, signal) => forwardStream(pool(), call, sink, trace, signal, options.streamLimitMs),
+    passthrough: async (request, signal) => sendToPool(pool(), request, signal),
   };
 }

@@ -5,8 +5,12 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkSessionsMode, containerEnvironment, localAddress, type SessionsMode } from './container-env.js';
 import { spawnContainer, type ContainerProcess } from './container-process.js';
 import { createCore } from './core.js';
+import { streamLimitMs } from './forward.js';
+import { defaultLivenessTiming, type LivenessTiming } from './replica-liveness.js';
+import { createEngineEndpoints, parseEngineName } from './engine-services/serve.js';
 import { buildMethodTable } from './manifest.js';
 import { checkMaxDepth, serverTimeouts } from './limits.js';
 import { ReplicaPool } from './replicas.js';
@@ -14,6 +18,7 @@ import type { ManifestEntry } from '../spec/index.js';
 import type { ResourceDescription } from './resource.js';
 import { createRestFace, type RestFaceOptions } from './rest-face.js';
 import { defaultMaxDepth } from './envelope.js';
+import { PublicError } from './status.js';
 // Type only: @grpc/grpc-js and the protos load when a gRPC face is asked for, not on every start.
 import type { GrpcFace } from './grpc/grpc-face.js';
 
@@ -23,8 +28,13 @@ export interface EmulatorOptions {
    * robin). Exactly one of `container` and `command`.
    */
   readonly container: URL | string | readonly (URL | string)[] | undefined;
-  /** A shell command that starts the container; it gets `PORT` and the engine-id variables. */
+  /** A shell command that starts the container; it gets `PORT` and what the runtime injects (container-env.ts). */
   readonly command?: string;
+  /**
+   * Where a `command` container keeps sessions and memory: `engine` (default), in dev's engine
+   * services, as deployed; `memory`, in the container (no project, location or endpoint injected).
+   */
+  readonly sessions?: SessionsMode;
   /** How many processes of `command` to start, each on its own port (replicas). Default 1. */
   readonly replicas?: number;
   /** The resource's `spec.classMethods`: routing reads `name` and `api_mode`; GET returns it as given. */
@@ -79,6 +89,17 @@ export interface EmulatorOptions {
    * Default 30000, or a quarter of the shorter timeout given (at least 10), so a short limit holds.
    */
   readonly connectionsCheckingInterval?: number;
+  /**
+   * Milliseconds a stream may run before dev cuts it with a last DEADLINE_EXCEEDED line, as the
+   * runtime cuts streams at 15 minutes (google/adk-python #3464). Default 900000; a positive integer.
+   */
+  readonly streamLimitMs?: number;
+  /**
+   * When a replica silent during a call is asked GET /health, and how long it may take to answer;
+   * one that answers neither gets the call answered UNAVAILABLE and is taken out until it answers
+   * (replica-liveness.ts). Default 5 s of silence, 2 s for the probe.
+   */
+  readonly liveness?: LivenessTiming;
 }
 
 export interface Emulator {
@@ -121,6 +142,20 @@ function containerUrls(given: EmulatorOptions['container']): URL[] {
   return list.map(parseContainerUrl);
 }
 
+function checkLiveness(timing: LivenessTiming | undefined): LivenessTiming {
+  if (timing === undefined) return defaultLivenessTiming;
+  for (const [name, value] of Object.entries({ quietMs: timing.quietMs, probeTimeoutMs: timing.probeTimeoutMs })) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`liveness.${name} must be a positive integer of milliseconds, got ${JSON.stringify(value)}`);
+  }
+  return timing;
+}
+
+function checkStreamLimit(limit: number | undefined): number {
+  if (limit === undefined) return streamLimitMs;
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError(`streamLimitMs must be a positive integer of milliseconds, got ${JSON.stringify(limit)}`);
+  return limit;
+}
+
 function checkReplicas(replicas: number | undefined): number {
   if (replicas === undefined) return 1;
   if (!Number.isSafeInteger(replicas) || replicas < 1 || replicas > 64) {
@@ -130,14 +165,14 @@ function checkReplicas(replicas: number | undefined): number {
 }
 
 /** Starts `count` processes of the command, each on its own port; stops those started if one fails. */
-async function spawnReplicas(options: EmulatorOptions, count: number, engineId: string, log: (line: string) => void): Promise<ContainerProcess[]> {
+async function spawnReplicas(options: EmulatorOptions, count: number, env: Record<string, string>, log: (line: string) => void): Promise<ContainerProcess[]> {
   const children: ContainerProcess[] = [];
   try {
     for (let index = 0; index < count; index++) {
       children.push(
         await spawnContainer({
           command: options.command ?? '',
-          engineId,
+          env,
           logger: log,
           label: count === 1 ? 'container' : `replica ${index + 1}`,
           startTimeoutMs: options.startTimeoutMs ?? 30_000,
@@ -165,21 +200,45 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   }
   const given = options.container === undefined ? undefined : containerUrls(options.container);
   const replicas = checkReplicas(options.replicas);
+  const sessions = checkSessionsMode(options.sessions);
   // Checked before anything starts, so a bad manifest starts no container.
   const table = buildMethodTable(options.manifest);
-  const coreOptions = { manifest: options.manifest, table, resourceDescription: options.resourceDescription, resource, token: options.token };
+  const liveness = checkLiveness(options.liveness);
+  const coreOptions = {
+    manifest: options.manifest,
+    table,
+    resourceDescription: options.resourceDescription,
+    resource,
+    token: options.token,
+    streamLimitMs: checkStreamLimit(options.streamLimitMs),
+  };
 
-  const children = given === undefined ? await spawnReplicas(options, replicas, resource.slice(resource.lastIndexOf('/') + 1), log) : [];
-  const pool = new ReplicaPool(given ?? children.map((child) => new URL(child.url)), log);
+  // Dev listens first and starts the containers after: they get its address (its engine services
+  // and metadata server) and may call it while starting. Until then, a query is UNAVAILABLE.
+  let pool = given === undefined ? undefined : new ReplicaPool(given, log, liveness);
+  const poolOrUnavailable = (): ReplicaPool => {
+    if (pool === undefined) throw new PublicError('containerUnreachable', 'The container is still starting: try again in a moment');
+    return pool;
+  };
+  let children: ContainerProcess[] = [];
   const stopContainers = async (): Promise<void> => {
-    pool.destroy();
+    pool?.destroy();
     await Promise.all(children.map((child) => child.close()));
   };
   let server: Server | undefined;
   let grpc: GrpcFace | undefined;
   try {
-    const core = createCore({ ...coreOptions, forwardSyncAsString: options.forwardSyncAsString ?? true, maxDepth, pool });
-    server = createRestFace(core, { allowedHosts: options.allowedHosts, timeouts, log, nameReplicas: pool.replicas.length > 1, pages: options.pages });
+    const core = createCore({ ...coreOptions, forwardSyncAsString: options.forwardSyncAsString ?? true, maxDepth, pool: poolOrUnavailable });
+    const engineServices =
+      parseEngineName(resource) === undefined ? undefined : createEngineEndpoints({ resource, authenticate: core.authenticate, token: options.token ?? 'local', log });
+    server = createRestFace(core, {
+      allowedHosts: options.allowedHosts,
+      timeouts,
+      log,
+      nameReplicas: (given?.length ?? replicas) > 1,
+      pages: options.pages,
+      engineServices,
+    });
     const listening = server;
     await new Promise<void>((resolve, reject) => {
       listening.once('error', reject);
@@ -192,11 +251,23 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       const { startGrpcFace } = await import('./grpc/grpc-face.js');
       grpc = await startGrpcFace({ core, host: options.host ?? '127.0.0.1', port: options.grpcPort, maxDepth, log });
     }
+    if (given === undefined) {
+      if (sessions === 'engine' && engineServices === undefined) {
+        log(`sessions and memory stay in the container: the resource is not named projects/P/locations/L/reasoningEngines/ID, so dev serves no engine services`);
+      }
+      const bound = listening.address() as AddressInfo;
+      const env = containerEnvironment(resource, sessions, localAddress(bound.address, bound.family, bound.port));
+      children = await spawnReplicas(options, replicas, env, log);
+      pool = new ReplicaPool(children.map((child) => new URL(child.url)), log, liveness);
+    }
   } catch (error) {
+    await grpc?.close();
     server?.close();
+    server?.closeAllConnections();
     await stopContainers();
     throw error;
   }
+  const replicaPool = poolOrUnavailable();
   const rest = server;
   const address = rest.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -205,8 +276,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   return {
     url: `http://${host}:${address.port}`,
     resource,
-    containerUrl: pool.replicas[0]?.origin.origin ?? '',
-    containerUrls: pool.replicas.map((replica) => replica.origin.origin),
+    containerUrl: replicaPool.replicas[0]?.origin.origin ?? '',
+    containerUrls: replicaPool.replicas.map((replica) => replica.origin.origin),
     grpcAddress: grpc?.address,
     close: () => {
       closing ??= (async () => {

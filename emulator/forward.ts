@@ -6,6 +6,7 @@
  */
 import { request, type IncomingMessage } from 'node:http';
 import { containerEnvelope, type ResolvedCall } from './envelope.js';
+import { SilenceWatch } from './replica-liveness.js';
 import type { Replica, ReplicaPool } from './replicas.js';
 import { containerFailure, PublicError, quoteBody, statusBody } from './status.js';
 
@@ -28,18 +29,27 @@ export const forwardedContentType = 'application/json,application/json';
 const maxContainerBody = 32 * 1024 * 1024;
 const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
-interface Answer {
+export interface Answer {
   readonly response: IncomingMessage;
   readonly replica: Replica;
 }
 
+/** One request for a container: the contract routes' POSTs, or a passthrough call (passthrough.ts). */
+export interface ContainerRequest {
+  readonly method: string;
+  readonly path: string;
+  /** Sent as given, plus `content-length`. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly payload: string | Buffer;
+}
+
 /**
- * One POST to one replica; an unreachable replica rejects with `Unreachable`. The caller's going
+ * One request to one replica; an unreachable replica rejects with `Unreachable`. The caller's going
  * away (`signal`) destroys the request, and with it the response if it has begun: the container
  * sees its connection close. (Wired by hand: `request`'s own `signal` option costs a stream
  * listener setup per call, a measurable share of the emulator's time per call.)
  */
-function postTo(replica: Replica, path: string, payload: string, size: number, trace: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
+function sendTo(pool: ReplicaPool, replica: Replica, call: ContainerRequest, size: number, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(new Error('the caller went away'));
@@ -48,24 +58,46 @@ function postTo(replica: Replica, path: string, payload: string, size: number, t
     const req = request({
       hostname: replica.origin.hostname,
       port: replica.origin.port,
-      path,
-      method: 'POST',
+      path: call.path,
+      method: call.method,
       agent: replica.agent,
-      headers: { ...trace, 'content-type': forwardedContentType, 'content-length': size },
+      headers: { ...call.headers, 'content-length': size },
     });
     const abort = (): void => {
       req.destroy(new Error('the caller went away'));
     };
     signal.addEventListener('abort', abort, { once: true });
-    req.once('close', () => signal.removeEventListener('abort', abort));
-    req.once('response', resolve);
+    // Until its answer starts, a replica that goes silent is asked whether it is alive at all.
+    const watch = new SilenceWatch(
+      pool.liveness.quietMs,
+      () => pool.alive(replica),
+      () => req.destroy(new Frozen()),
+    );
+    req.once('close', () => {
+      watch.stop();
+      signal.removeEventListener('abort', abort);
+    });
+    req.once('response', (response: IncomingMessage) => {
+      watch.stop();
+      resolve(response);
+    });
     req.once('error', (error: NodeJS.ErrnoException) => {
       if (signal.aborted) reject(error);
-      else if (error.code !== undefined && unreachableCodes.has(error.code)) reject(new Unreachable(error.code));
-      else reject(containerFailure(`The agent container failed before answering ${path}: ${error.message}`, `${replica.name} failed before answering`));
+      else if (error instanceof Frozen) {
+        pool.frozen(replica);
+        reject(new PublicError('containerUnreachable', `The agent container (${replica.name}) answers nothing, not even its liveness route: the call was given up`, {}, `${replica.name} frozen`));
+      } else if (error.code !== undefined && unreachableCodes.has(error.code)) reject(new Unreachable(error.code));
+      else reject(containerFailure(`The agent container failed before answering ${call.path}: ${error.message}`, `${replica.name} failed before answering`));
     });
-    req.end(payload);
+    req.end(call.payload);
   });
+}
+
+/** The replica answered neither the call nor a liveness probe (replica-liveness.ts). */
+class Frozen extends Error {
+  constructor() {
+    super('the replica answers nothing');
+  }
 }
 
 class Unreachable extends Error {
@@ -75,18 +107,18 @@ class Unreachable extends Error {
 }
 
 /**
- * Posts to the first replica that accepts the connection, in the pool's order. Only a refused
+ * Sends to the first replica that accepts the connection, in the pool's order. Only a refused
  * connection moves on to the next replica: nothing of the call has reached a container then.
  */
-async function post(pool: ReplicaPool, path: string, payload: string, trace: Record<string, string>, signal: AbortSignal): Promise<Answer> {
-  const size = Buffer.byteLength(payload);
+export async function sendToPool(pool: ReplicaPool, call: ContainerRequest, signal: AbortSignal): Promise<Answer> {
+  const size = Buffer.byteLength(call.payload);
   if (size > maxRequestBody) {
     throw new PublicError('bodyTooLarge', `Request body re-encoded for the agent container is ${size} bytes, over the limit of ${maxRequestBody}`);
   }
   const refused: { origin: string; code: string }[] = [];
   for (const replica of pool.order()) {
     try {
-      const response = await postTo(replica, path, payload, size, trace, signal);
+      const response = await sendTo(pool, replica, call, size, signal);
       pool.accepted(replica);
       return { response, replica };
     } catch (error) {
@@ -101,6 +133,11 @@ async function post(pool: ReplicaPool, path: string, payload: string, trace: Rec
       ? `The agent container at ${refused[0]?.origin} is not reachable (${refused[0]?.code})`
       : `No replica of the agent container is reachable: ${refused.map(({ origin, code }) => `${origin} (${code})`).join(', ')}`,
   );
+}
+
+/** A contract route's POST, with the headers the runtime sends. */
+function post(pool: ReplicaPool, path: string, payload: string, trace: Record<string, string>, signal: AbortSignal): Promise<Answer> {
+  return sendToPool(pool, { method: 'POST', path, headers: { ...trace, 'content-type': forwardedContentType }, payload }, signal);
 }
 
 function readBody(response: IncomingMessage): Promise<string> {
@@ -166,6 +203,17 @@ export async function forwardUnary(
   return { output: (answer as { output: unknown }).output, replica };
 }
 
+/**
+ * How long the runtime lets a stream run: 15 minutes, and it will not be raised (a Google
+ * maintainer on google/adk-python #3464, 2026-06-01: raised from 10 to 15 minutes, no further).
+ */
+export const streamLimitMs = 15 * 60 * 1000;
+
+/** The last line's message when a stream is cut. The runtime's own wording is not documented. */
+export function streamLimitMessage(limitMs: number): string {
+  return `The stream ran past the runtime's limit of ${limitMs / 1000} s and was cut; break the task into shorter turns`;
+}
+
 /** Where a face sends a stream's bytes: the REST face frames them as NDJSON or SSE, the gRPC face as HttpBody messages. */
 export interface StreamSink {
   /** The container accepted the call: the caller's answer starts now (headers go out). */
@@ -200,7 +248,9 @@ export async function forwardStream(
   sink: StreamSink,
   trace: Record<string, string>,
   signal: AbortSignal,
+  limitMs: number = streamLimitMs,
 ): Promise<StreamOutcome> {
+  const started = performance.now();
   const route = call.routing.containerRoute;
   const { response, replica } = await post(pool, route, JSON.stringify(containerEnvelope(call)), trace, signal);
   const status = response.statusCode ?? 0;
@@ -212,12 +262,34 @@ export async function forwardStream(
     const settle = (note: string | undefined): void => {
       if (settled) return;
       settled = true;
+      clearTimeout(limit);
+      watch.stop();
       resolve({ note, replica });
     };
+    // A replica that goes silent mid-stream and answers no liveness probe: the stream ends with UNAVAILABLE.
+    const watch = new SilenceWatch(
+      pool.liveness.quietMs,
+      () => pool.alive(replica),
+      () => {
+        if (settled) return;
+        settle(`${replica.name} frozen`);
+        pool.frozen(replica);
+        sink.end(JSON.stringify(statusBody('containerUnreachable', `The agent container (${replica.name}) stopped answering mid-stream, not even its liveness route`)));
+        response.destroy();
+      },
+    );
+    // The runtime cuts a stream at its limit: the caller gets a last error line, the container its connection closed.
+    const limit = setTimeout(() => {
+      if (settled) return;
+      settle(`cut at the ${limitMs} ms stream limit`);
+      sink.end(JSON.stringify(statusBody('streamLimit', streamLimitMessage(limitMs))));
+      response.destroy();
+    }, Math.max(0, limitMs - (performance.now() - started)));
     const resume = (): void => {
       response.resume();
     };
     response.on('data', (chunk: Buffer) => {
+      watch.heard();
       if (!sink.write(chunk)) {
         response.pause(); // backpressure: the caller reads slower than the container writes
         sink.onceDrained(resume);

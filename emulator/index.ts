@@ -2,4 +2,5 @@
 export { startEmulator, defaultPort, defaultResource, type Emulator, type EmulatorOptions } from './emulator.js';
 export { devCommand, runDev, type DevArgs, type DevIo, type DevSpec, type ManifestLoader } from './cli.js';
 export { localImageUri, type ReasoningEngineResource, type ResourceDescription } from './resource.js';
+export type { SessionsMode } from './container-env.js';
 export type { ManifestEntry } from '../spec/index.js';

@@ -1,10 +1,12 @@
 /**
  * The containers behind one emulator: calls are spread round robin over the replicas; a replica
  * that refuses connections is skipped (the call goes to the next one, since nothing was sent yet)
- * and is tried again after a pause, so a restarted replica comes back by itself. A stream stays
- * on the replica that accepted it: it is one request.
+ * and is tried again after a pause, so a restarted replica comes back by itself. A replica that
+ * takes connections but answers nothing (replica-liveness.ts) is taken out until a liveness probe
+ * answers again. A stream stays on the replica that accepted it: it is one request.
  */
 import { Agent } from 'node:http';
+import { answersProbe, defaultLivenessTiming, type LivenessTiming } from './replica-liveness.js';
 
 export interface Replica {
   /** How the log names it: `replica 2` (1-based, in the order given), or `container` when it is the only one. */
@@ -29,21 +31,30 @@ interface ReplicaState {
   readonly replica: Replica;
   /** When it refused last and may be tried again; undefined while it accepts. */
   downUntil: number | undefined;
+  /** Set while it answers neither a call nor a liveness probe: out until a probe answers. */
+  frozen: boolean;
+  /** The liveness probe under way, shared by every call that asks. */
+  probing: Promise<boolean> | undefined;
 }
 
 export class ReplicaPool {
   private readonly states: ReplicaState[];
   private next = 0;
+  private destroyed = false;
 
   constructor(
     origins: readonly URL[],
     /** Called when a replica starts or stops refusing connections (the emulator's log). */
     private readonly report: (line: string) => void,
+    /** When a silent replica is probed, and how long a probe may take. */
+    readonly liveness: LivenessTiming = defaultLivenessTiming,
   ) {
     if (origins.length === 0) throw new TypeError('A replica pool needs at least one container');
     this.states = origins.map((origin, index) => ({
       replica: { name: origins.length === 1 ? 'container' : `replica ${index + 1}`, origin, agent: new Agent({ keepAlive: true, timeout: freeSocketTimeoutMs }) },
       downUntil: undefined,
+      frozen: false,
+      probing: undefined,
     }));
   }
 
@@ -62,7 +73,7 @@ export class ReplicaPool {
     const down: Replica[] = [];
     for (let i = 0; i < this.states.length; i++) {
       const state = this.states[(start + i) % this.states.length] as ReplicaState;
-      (state.downUntil === undefined || state.downUntil <= now ? up : down).push(state.replica);
+      (!state.frozen && (state.downUntil === undefined || state.downUntil <= now) ? up : down).push(state.replica);
     }
     return up.concat(down);
   }
@@ -84,7 +95,40 @@ export class ReplicaPool {
     if (this.states.length > 1) this.report(`${replica.name} (${replica.origin.origin}) accepts connections again`);
   }
 
+  /** Whether the replica answers a liveness probe; one probe at a time per replica, shared. */
+  alive(replica: Replica): Promise<boolean> {
+    const state = this.stateOf(replica);
+    state.probing ??= answersProbe(replica.origin, this.liveness.probeTimeoutMs).finally(() => {
+      state.probing = undefined;
+    });
+    return state.probing;
+  }
+
+  /** The replica answers neither a call nor a probe: out, reported once, probed until it answers. */
+  frozen(replica: Replica): void {
+    const state = this.stateOf(replica);
+    if (state.frozen || this.destroyed) return;
+    state.frozen = true;
+    this.report(
+      `${replica.name} (${replica.origin.origin}) answers nothing, not even GET /health within ${this.liveness.probeTimeoutMs} ms: ` +
+        'skipped until it answers again',
+    );
+    const retry = (): void => {
+      const timer = setTimeout(() => {
+        void this.alive(replica).then((alive) => {
+          if (this.destroyed) return;
+          if (!alive) return retry();
+          state.frozen = false;
+          this.report(`${replica.name} (${replica.origin.origin}) answers again`);
+        });
+      }, retryDownAfterMs);
+      timer.unref();
+    };
+    retry();
+  }
+
   destroy(): void {
+    this.destroyed = true;
     for (const state of this.states) state.replica.agent.destroy();
   }
 

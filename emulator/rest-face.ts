@@ -9,6 +9,7 @@ import { checkContentType as checkJsonContentType, closeWithoutReading, rawHeade
 import type { EmulatorCore } from './core.js';
 import type { PublicEndpoint, ResolvedCall } from './envelope.js';
 import { maxRequestBody } from './forward.js';
+import { passthroughPath, passthroughPrefix, passthroughRequest, relayAnswer } from './passthrough.js';
 import type { Replica } from './replicas.js';
 import { restStreamSink } from './rest-stream.js';
 import type { ErrorCondition } from '../spec/index.js';
@@ -61,7 +62,7 @@ function bodyPending(req: IncomingMessage): boolean {
  * The request body, bounded: a body over the limit is refused without reading the rest, and the
  * connection is closed after the 413 (reading an endless upload to its end is what an attacker wants).
  */
-function readRequestBody(req: IncomingMessage): Promise<string> {
+function readRequestBody(req: IncomingMessage): Promise<Buffer> {
   const close = { connection: 'close' };
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxRequestBody) {
@@ -80,7 +81,7 @@ function readRequestBody(req: IncomingMessage): Promise<string> {
       }
       chunks.push(chunk);
     });
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('end', () => resolve(Buffer.concat(chunks, size)));
     req.once('error', reject);
   });
 }
@@ -140,6 +141,15 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Se
     });
     try {
       core.authenticate(req.headers.authorization);
+      const passthrough = passthroughPath(url, core.resource);
+      if (passthrough !== undefined) {
+        const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+        const payload = hasBody ? await readRequestBody(req) : Buffer.alloc(0);
+        const request = passthroughRequest(req, passthrough, payload, platformTraceHeaders(req.headers).headers);
+        const answer = await core.passthrough(request, gone.signal);
+        onEnd(undefined, await relayAnswer(answer, res, req.method === 'HEAD'), options.nameReplicas ? answer.replica.name : undefined);
+        return;
+      }
       const where = target(url, core.resource);
       if (where.endpoint === 'resource') {
         if (req.method !== 'GET') throw new PublicError('methodNotAllowed', `${req.method} is not allowed on the resource: use GET`, { allow: 'GET' });
@@ -150,7 +160,7 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Se
       }
       if (req.method !== 'POST') throw new PublicError('methodNotAllowed', `${req.method} is not allowed on ${where.endpoint}: use POST`, { allow: 'POST' });
       checkContentType(req);
-      call = core.resolveBody(await readRequestBody(req), where.endpoint);
+      call = core.resolveBody((await readRequestBody(req)).toString('utf8'), where.endpoint);
       const trace = platformTraceHeaders(req.headers);
       const supportNote = `support id ${trace.supportId}`;
       if (call.routing.response === 'unary') {
@@ -193,7 +203,11 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Se
       refuse(new PublicError('malformedRequest', 'the request target is not a valid URL path'), '(bad target)');
       return;
     }
-    const endpoint = url.pathname.includes(':') ? url.pathname.slice(url.pathname.lastIndexOf(':')) + url.search : 'resource';
+    const endpoint = url.pathname.startsWith(passthroughPrefix)
+      ? 'passthrough'
+      : url.pathname.includes(':')
+        ? url.pathname.slice(url.pathname.lastIndexOf(':')) + url.search
+        : 'resource';
     // DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1 sends Host: evil.example.
     if (!hostAllowed(req.headers.host, allowedHosts)) {
       refuse(new PublicError('permissionDenied', `Host ${JSON.stringify(req.headers.host ?? '')} is not a loopback name: start agentgen dev with --allowed-host NAME to accept it`), endpoint);

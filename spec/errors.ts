@@ -16,6 +16,8 @@ export const errorConditions = {
   containerFailed: { http: 400, status: 'FAILED_PRECONDITION' },
   /** The public API's answer when the container cannot be reached at all. */
   containerUnreachable: { http: 503, status: 'UNAVAILABLE' },
+  /** `agentgen dev`'s last line when a stream runs past the runtime's 15-minute limit (google/adk-python #3464). */
+  streamLimit: { http: 504, status: 'DEADLINE_EXCEEDED' },
 } as const;
 
 export type ErrorCondition = keyof typeof errorConditions;

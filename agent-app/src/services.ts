@@ -5,10 +5,16 @@
  * sessions and memory live in that engine's Vertex AI services, so the container stays
  * stateless; otherwise everything is in memory (local runs, tests).
  *
- * The Vertex AI services also need the project and location (`GOOGLE_CLOUD_PROJECT`,
- * `GOOGLE_CLOUD_LOCATION`, which the runtime sets). An engine id without them is what a
- * local emulator gives (`agentgen dev --command` sets the engine id as the platform would):
- * the app then stays in memory and says why once, instead of failing every call.
+ * The Vertex AI services also need the project and location (`GOOGLE_CLOUD_PROJECT`, and
+ * `GOOGLE_CLOUD_AGENT_ENGINE_LOCATION` or else `GOOGLE_CLOUD_LOCATION`, which the runtime sets). The
+ * engine's own location comes first, as in the reference AdkApp (googleapis/python-aiplatform,
+ * vertexai/agent_engines/templates/adk.py, `set_up()`: `agent_engine_location =
+ * os.environ.get("GOOGLE_CLOUD_AGENT_ENGINE_LOCATION", location)`), since `GOOGLE_CLOUD_LOCATION`
+ * may name the model's location (e.g. `global`), where the engine's services are not. An engine id
+ * without them stays in memory and says why once, instead of failing every call.
+ *
+ * `AGENTGEN_ENGINE_API_ENDPOINT` (set by `agentgen dev --command`, never by the runtime) points the
+ * engine's services at that address instead of Google's endpoint (engine-client.ts).
  *
  * Any service may instead be named by URI, in the option (`sessionService: 'postgresql://…'`) or
  * in the environment (`AGENT_SESSION_SERVICE_URI`, `AGENT_MEMORY_SERVICE_URI`,
@@ -40,6 +46,7 @@ import {
   startService,
   type ServiceKind,
 } from './service-uris.js';
+import { checkEngineApiEndpoint, engineApiClient, engineApiEndpointVariable } from './engine-client.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -66,6 +73,8 @@ export interface VertexServiceOptions {
   agentEngineId: string;
   projectId: string;
   location: string;
+  /** Where the engine's REST API is, when not Google's endpoint (`AGENTGEN_ENGINE_API_ENDPOINT`). */
+  apiEndpoint?: string;
 }
 
 /** How the Vertex AI services are built; injectable so the choice can be tested without a network. */
@@ -74,9 +83,20 @@ export interface VertexServiceFactory {
   memoryService(options: VertexServiceOptions): BaseMemoryService;
 }
 
+const engineOf = ({ agentEngineId, projectId, location }: VertexServiceOptions): VertexServiceOptions => ({ agentEngineId, projectId, location });
+
+/** With an `apiEndpoint`, both services share one client of the engine's API at that address. */
 export const vertexServiceFactory: VertexServiceFactory = {
-  sessionService: (options) => new VertexAiSessionService(options),
-  memoryService: (options) => new VertexAiMemoryBankService(options),
+  sessionService: (options) =>
+    new VertexAiSessionService({
+      ...engineOf(options),
+      ...(options.apiEndpoint === undefined ? {} : { sessions: engineApiClient(options, options.apiEndpoint).agentEnginesInternal.sessions }),
+    }),
+  memoryService: (options) =>
+    new VertexAiMemoryBankService({
+      ...engineOf(options),
+      ...(options.apiEndpoint === undefined ? {} : { client: engineApiClient(options, options.apiEndpoint) }),
+    }),
 };
 
 export interface ServiceChoice {
@@ -126,9 +146,11 @@ const nouns: Record<ServiceKind, string> = { session: 'sessions', memory: 'memor
 export function planServices(given: ServiceChoice, env: Env): ServicePlan {
   const engineId = engineIdFromEnv(env);
   const projectId = env['GOOGLE_CLOUD_PROJECT']?.trim() || undefined;
-  const location = env['GOOGLE_CLOUD_LOCATION']?.trim() || undefined;
+  const location = env['GOOGLE_CLOUD_AGENT_ENGINE_LOCATION']?.trim() || env['GOOGLE_CLOUD_LOCATION']?.trim() || undefined;
+  const endpoint = env[engineApiEndpointVariable]?.trim() || undefined;
+  const apiEndpoint = endpoint === undefined ? undefined : checkEngineApiEndpoint(endpoint);
   const vertex: VertexServiceOptions | undefined =
-    engineId && projectId && location ? { agentEngineId: engineId, projectId, location } : undefined;
+    engineId && projectId && location ? { agentEngineId: engineId, projectId, location, ...(apiEndpoint === undefined ? {} : { apiEndpoint }) } : undefined;
   const notices: string[] = [];
   const source = (kind: ServiceKind, option: object | string | undefined, vertexServes: boolean): Source => {
     const option_ = `option ${kind}Service`;

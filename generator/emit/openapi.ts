@@ -271,6 +271,7 @@ const conditionText: Readonly<Record<ErrorCondition, string>> = {
   headersTooLarge: 'the request headers are too large',
   requestTimeout: 'the request did not arrive in time',
   permissionDenied: 'the host or origin is not allowed',
+  streamLimit: 'the stream ran past the runtime\'s time limit',
 };
 
 /** One response per HTTP status of the given conditions (from the one error table), and `default` for the rest. */

@@ -8,6 +8,7 @@ import yargs from 'yargs';
 import { devCommand, runDev, startEmulator, type DevArgs } from '../../emulator/index.js';
 import { loadDevSpec } from '../../generator/cli/dev-command.js';
 import { slowloris } from '../server/slow-client.js';
+import { freePort } from '../../emulator/container-process.js';
 
 const envContainer = fileURLToPath(new URL('./fixtures/env-container.mjs', import.meta.url));
 const resource = 'projects/p/locations/l/reasoningEngines/777';
@@ -44,12 +45,74 @@ describe('--command', () => {
       const { output } = (await response.json()) as { output: { port: string; google: string; platform: string; pid: number } };
       pid = output.pid;
       expect(output).toMatchObject({ port: new URL(emulator.containerUrl).port, google: '777', platform: '777' });
+      // The deployed configuration (issue 28, item 4): the project and locations from the resource,
+      // dev's metadata server and engine services, and loopback only.
+      const devHost = new URL(emulator.url).host;
+      expect(output).toMatchObject({ project: 'p', location: 'l', engineLocation: 'l', metadataHost: devHost, engineEndpoint: `http://${devHost}`, serverHost: '127.0.0.1' });
       expect(logs).toContain('[container] env-container booting');
     } finally {
       await emulator.close();
     }
     expect(pid).toBeGreaterThan(0);
     expect(alive(pid)).toBe(false); // the node process under the shell is gone too
+  });
+
+  it('listens before it starts the container, which can call it while starting; a query meanwhile is 503 UNAVAILABLE', async () => {
+    const script = fileURLToPath(new URL('./fixtures/metadata-at-start-container.mjs', import.meta.url));
+    const port = await freePort();
+    const starting = startEmulator({
+      container: undefined,
+      command: `START_DELAY_MS=1500 ${JSON.stringify(process.execPath)} ${JSON.stringify(script)}`,
+      manifest,
+      port,
+      resource,
+      logger: () => {},
+    });
+    const query = (): Promise<Response> =>
+      fetch(`http://127.0.0.1:${port}/v1/${resource}:query`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: JSON.stringify({ classMethod: 'env' }),
+      });
+    let early: Response | undefined;
+    for (let tries = 0; early === undefined && tries < 200; tries++) {
+      early = await query().catch(() => undefined); // refused until dev listens
+      if (early === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(early?.status).toBe(503);
+    expect(((await early!.json()) as { error: { status: string } }).error.status).toBe('UNAVAILABLE');
+    const emulator = await starting;
+    try {
+      expect(await (await query()).json()).toEqual({ output: { project: 'p' } });
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('with sessions: memory, injects no project, location, metadata host or engine endpoint', async () => {
+    const emulator = await startEmulator({
+      container: undefined,
+      command: `${JSON.stringify(process.execPath)} ${JSON.stringify(envContainer)}`,
+      sessions: 'memory',
+      manifest,
+      port: 0,
+      resource,
+      logger: () => {},
+    });
+    try {
+      const response = await fetch(`${emulator.url}/v1/${resource}:query`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: JSON.stringify({ classMethod: 'env' }),
+      });
+      const { output } = (await response.json()) as { output: Record<string, unknown> };
+      expect(output).toMatchObject({ google: '777', platform: '777', serverHost: '127.0.0.1' });
+      for (const name of ['metadataHost', 'engineEndpoint', 'engineLocation']) expect(output[name]).toBeUndefined();
+      // What the test process had, untouched (vitest runs with neither set by dev).
+      expect(output['project']).toBe(process.env['GOOGLE_CLOUD_PROJECT']);
+    } finally {
+      await emulator.close();
+    }
   });
 
   it('starts the container again on another port when its port was taken before it could listen', async () => {
@@ -118,6 +181,12 @@ describe('--command', () => {
 });
 
 describe('options', () => {
+  it('refuses an unknown sessions mode', async () => {
+    await expect(startEmulator({ container: undefined, command: 'true', sessions: 'disk' as never, manifest, port: 0, logger: () => {} })).rejects.toThrow(
+      'sessions must be one of engine, memory, got "disk"',
+    );
+  });
+
   it('refuses a bad manifest, resource or container clearly', async () => {
     const base = { container: 'http://127.0.0.1:1', port: 0, logger: () => {} };
     await expect(startEmulator({ ...base, manifest: [{ name: 'a', api_mode: 'sync' }] })).rejects.toThrow(
@@ -290,5 +359,12 @@ describe('devCommand (yargs options)', () => {
   it('refuses both or neither of --container and --command', async () => {
     expect(String(await parse(['dev']))).toMatch('Give exactly one of --container URL and --command "..."');
     expect(String(await parse(['dev', '--container', 'http://x', '--command', 'y']))).toMatch(/mutually exclusive/);
+  });
+
+  it('takes --sessions engine|memory with --command only', async () => {
+    expect(await parse(['dev', '--command', 'node c.js'])).toMatchObject({ command: 'node c.js' });
+    expect(await parse(['dev', '--command', 'node c.js', '--sessions', 'memory'])).toMatchObject({ sessions: 'memory' });
+    expect(String(await parse(['dev', '--command', 'node c.js', '--sessions', 'disk']))).toMatch(/Invalid values/);
+    expect(String(await parse(['dev', '--container', 'http://x', '--sessions', 'memory']))).toMatch('--sessions applies to --command');
   });
 });

@@ -113,6 +113,11 @@ export async function startTestContainer(port = 0): Promise<TestContainer> {
   };
 
   const server = createServer((req, res) => {
+    // The liveness route real containers answer (google/adk-js PR #440); dev probes it when a replica goes silent.
+    if (req.method === 'GET' && req.url === '/health') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {

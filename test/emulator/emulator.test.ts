@@ -364,6 +364,33 @@ describe('streaming calls (:streamQuery)', () => {
     expect(lines).toBeLessThan(200);
     await expect.poll(() => logs.at(-1)).toMatch(/^POST :streamQuery endless .* caller disconnected(, support id [0-9a-f]{32})?$/);
   });
+
+  it("cuts a stream at the runtime's limit (15 minutes, google/adk-python #3464; 400 ms here) with a last DEADLINE_EXCEEDED line, and closes the container's request", async () => {
+    const own = await startTestContainer();
+    const lines: string[] = [];
+    try {
+      extra = await startEmulator({ container: own.url, manifest, port: 0, resource, streamLimitMs: 400, logger: (line) => lines.push(line) });
+      const started = performance.now();
+      const response = await post(`${extra.url}/v1/${resource}:streamQuery`, { classMethod: 'endless' });
+      const body = (await response.text()).trimEnd().split('\n');
+      expect(performance.now() - started).toBeGreaterThanOrEqual(390);
+      expect(body.length).toBeGreaterThan(3);
+      expect(JSON.parse(body[0]!)).toEqual({ n: 0 });
+      const last = JSON.parse(body.at(-1)!) as { error: { code: number; status: string; message: string } };
+      expect([last.error.code, last.error.status]).toEqual([504, 'DEADLINE_EXCEEDED']);
+      expect(last.error.message).toContain("runtime's limit of 0.4 s");
+      expect(await own.endlessClosed).toBeLessThan(100); // the container saw its connection close
+      expect(lines.at(-1)).toMatch(/^POST :streamQuery endless .* cut at the 400 ms stream limit/);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('refuses a stream limit that is not a positive integer', async () => {
+    for (const streamLimitMs of [0, -1, 1.5]) {
+      await expect(startEmulator({ container: container.url, manifest, port: 0, resource, streamLimitMs })).rejects.toThrow('streamLimitMs must be a positive integer');
+    }
+  });
 });
 
 const callerContext = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';

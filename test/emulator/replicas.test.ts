@@ -149,3 +149,62 @@ describe('--command with --replicas', () => {
     );
   });
 });
+
+describe('a replica that answers nothing (issue 29: a frozen replica stalled every call sent to it)', () => {
+  const liveness = { quietMs: 200, probeTimeoutMs: 200 };
+
+  it('answers UNAVAILABLE within the bound, takes the replica out, and takes it back once it answers GET /health again', async () => {
+    const logs: string[] = [];
+    const emulator = await startEmulator({
+      container: undefined,
+      command: `${JSON.stringify(process.execPath)} ${JSON.stringify(envContainer)}`,
+      replicas: 2,
+      manifest,
+      port: 0,
+      resource,
+      liveness,
+      logger: (line) => logs.push(line),
+    });
+    const pidOf = async (): Promise<number> => ((await (await call(emulator, 'env')).json()) as { output: { pid: number } }).output.pid;
+    let frozen: number | undefined;
+    try {
+      const [first, second] = [await pidOf(), await pidOf()];
+      frozen = second;
+      process.kill(frozen, 'SIGSTOP'); // takes connections (the kernel's backlog), answers nothing
+      const started = performance.now();
+      const statuses: number[] = [];
+      const pids: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const response = await call(emulator, 'env');
+        statuses.push(response.status);
+        if (response.status === 200) pids.push(((await response.json()) as { output: { pid: number } }).output.pid);
+        else expect(((await response.json()) as { error: { status: string } }).error.status).toBe('UNAVAILABLE');
+      }
+      // One call reached the frozen replica and was given up after ~400 ms; the rest went to the live one.
+      expect(statuses.filter((status) => status === 503)).toHaveLength(1);
+      expect(pids).toEqual([first, first, first]);
+      expect(performance.now() - started).toBeLessThan(3_000);
+      expect(logs.some((line) => line.includes('replica 2') && line.includes('answers nothing'))).toBe(true);
+
+      process.kill(frozen, 'SIGCONT');
+      frozen = undefined;
+      await expect.poll(() => logs.some((line) => /^replica 2 \(.*\) answers again$/.test(line)), { timeout: 5_000 }).toBe(true);
+      const after = new Set([await pidOf(), await pidOf()]);
+      expect(after, logs.join('\n')).toEqual(new Set([first, second]));
+    } finally {
+      if (frozen !== undefined) process.kill(frozen, 'SIGCONT');
+      await emulator.close();
+    }
+  });
+
+  it('lets a replica that is slow but alive take its time: it answers the probes', async () => {
+    const [container] = (await containers(1)) as [TestContainer];
+    const emulator = await startEmulator({ container: container.url, manifest, port: 0, resource, liveness, logger: () => {} });
+    open.unshift(emulator);
+    const response = await call(emulator, 'gated', ':streamQuery');
+    setTimeout(() => container.openGate(), 1_000); // five quiet periods, each probed
+    const lines = (await response.text()).trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.some((line) => line.includes('"error"'))).toBe(false);
+  });
+});

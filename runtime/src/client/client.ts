@@ -77,12 +77,18 @@ export interface ClientCoreMethods {
   getResource(options?: CallOptions): Promise<AgentResource>;
   call(name: string, input: unknown, options: GenericCallOptions & { stream: true }): EventStream;
   call(name: string, input: unknown, options?: GenericCallOptions & { stream?: false }): Promise<unknown>;
+  /**
+   * The runtime's HTTP passthrough: `{baseUrl}/reasoningEngines/v1/{resourceName}/api/{path}`
+   * reaches the container's `/api/{path}` with any method (an A2A route, say). Untyped, as `fetch`:
+   * the token and trace are added, and the answer comes back as it is (a non-2xx is not thrown).
+   */
+  passthrough(path: string, init?: RequestInit): Promise<Response>;
 }
 
 export type ClientCore = ClientCoreMethods & { readonly [operation: string]: OperationMethod | undefined };
 
 /** Generic methods of every client; a spec must not declare operations with these names. */
-export const reservedClientNames: readonly string[] = ['getResource', 'call'];
+export const reservedClientNames: readonly string[] = ['getResource', 'call', 'passthrough'];
 
 function resolveToken(token: AgentClientOptions['token']): string | Promise<string> {
   return typeof token === 'function' ? token() : token;
@@ -98,7 +104,8 @@ function checkInput(name: string, input: unknown, schema: ClientSchema | undefin
   if (!result.success) throw new AgentValidationError(name, 'input', result.error.issues);
 }
 
-function resourceUrl(baseUrl: string, resourceName: string): string {
+/** The API root (`baseUrl` without a trailing slash) and the resource name, each segment encoded. */
+function resourceParts(baseUrl: string, resourceName: string): { readonly root: string; readonly resource: string } {
   let base: URL;
   try {
     base = new URL(baseUrl);
@@ -111,7 +118,21 @@ function resourceUrl(baseUrl: string, resourceName: string): string {
     throw new TypeError(`resourceName must look like projects/{p}/locations/{l}/reasoningEngines/{id}, got ${JSON.stringify(resourceName)}`);
   }
   // Each segment is encoded so no name can change the URL's meaning (`?`, `#`, `%`).
-  return `${base.href.replace(/\/+$/, '')}/v1/${segments.map(encodeURIComponent).join('/')}`;
+  return { root: base.href.replace(/\/+$/, ''), resource: segments.map(encodeURIComponent).join('/') };
+}
+
+/**
+ * A passthrough path (`a2a/app/.well-known/agent-card.json`, with or without a leading `/`, with
+ * or without a query) under `base`; a path that would leave `/api/` or carries a fragment is refused.
+ */
+function passthroughUrl(base: string, path: string): string {
+  if (typeof path !== 'string') throw new TypeError(`passthrough path must be a string, got ${typeof path}`);
+  // `./` keeps a first segment such as `message:send` from reading as a URL scheme.
+  const target = new URL(`./${path.replace(/^\/+/, '')}`, base);
+  if (!target.href.startsWith(base) || target.hash !== '') {
+    throw new TypeError(`passthrough path must stay under /api/ and carry no fragment, got ${JSON.stringify(path)}`);
+  }
+  return target.href;
 }
 
 /**
@@ -120,7 +141,9 @@ function resourceUrl(baseUrl: string, resourceName: string): string {
  * `toString` is just a method, and no inherited name is mistaken for an operation.
  */
 export function createClientCore(table: ClientOperationTable, options: AgentClientOptions): ClientCore {
-  const url = resourceUrl(options.baseUrl, options.resourceName);
+  const { root, resource } = resourceParts(options.baseUrl, options.resourceName);
+  const url = `${root}/v1/${resource}`;
+  const passthroughBase = `${root}/reasoningEngines/v1/${resource}/api/`;
   if (typeof options.token !== 'string' && typeof options.token !== 'function') {
     throw new TypeError('token must be a string or a function returning one');
   }
@@ -129,25 +152,30 @@ export function createClientCore(table: ClientOperationTable, options: AgentClie
   const validate = options.validate ?? true;
   const streamUrl = `${url}:streamQuery${options.sse === true ? '?alt=sse' : ''}`;
 
-  const send = async (target: string, method: 'GET' | 'POST', body: string | undefined, signal: AbortSignal | undefined): Promise<Response> => {
+  /** One authorised request: the token, the caller's trace, and a network failure as UNAVAILABLE. */
+  const authorizedFetch = async (target: string, init: RequestInit, headers: Headers): Promise<Response> => {
     const token = await resolveToken(options.token);
-    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    headers.set('authorization', `Bearer ${token}`);
     // The caller's active span, so the platform (or agentgen dev) continues its trace in the container.
     const traceparent = await activeTraceparent();
-    if (traceparent !== undefined) headers['traceparent'] = traceparent;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    // Only the members that are set: `body` and `signal` are absent, not undefined, when there are none.
-    const init: RequestInit = { method, headers };
-    if (body !== undefined) init.body = body;
-    if (signal !== undefined) init.signal = signal;
-    let response: Response;
+    if (traceparent !== undefined) headers.set('traceparent', traceparent);
     try {
-      response = await fetchImpl(target, init);
+      return await fetchImpl(target, { ...init, headers });
     } catch (error) {
-      if (signal?.aborted === true) throw error; // a cancel is not a service failure
+      if (init.signal?.aborted === true) throw error; // a cancel is not a service failure
       const reason = error instanceof Error ? error.message : String(error);
       throw new AgentApiError({ httpStatus: 0, code: 503, status: 'UNAVAILABLE', message: `Request to ${target} failed: ${reason}`, cause: error });
     }
+  };
+
+  const send = async (target: string, method: 'GET' | 'POST', body: string | undefined, signal: AbortSignal | undefined): Promise<Response> => {
+    const headers = new Headers();
+    if (body !== undefined) headers.set('content-type', 'application/json');
+    // Only the members that are set: `body` and `signal` are absent, not undefined, when there are none.
+    const init: RequestInit = { method };
+    if (body !== undefined) init.body = body;
+    if (signal !== undefined) init.signal = signal;
+    const response = await authorizedFetch(target, init, headers);
     if (!response.ok) throw errorFromResponse(response.status, response.statusText, await response.text());
     return response;
   };
@@ -207,7 +235,10 @@ export function createClientCore(table: ClientOperationTable, options: AgentClie
     const operation = declared !== undefined && (declared.kind === 'stream') === wantsStream ? declared : undefined;
     return wantsStream ? stream(name, input, operation, callOptions) : unary(name, input, operation, callOptions);
   };
+  const passthrough = (path: string, init: RequestInit = {}): Promise<Response> =>
+    authorizedFetch(passthroughUrl(passthroughBase, path), init, new Headers(init.headers));
   Object.defineProperty(client, 'getResource', { value: getResource, enumerable: false });
+  Object.defineProperty(client, 'passthrough', { value: passthrough, enumerable: false });
   Object.defineProperty(client, 'call', { value: call, enumerable: false });
   return client as unknown as ClientCore;
 }

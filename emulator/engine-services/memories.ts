@@ -1,0 +1,270 @@
+/**
+ * The engine's Memory Bank (`reasoningEngines/{id}/memories`), in memory, as
+ * `@google-cloud/vertexai` 1.12's `agentEnginesInternal.memories` and ADK's
+ * `VertexAiMemoryBankService` call it: `:generate` (from `vertexSessionSource`,
+ * `directContentsSource` or `directMemoriesSource`, extraction in extraction.ts), `:retrieve` by
+ * exact `scope` (`similaritySearchParams`, ranked lexically, or `simpleRetrievalParams`, newest
+ * first, paged), create, get, list, delete. Generation consolidates as the service does for
+ * identical facts: the same fact in the same scope updates the memory instead of adding another.
+ */
+import { factsOf, lexicalDistance } from './extraction.js';
+import { compare, parseFilter } from './filters.js';
+import {
+  checkChosenId,
+  isObject,
+  messageFields,
+  optionalArray,
+  optionalBoolean,
+  optionalDurationMs,
+  optionalObject,
+  optionalString,
+  optionalTimestampMs,
+  requiredString,
+  type JsonObject,
+} from './fields.js';
+import { numericId, typeUrl, type Operations } from './operations.js';
+import { pageOf, pageSizeOf } from './paging.js';
+import { invalidArgument, notFound, ServiceError } from './service-error.js';
+import type { ServiceCall, Sessions } from './sessions.js';
+
+interface StoredMemory {
+  readonly name: string;
+  fact: string;
+  readonly scope: Record<string, string>;
+  readonly scopeKey: string;
+  readonly displayName: string | undefined;
+  readonly description: string | undefined;
+  readonly topics: unknown[] | undefined;
+  metadata: JsonObject | undefined;
+  readonly createTime: number;
+  updateTime: number;
+  readonly expireTime: number | undefined;
+}
+
+const revisionFields = ['revisionLabels', 'revisionExpireTime', 'revisionTtl', 'disableMemoryRevisions'];
+const createFields = ['fact', 'scope', 'displayName', 'description', 'ttl', 'expireTime', 'topics', 'metadata', 'memoryType', 'structuredContent', ...revisionFields];
+const generateFields = ['vertexSessionSource', 'directContentsSource', 'directMemoriesSource', 'scope', 'disableConsolidation', 'metadata', 'metadataMergeStrategy', 'allowedTopics', ...revisionFields];
+const retrieveFields = ['scope', 'similaritySearchParams', 'simpleRetrievalParams', 'filter', 'filterGroups', 'memoryTypes'];
+
+/** The reference's numbers: at most 5 direct memories a call; retrieval returns 3 unless asked, at most 100. */
+const maxDirectMemories = 5;
+const retrievePages = { default: 3, max: 100 };
+const listPages = { default: 100, max: 1000 };
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A scope: 1 to 5 string pairs, no `*` in a value (the service's rules). */
+function checkScope(value: unknown, where: string): Record<string, string> {
+  if (!isObject(value)) throw invalidArgument(`'${where}' is required: an object of up to 5 string pairs such as {"user_id": "u1"}.`);
+  const entries = Object.entries(value);
+  if (entries.length === 0 || entries.length > 5) throw invalidArgument(`'${where}' must hold 1 to 5 key-value pairs.`);
+  for (const [, entry] of entries) {
+    if (typeof entry !== 'string') throw invalidArgument(`Invalid value in '${where}': values must be strings.`);
+    if (entry.includes('*')) throw invalidArgument(`Invalid value in '${where}': values cannot contain the wildcard character '*'.`);
+  }
+  return value as Record<string, string>;
+}
+
+const scopeKeyOf = (scope: Record<string, string>): string => JSON.stringify(Object.entries(scope).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+export class Memories {
+  readonly #byId = new Map<string, StoredMemory>();
+
+  constructor(
+    private readonly engine: string,
+    private readonly operations: Operations,
+    private readonly sessions: Sessions,
+  ) {}
+
+  create(call: ServiceCall): object {
+    const fields = messageFields(call.body, createFields, 'memory');
+    const fact = requiredString(fields, 'fact', 'memory');
+    const scope = checkScope(fields['scope'], 'memory.scope');
+    const ttl = optionalDurationMs(fields, 'ttl', 'memory');
+    const expireAt = optionalTimestampMs(fields, 'expireTime', 'memory');
+    if (ttl !== undefined && expireAt !== undefined) throw invalidArgument("Only one of 'memory.ttl' and 'memory.expireTime' may be set.");
+    if (fields['memoryType'] !== undefined || fields['structuredContent'] !== undefined) {
+      throw new ServiceError('UNIMPLEMENTED', 'agentgen dev keeps natural-language memories only: memoryType and structuredContent are not served.');
+    }
+    const chosen = call.query.get('memoryId') ?? call.query.get('memory_id') ?? undefined;
+    const id = chosen === undefined || chosen === '' ? this.#freshId() : checkChosenId(chosen, 'memoryId');
+    if (this.#find(id, call.now) !== undefined) throw new ServiceError('ALREADY_EXISTS', 'A memory with this memoryId already exists.');
+    const memory = this.#store(id, fact, scope, call.now, {
+      displayName: optionalString(fields, 'displayName', 'memory'),
+      description: optionalString(fields, 'description', 'memory'),
+      topics: optionalArray(fields, 'topics', 'memory'),
+      metadata: optionalObject(fields, 'metadata', 'memory'),
+      expireTime: ttl !== undefined ? call.now + ttl : expireAt,
+    });
+    const response = { '@type': typeUrl(call.version, 'Memory'), ...memoryJson(memory) };
+    return this.operations.finished(memory.name, call.version, 'CreateMemoryOperationMetadata', response, call.now);
+  }
+
+  get(id: string, call: ServiceCall): object {
+    return memoryJson(this.#live(id, call.now));
+  }
+
+  delete(id: string, call: ServiceCall): object {
+    const memory = this.#live(id, call.now);
+    this.#byId.delete(id);
+    return this.operations.finished(memory.name, call.version, 'DeleteOperationMetadata', undefined, call.now);
+  }
+
+  list(call: ServiceCall): object {
+    const filter = call.query.get('filter') ?? undefined;
+    const comparisons = parseFilter(filter, ['scope.', 'fact']);
+    for (const { operator } of comparisons) {
+      if (operator !== '=' && operator !== '!=') throw invalidArgument('Invalid filter: memories are filtered with = or != only.');
+    }
+    const matching = this.#all(call.now).filter((memory) =>
+      comparisons.every(({ field, operator, value }) => compare((field === 'fact' ? memory.fact : memory.scope[field.slice('scope.'.length)]) ?? '', operator, value)),
+    );
+    const size = pageSizeOf(call.query.get('pageSize') ?? undefined, listPages.default, listPages.max, 'pageSize');
+    const page = pageOf(matching, size, call.query.get('pageToken') ?? undefined, `memories ${filter ?? ''}`);
+    return { memories: page.items.map(memoryJson), ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }) };
+  }
+
+  generate(call: ServiceCall): object {
+    const fields = messageFields(call.body, generateFields, 'request');
+    const sources = ['vertexSessionSource', 'directContentsSource', 'directMemoriesSource'].filter((name) => fields[name] !== undefined);
+    if (sources.length !== 1) {
+      throw invalidArgument('Exactly one of vertexSessionSource, directContentsSource and directMemoriesSource must be set.');
+    }
+    const { facts, defaultScope } = this.#factsFrom(sources[0] as string, fields, call.now);
+    const scope = checkScope(fields['scope'] ?? defaultScope, 'scope');
+    const consolidate = optionalBoolean(fields, 'disableConsolidation', 'request') !== true;
+    const metadata = optionalObject(fields, 'metadata', 'request');
+    const scopeKey = scopeKeyOf(scope);
+    const generatedMemories = facts.map((fact) => {
+      const same = consolidate ? this.#all(call.now).find((memory) => memory.scopeKey === scopeKey && memory.fact === fact) : undefined;
+      if (same !== undefined) {
+        same.updateTime = call.now;
+        if (metadata !== undefined) same.metadata = { ...same.metadata, ...structuredClone(metadata) };
+        return { memory: memoryJson(same), action: 'UPDATED' };
+      }
+      const created = this.#store(this.#freshId(), fact, scope, call.now, { metadata });
+      return { memory: memoryJson(created), action: 'CREATED' };
+    });
+    const response = { '@type': typeUrl(call.version, 'GenerateMemoriesResponse'), generatedMemories };
+    return this.operations.finished(this.engine, call.version, 'GenerateMemoriesOperationMetadata', response, call.now);
+  }
+
+  retrieve(call: ServiceCall): object {
+    const fields = messageFields(call.body, retrieveFields, 'request');
+    const scope = checkScope(fields['scope'], 'scope');
+    if (fields['filter'] !== undefined || (optionalArray(fields, 'filterGroups', 'request') ?? []).length > 0) {
+      throw new ServiceError('UNIMPLEMENTED', 'agentgen dev does not apply filter or filterGroups when retrieving memories.');
+    }
+    if (fields['similaritySearchParams'] !== undefined && fields['simpleRetrievalParams'] !== undefined) {
+      throw invalidArgument('Only one of similaritySearchParams and simpleRetrievalParams may be set.');
+    }
+    const scopeKey = scopeKeyOf(scope);
+    const inScope = this.#all(call.now).filter((memory) => memory.scopeKey === scopeKey);
+    if (fields['similaritySearchParams'] !== undefined) {
+      const params = messageFields(fields['similaritySearchParams'], ['searchQuery', 'topK'], 'similaritySearchParams');
+      const query = requiredString(params, 'searchQuery', 'similaritySearchParams');
+      const topK = pageSizeOf(params['topK'], retrievePages.default, retrievePages.max, 'similaritySearchParams.topK');
+      const ranked = inScope
+        .map((memory) => ({ memory, distance: lexicalDistance(query, memory.fact) }))
+        .sort((a, b) => a.distance - b.distance || b.memory.updateTime - a.memory.updateTime || (a.memory.name < b.memory.name ? -1 : 1));
+      return { retrievedMemories: ranked.slice(0, topK).map(({ memory, distance }) => ({ memory: memoryJson(memory), distance })) };
+    }
+    const params = messageFields(fields['simpleRetrievalParams'], ['pageSize', 'pageToken'], 'simpleRetrievalParams');
+    const size = pageSizeOf(params['pageSize'], retrievePages.default, retrievePages.max, 'simpleRetrievalParams.pageSize');
+    const newestFirst = [...inScope].sort((a, b) => b.updateTime - a.updateTime);
+    const page = pageOf(newestFirst, size, optionalString(params, 'pageToken', 'simpleRetrievalParams'), `retrieve ${scopeKey}`);
+    return {
+      retrievedMemories: page.items.map((memory) => ({ memory: memoryJson(memory) })),
+      ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }),
+    };
+  }
+
+  /** The facts one source gives, and the scope it implies when the request names none. */
+  #factsFrom(source: string, fields: JsonObject, now: number): { facts: string[]; defaultScope: Record<string, string> | undefined } {
+    if (source === 'directMemoriesSource') {
+      const direct = messageFields(fields[source], ['directMemories'], source);
+      const memories = optionalArray(direct, 'directMemories', source) ?? [];
+      if (memories.length === 0 || memories.length > maxDirectMemories) throw invalidArgument(`'${source}.directMemories' must hold 1 to ${maxDirectMemories} memories.`);
+      const facts = memories.map((memory, index) => requiredString(messageFields(memory, ['fact', 'topics'], `${source}.directMemories[${index}]`), 'fact', `${source}.directMemories[${index}]`));
+      return { facts: [...new Set(facts)], defaultScope: undefined };
+    }
+    if (source === 'directContentsSource') {
+      const direct = messageFields(fields[source], ['events'], source);
+      const events = optionalArray(direct, 'events', source) ?? [];
+      if (events.length === 0) throw invalidArgument(`'${source}.events' must hold at least one event.`);
+      const contents = events.map((event, index) => messageFields(event, ['content'], `${source}.events[${index}]`)['content']);
+      return { facts: factsOf(contents), defaultScope: undefined };
+    }
+    const params = messageFields(fields[source], ['session', 'startTime', 'endTime'], source);
+    const name = requiredString(params, 'session', source);
+    const start = optionalTimestampMs(params, 'startTime', source) ?? -Infinity;
+    const end = optionalTimestampMs(params, 'endTime', source) ?? Infinity;
+    const prefix = `${this.engine}/sessions/`;
+    const session = name.startsWith(prefix) ? this.sessions.find(name.slice(prefix.length), now) : undefined;
+    if (session === undefined) throw notFound('Session not found.');
+    const contents = session.events
+      .filter((event) => event.timestampMs >= start && event.timestampMs < end)
+      .map((event) => event.json['content'] ?? (isObject(event.json['rawEvent']) ? event.json['rawEvent']['content'] : undefined));
+    // The service scopes memories of a session to its user unless the request says otherwise.
+    return { facts: factsOf(contents), defaultScope: { user_id: session.userId } };
+  }
+
+  #store(id: string, fact: string, scope: Record<string, string>, now: number, more: Partial<Pick<StoredMemory, 'displayName' | 'description' | 'topics' | 'metadata' | 'expireTime'>>): StoredMemory {
+    const memory: StoredMemory = {
+      name: `${this.engine}/memories/${id}`,
+      fact,
+      scope: { ...scope },
+      scopeKey: scopeKeyOf(scope),
+      displayName: more.displayName,
+      description: more.description,
+      topics: more.topics === undefined ? undefined : structuredClone(more.topics),
+      metadata: more.metadata === undefined ? undefined : structuredClone(more.metadata),
+      createTime: now,
+      updateTime: now,
+      expireTime: more.expireTime,
+    };
+    this.#byId.set(id, memory);
+    return memory;
+  }
+
+  #find(id: string, now: number): StoredMemory | undefined {
+    const memory = this.#byId.get(id);
+    if (memory?.expireTime !== undefined && memory.expireTime <= now) {
+      this.#byId.delete(id);
+      return undefined;
+    }
+    return memory;
+  }
+
+  #live(id: string, now: number): StoredMemory {
+    const memory = this.#find(id, now);
+    if (memory === undefined) throw notFound('Memory not found.');
+    return memory;
+  }
+
+  #all(now: number): StoredMemory[] {
+    return [...this.#byId.keys()].map((id) => this.#find(id, now)).filter((memory): memory is StoredMemory => memory !== undefined);
+  }
+
+  #freshId(): string {
+    for (;;) {
+      const id = numericId();
+      if (!this.#byId.has(id)) return id;
+    }
+  }
+}
+
+function memoryJson(memory: StoredMemory): object {
+  return {
+    name: memory.name,
+    ...(memory.displayName === undefined ? {} : { displayName: memory.displayName }),
+    ...(memory.description === undefined ? {} : { description: memory.description }),
+    fact: memory.fact,
+    scope: memory.scope,
+    ...(memory.topics === undefined ? {} : { topics: memory.topics }),
+    ...(memory.metadata === undefined ? {} : { metadata: memory.metadata }),
+    createTime: iso(memory.createTime),
+    updateTime: iso(memory.updateTime),
+    ...(memory.expireTime === undefined ? {} : { expireTime: iso(memory.expireTime) }),
+  };
+}

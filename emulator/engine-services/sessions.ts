@@ -1,0 +1,198 @@
+/**
+ * The engine's Sessions service (`reasoningEngines/{id}/sessions`), in memory, as
+ * `@google-cloud/vertexai` 1.12's `agentEnginesInternal.sessions` and ADK's
+ * `VertexAiSessionService` call it: create (a finished long-running operation; a caller-chosen
+ * `sessionId`; `ttl` or `expireTime`), get, list (`user_id="…"` filter, pages), delete,
+ * `:appendEvent` (which merges `actions.stateDelta` into `sessionState`, as the service does for
+ * ADK's state), and the events list (`timestamp>=` filter, oldest first). An expired session is gone.
+ */
+import { compare, parseFilter } from './filters.js';
+import {
+  checkChosenId,
+  isObject,
+  messageFields,
+  optionalDurationMs,
+  optionalObject,
+  optionalString,
+  optionalStringMap,
+  optionalTimestampMs,
+  requiredString,
+  timestampMs,
+  type JsonObject,
+} from './fields.js';
+import { numericId, typeUrl, type Operations } from './operations.js';
+import { pageOf, pageSizeOf } from './paging.js';
+import { invalidArgument, notFound, ServiceError } from './service-error.js';
+
+/** One request, as the router hands it over. */
+export interface ServiceCall {
+  /** `v1` or `v1beta1`: the API version in the path, echoed in `@type` URLs. */
+  readonly version: string;
+  readonly query: URLSearchParams;
+  readonly body: JsonObject;
+  /** Epoch ms of the request. */
+  readonly now: number;
+}
+
+export interface StoredEvent {
+  readonly name: string;
+  readonly timestampMs: number;
+  /** The event as the API returns it. */
+  readonly json: JsonObject;
+}
+
+export interface StoredSession {
+  readonly name: string;
+  readonly userId: string;
+  readonly displayName: string | undefined;
+  readonly labels: Record<string, string> | undefined;
+  sessionState: JsonObject | undefined;
+  readonly createTime: number;
+  updateTime: number;
+  readonly expireTime: number | undefined;
+  readonly events: StoredEvent[];
+}
+
+const createFields = ['userId', 'displayName', 'sessionState', 'ttl', 'expireTime', 'labels'];
+const appendFields = ['author', 'invocationId', 'timestamp', 'content', 'actions', 'errorCode', 'errorMessage', 'eventMetadata', 'rawEvent'];
+
+/** The platform's page sizes (REST reference, sessions.list and sessions.events.list). */
+const sessionPages = { default: 100, max: 100 };
+const eventPages = { default: 100, max: 1000 };
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+export class Sessions {
+  readonly #byId = new Map<string, StoredSession>();
+
+  constructor(
+    /** The engine's resource name: `projects/p/locations/l/reasoningEngines/1`. */
+    private readonly engine: string,
+    private readonly operations: Operations,
+  ) {}
+
+  /** The live session of that id, or undefined (an expired one is removed on the way). */
+  find(id: string, now: number): StoredSession | undefined {
+    const session = this.#byId.get(id);
+    if (session?.expireTime !== undefined && session.expireTime <= now) {
+      this.#byId.delete(id);
+      return undefined;
+    }
+    return session;
+  }
+
+  create(call: ServiceCall): object {
+    const fields = messageFields(call.body, createFields, 'session');
+    const userId = requiredString(fields, 'userId', 'session');
+    const ttl = optionalDurationMs(fields, 'ttl', 'session');
+    const expireAt = optionalTimestampMs(fields, 'expireTime', 'session');
+    if (ttl !== undefined && expireAt !== undefined) throw invalidArgument("Only one of 'session.ttl' and 'session.expireTime' may be set.");
+    if (expireAt !== undefined && expireAt <= call.now) throw invalidArgument("'session.expireTime' must be in the future.");
+    const sessionState = optionalObject(fields, 'sessionState', 'session');
+    const chosen = call.query.get('sessionId') ?? call.query.get('session_id') ?? undefined;
+    const id = chosen === undefined || chosen === '' ? this.#freshId() : checkChosenId(chosen, 'sessionId');
+    if (this.find(id, call.now) !== undefined) throw new ServiceError('ALREADY_EXISTS', 'A session with this sessionId already exists.');
+    const session: StoredSession = {
+      name: `${this.engine}/sessions/${id}`,
+      userId,
+      displayName: optionalString(fields, 'displayName', 'session'),
+      labels: optionalStringMap(fields, 'labels', 'session'),
+      sessionState: sessionState === undefined ? undefined : structuredClone(sessionState),
+      createTime: call.now,
+      updateTime: call.now,
+      expireTime: ttl !== undefined ? call.now + ttl : expireAt,
+      events: [],
+    };
+    this.#byId.set(id, session);
+    const response = { '@type': typeUrl(call.version, 'Session'), ...sessionJson(session) };
+    return this.operations.finished(session.name, call.version, 'CreateSessionOperationMetadata', response, call.now);
+  }
+
+  get(id: string, call: ServiceCall): object {
+    return sessionJson(this.#live(id, call.now));
+  }
+
+  list(call: ServiceCall): object {
+    const filter = call.query.get('filter') ?? undefined;
+    const comparisons = parseFilter(filter, ['userId', 'displayName', 'labels.']);
+    for (const { operator } of comparisons) {
+      if (operator !== '=' && operator !== '!=') throw invalidArgument('Invalid filter: sessions are filtered with = or != only.');
+    }
+    const matching = [...this.#byId.keys()]
+      .map((id) => this.find(id, call.now))
+      .filter((session): session is StoredSession => session !== undefined)
+      .filter((session) =>
+        comparisons.every(({ field, operator, value }) => {
+          const actual = field.startsWith('labels.') ? session.labels?.[field.slice('labels.'.length)] : field === 'userId' ? session.userId : session.displayName;
+          return compare(actual ?? '', operator, value);
+        }),
+      );
+    const size = pageSizeOf(call.query.get('pageSize') ?? undefined, sessionPages.default, sessionPages.max, 'pageSize');
+    const page = pageOf(matching, size, call.query.get('pageToken') ?? undefined, `sessions ${filter ?? ''}`);
+    return { sessions: page.items.map(sessionJson), ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }) };
+  }
+
+  delete(id: string, call: ServiceCall): object {
+    const session = this.#live(id, call.now);
+    this.#byId.delete(id);
+    return this.operations.finished(session.name, call.version, 'DeleteOperationMetadata', undefined, call.now);
+  }
+
+  appendEvent(id: string, call: ServiceCall): object {
+    const session = this.#live(id, call.now);
+    const fields = messageFields(call.body, appendFields, 'event');
+    const author = requiredString(fields, 'author', 'event');
+    const invocationId = requiredString(fields, 'invocationId', 'event');
+    const timestamp = requiredString(fields, 'timestamp', 'event');
+    const at = timestampMs(timestamp, 'event.timestamp');
+    for (const name of ['content', 'actions', 'eventMetadata', 'rawEvent']) optionalObject(fields, name, 'event');
+    optionalString(fields, 'errorCode', 'event');
+    optionalString(fields, 'errorMessage', 'event');
+    const stateDelta = isObject(fields['actions']) ? fields['actions']['stateDelta'] ?? fields['actions']['state_delta'] : undefined;
+    if (stateDelta !== undefined && !isObject(stateDelta)) throw invalidArgument("Invalid value at 'event.actions.stateDelta': expected an object.");
+    const name = `${session.name}/events/${numericId()}`;
+    const json: JsonObject = { name, ...structuredClone(fields), author, invocationId, timestamp: iso(at) };
+    // Oldest first, as the service lists them; events of the same instant keep their order.
+    const index = session.events.findIndex((event) => event.timestampMs > at);
+    session.events.splice(index === -1 ? session.events.length : index, 0, { name, timestampMs: at, json });
+    if (stateDelta !== undefined && Object.keys(stateDelta).length > 0) session.sessionState = { ...session.sessionState, ...structuredClone(stateDelta) };
+    session.updateTime = call.now;
+    return {};
+  }
+
+  listEvents(id: string, call: ServiceCall): object {
+    const session = this.#live(id, call.now);
+    const filter = call.query.get('filter') ?? undefined;
+    const bounds = parseFilter(filter, ['timestamp']).map(({ operator, value }) => ({ operator, ms: timestampMs(value, 'filter timestamp') }));
+    const matching = session.events.filter((event) => bounds.every(({ operator, ms }) => compare(event.timestampMs, operator, ms)));
+    const size = pageSizeOf(call.query.get('pageSize') ?? undefined, eventPages.default, eventPages.max, 'pageSize');
+    const page = pageOf(matching, size, call.query.get('pageToken') ?? undefined, `events ${id} ${filter ?? ''}`);
+    return { sessionEvents: page.items.map((event) => event.json), ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }) };
+  }
+
+  #live(id: string, now: number): StoredSession {
+    const session = this.find(id, now);
+    if (session === undefined) throw notFound('Session not found.');
+    return session;
+  }
+
+  #freshId(): string {
+    for (;;) {
+      const id = numericId();
+      if (!this.#byId.has(id)) return id;
+    }
+  }
+}
+
+function sessionJson(session: StoredSession): object {
+  return {
+    name: session.name,
+    createTime: iso(session.createTime),
+    updateTime: iso(session.updateTime),
+    ...(session.expireTime === undefined ? {} : { expireTime: iso(session.expireTime) }),
+    userId: session.userId,
+    ...(session.displayName === undefined ? {} : { displayName: session.displayName }),
+    ...(session.sessionState === undefined ? {} : { sessionState: session.sessionState }),
+    ...(session.labels === undefined ? {} : { labels: session.labels }),
+  };
+}

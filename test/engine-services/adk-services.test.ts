@@ -1,0 +1,165 @@
+/**
+ * `agentgen dev` serves the engine's own Sessions and Memory Bank, and a metadata server, on its
+ * HTTP port (issue 28, item 3): driven here by Google's own clients, `@google/adk`'s
+ * `VertexAiSessionService` and `VertexAiMemoryBankService` over `@google-cloud/vertexai` 1.12's
+ * `Client({project, location, apiEndpoint})`, whose token comes from dev's metadata server through
+ * `GCE_METADATA_HOST` (google-auth-library's gcp-metadata), with no real credential in reach.
+ *
+ * Sources of the behaviour checked beyond the contract: the wire of googleapis/nodejs-vertexai 1.12
+ * (build/src/genai/sessions.js, sessionevents.js, memories.js: paths, verbs, `sessionId` and
+ * `pageToken` as query parameters, create as an operation polled by GET of its name); google/adk-js
+ * 2.0 (core/src/sessions/vertex_ai_session_service.ts: the `user_id="…"` and `timestamp>="…"` filters, a
+ * 404 read as "no such session"; core/src/memory/vertex_ai_memory_bank_service.ts: generate from
+ * `directContentsSource`, retrieve with `similaritySearchParams`); the REST reference of
+ * projects.locations.reasoningEngines.memories.retrieve (topK defaults to 3).
+ */
+import { Client } from '@google-cloud/vertexai';
+import { VertexAiMemoryBankService, VertexAiSessionService, createEvent } from '@google/adk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { useDevMetadataServer } from './dev-credentials.js';
+
+const resource = 'projects/dev-project/locations/us-central1/reasoningEngines/42';
+const engine = { agentEngineId: '42', projectId: 'dev-project', location: 'us-central1' };
+const token = 'dev-token-1';
+const appName = '42';
+
+let emulator: Emulator;
+let client: Client;
+const logs: string[] = [];
+
+beforeAll(async () => {
+  // No container is called here: the engine's services are dev's own. --token makes every engine
+  // call prove it carries the metadata server's token, not some other credential.
+  emulator = await startEmulator({ container: 'http://127.0.0.1:9', manifest: [], port: 0, resource, token, logger: (line) => logs.push(line) });
+  useDevMetadataServer(emulator.url, engine.projectId);
+  client = new Client({ project: engine.projectId, location: engine.location, apiEndpoint: emulator.url });
+});
+
+afterAll(async () => {
+  await emulator?.close();
+});
+
+const sessionService = (): VertexAiSessionService => new VertexAiSessionService({ ...engine, sessions: client.agentEnginesInternal.sessions });
+
+describe("VertexAiSessionService against dev's Sessions", () => {
+  it('creates (chosen and generated ids), gets, lists, appends and deletes, with the metadata token', async () => {
+    const sessions = sessionService();
+    const chosen = await sessions.createSession({ appName, userId: 'ada', sessionId: 'trip-1', state: { city: 'Paris' } });
+    expect(chosen).toMatchObject({ id: 'trip-1', userId: 'ada', state: { city: 'Paris' }, events: [] });
+    const generated = await sessions.createSession({ appName, userId: 'ada' });
+    expect(generated.id).toMatch(/^\d{19}$/);
+    await sessions.createSession({ appName, userId: 'bob' });
+
+    const event = createEvent({ author: 'user', invocationId: 'inv-1', content: { role: 'user', parts: [{ text: 'I fly to Lisbon on Friday' }] } });
+    event.actions.stateDelta = { city: 'Lisbon' };
+    await sessions.appendEvent({ session: chosen, event });
+
+    const got = await sessions.getSession({ appName, userId: 'ada', sessionId: 'trip-1' });
+    expect(got?.state).toEqual({ city: 'Lisbon' }); // the stateDelta merged by the service
+    expect(got?.events.map((e) => e.content?.parts?.[0]?.text)).toEqual(['I fly to Lisbon on Friday']);
+    expect(got?.events[0]).toMatchObject({ author: 'user', invocationId: 'inv-1', timestamp: event.timestamp });
+
+    const listed = await sessions.listSessions({ appName, userId: 'ada' });
+    expect(listed.sessions.map((s) => s.id).sort()).toEqual([generated.id, 'trip-1'].sort());
+
+    await sessions.deleteSession({ appName, userId: 'ada', sessionId: 'trip-1' });
+    expect(await sessions.getSession({ appName, userId: 'ada', sessionId: 'trip-1' })).toBeUndefined(); // a 404 reads as "no such session"
+
+    // The token came from dev's metadata server: the only place this process could get it.
+    expect(logs.some((line) => /^GET metadata \/v1\/instance\/service-accounts\/default\/token 200 /.test(line))).toBe(true);
+    expect(logs.join('\n')).not.toContain(token);
+  });
+
+  it('lets a session expire after its ttl', async () => {
+    const sessions = sessionService();
+    const session = await sessions.createSession({ appName, userId: 'ada', ttl: '0.3s' });
+    expect(await sessions.getSession({ appName, userId: 'ada', sessionId: session.id })).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await sessions.getSession({ appName, userId: 'ada', sessionId: session.id })).toBeUndefined();
+  });
+
+  it('gives only the events after afterTimestamp (the timestamp>= filter ADK sends)', async () => {
+    const sessions = sessionService();
+    const session = await sessions.createSession({ appName, userId: 'cy' });
+    for (const [text, timestamp] of [['first', 1_780_000_000_000], ['second', 1_780_000_060_000]] as const) {
+      const event = createEvent({ author: 'user', invocationId: 'inv', content: { role: 'user', parts: [{ text }] } });
+      event.timestamp = timestamp;
+      await sessions.appendEvent({ session, event });
+    }
+    const later = await sessions.getSession({ appName, userId: 'cy', sessionId: session.id, config: { afterTimestamp: 1_780_000_030_000 } });
+    expect(later?.events.map((e) => e.content?.parts?.[0]?.text)).toEqual(['second']);
+  });
+});
+
+describe("VertexAiMemoryBankService against dev's Memory Bank", () => {
+  it('generates memories from a session and retrieves them by a query', async () => {
+    const sessions = sessionService();
+    const memory = new VertexAiMemoryBankService({ ...engine, client });
+    const session = await sessions.createSession({ appName, userId: 'dora' });
+    const said = [
+      createEvent({ author: 'user', invocationId: 'i1', content: { role: 'user', parts: [{ text: 'My favourite city is Kyoto' }] } }),
+      createEvent({ author: 'assistant', invocationId: 'i1', content: { role: 'model', parts: [{ text: 'Kyoto is lovely in autumn.' }] } }),
+      createEvent({ author: 'user', invocationId: 'i2', content: { role: 'user', parts: [{ text: 'I am allergic to peanuts' }] } }),
+    ];
+    for (const event of said) await sessions.appendEvent({ session, event });
+    await memory.addSessionToMemory((await sessions.getSession({ appName, userId: 'dora', sessionId: session.id }))!);
+
+    const found = await memory.searchMemory({ appName, userId: 'dora', query: 'which city is my favourite?' });
+    expect(found.memories[0]?.content.parts?.[0]?.text).toBe('My favourite city is Kyoto');
+    expect(found.memories.length).toBeLessThanOrEqual(3); // topK defaults to 3, as the service's
+    // ADK's explicit memories go through memories.create.
+    await memory.addMemory({ appName, userId: 'dora', memories: [{ content: { role: 'user', parts: [{ text: 'Dora travels with a cello' }] } }] });
+    expect((await memory.searchMemory({ appName, userId: 'dora', query: 'cello' })).memories[0]?.content.parts?.[0]?.text).toBe('Dora travels with a cello');
+    // Another user's scope holds nothing of it.
+    expect((await memory.searchMemory({ appName, userId: 'eve', query: 'city' })).memories).toEqual([]);
+
+    // The same facts again are consolidated, not duplicated.
+    await memory.addSessionToMemory((await sessions.getSession({ appName, userId: 'dora', sessionId: session.id }))!);
+    const listed = await client.agentEnginesInternal.memories.listInternal({ name: `reasoningEngines/${engine.agentEngineId}` });
+    expect(listed.memories?.filter((m) => m.scope?.['user_id'] === 'dora').map((m) => m.fact).sort()).toEqual(
+      ['Dora travels with a cello', 'I am allergic to peanuts', 'Kyoto is lovely in autumn.', 'My favourite city is Kyoto'],
+    );
+  });
+
+  it('creates a memory directly, gets it, retrieves it page by page, and deletes it', async () => {
+    const memories = client.agentEnginesInternal.memories;
+    const name = `reasoningEngines/${engine.agentEngineId}`;
+    const scope = { app_name: appName, user_id: 'finn' };
+    const created = await memories.createInternal({ name, fact: 'Finn prefers window seats', scope, config: { memoryId: 'seat-pref' } });
+    expect(created).toMatchObject({ done: true, response: { name: `${resource}/memories/seat-pref`, fact: 'Finn prefers window seats', scope } });
+    await memories.generateInternal({ name, scope, directMemoriesSource: { directMemories: [{ fact: 'Finn is vegetarian' }] } });
+    const first = await memories.retrieveInternal({ name, scope, simpleRetrievalParams: { pageSize: 1 } });
+    expect(first.retrievedMemories).toHaveLength(1);
+    const second = await memories.retrieveInternal({ name, scope, simpleRetrievalParams: { pageSize: 1, pageToken: first.nextPageToken } });
+    expect([first, second].map((page) => page.retrievedMemories?.[0]?.memory?.fact).sort()).toEqual(['Finn is vegetarian', 'Finn prefers window seats']);
+    expect(second.nextPageToken).toBeUndefined();
+    expect(await memories.get({ name: `${resource}/memories/seat-pref` })).toMatchObject({ fact: 'Finn prefers window seats' });
+    await memories.delete({ name: `${resource}/memories/seat-pref` });
+    await expect(memories.get({ name: `${resource}/memories/seat-pref` })).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe('the long-running operations and pages of the REST API', () => {
+  it('answers a create with a done operation that GET of its name returns again', async () => {
+    const sessions = client.agentEnginesInternal.sessions;
+    const operation = await sessions.createInternal({ name: `reasoningEngines/${engine.agentEngineId}`, userId: 'gus', config: { sessionId: 'op-check' } });
+    expect(operation.name).toMatch(new RegExp(`^${resource}/sessions/op-check/operations/\\d+$`));
+    expect(await sessions.getSessionOperationInternal({ operationName: operation.name! })).toEqual(operation);
+    expect(operation.response).toMatchObject({ '@type': 'type.googleapis.com/google.cloud.aiplatform.v1beta1.Session', userId: 'gus' });
+  });
+
+  it('pages sessions with pageSize and pageToken', async () => {
+    const sessions = client.agentEnginesInternal.sessions;
+    for (let i = 0; i < 3; i++) await sessions.createInternal({ name: `reasoningEngines/${engine.agentEngineId}`, userId: 'hal' });
+    const seen: string[] = [];
+    let pageToken: string | undefined;
+    do {
+      const page = await sessions.listInternal({ name: `reasoningEngines/${engine.agentEngineId}`, config: { filter: 'user_id="hal"', pageSize: 2, ...(pageToken ? { pageToken } : {}) } });
+      expect(page.sessions!.length).toBeLessThanOrEqual(2);
+      seen.push(...page.sessions!.map((s) => s.name!));
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+    expect(new Set(seen).size).toBe(3);
+  });
+});
