@@ -10,38 +10,13 @@
 // not model latency: on a real model the difference disappears in the model's seconds.
 import { median, recordResult, spread } from './result.mjs';
 import { parseArgs } from 'node:util';
-import { BaseLlm, FunctionTool, InMemorySessionService, LlmAgent, Runner, createEvent } from '@google/adk';
-import { z } from 'zod';
+import { InMemorySessionService, Runner, createEvent } from '@google/adk';
 import { AgentApp, eventToWire } from '@agentgen/agent-app';
+import { weatherAgent as agent } from './weather-agent.mjs';
 
 const { values } = parseArgs({ options: { turns: { type: 'string', default: '300' }, rounds: { type: 'string', default: '7' } } });
 const turns = Number(values.turns);
 const rounds = Number(values.rounds);
-
-class Scripted extends BaseLlm {
-  constructor() {
-    super({ model: 'scripted' });
-  }
-  async *generateContentAsync(request) {
-    const last = request.contents.at(-1);
-    const result = last?.parts?.find((p) => p.functionResponse)?.functionResponse;
-    if (result) yield { content: { role: 'model', parts: [{ text: `It is ${result.response.sky} in ${result.response.city}.` }] } };
-    else yield { content: { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris', options: { unitSystem: 'metric' } } } }] } };
-  }
-  connect() {
-    throw new Error('no live mode');
-  }
-}
-
-function agent() {
-  const tool = new FunctionTool({
-    name: 'get_weather',
-    description: 'Weather for a city.',
-    parameters: z.object({ city: z.string(), options: z.object({ unitSystem: z.string() }) }),
-    execute: ({ city }) => ({ city, sky: 'clear' }),
-  });
-  return new LlmAgent({ name: 'weather_agent', instruction: 'Answer.', model: new Scripted(), tools: [tool] });
-}
 
 async function adkByHand() {
   const sessionService = new InMemorySessionService();

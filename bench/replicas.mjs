@@ -12,15 +12,11 @@
 // two replicas behind round robin (what scaling out looks like). PostgreSQL is a throwaway local
 // cluster (fsync off) on the same machine, started by test/helpers/postgres.ts: the figures are
 // the cost of the store's round trips and locks, not of a network or a disk.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
 import { median, recordResult, spread } from './result.mjs';
+import { loadHarness } from './ts-harness.mjs';
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
   options: {
     conversations: { type: 'string', default: '50' },
@@ -35,39 +31,12 @@ const turns = Number(values.turns);
 const runs = Number(values.runs);
 
 /** The test's own fleet, cluster and conversation driver (TypeScript), bundled once for this process. */
-async function loadHarness() {
-  const cache = join(repo, 'node_modules', '.cache');
-  mkdirSync(cache, { recursive: true });
-  const dir = mkdtempSync(join(cache, 'agentgen-bench-replicas-'));
-  const outfile = join(dir, 'harness.mjs');
-  await build({
-    stdin: {
-      contents: [
-        "export { startPostgres } from './test/helpers/postgres.ts';",
-        "export { startFleet } from './test/replicas/fleet.ts';",
-        "export { runConversations } from './test/replicas/conversations.ts';",
-      ].join('\n'),
-      resolveDir: repo,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    conditions: ['@agentgen/source'],
-    plugins: [
-      {
-        name: 'external-packages',
-        setup(builder) {
-          builder.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@agentgen/') ? undefined : { path: args.path, external: true }));
-        },
-      },
-    ],
-    logLevel: 'silent',
-  });
-  return { harness: await import(outfile), remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
+const loadReplicasHarness = () =>
+  loadHarness('replicas', [
+    "export { startPostgres } from './test/helpers/postgres.ts';",
+    "export { startFleet } from './test/replicas/fleet.ts';",
+    "export { runConversations } from './test/replicas/conversations.ts';",
+  ]);
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
@@ -109,7 +78,7 @@ async function measure(harness, setup, sessionUri, replicas) {
   }
 }
 
-const { harness, remove } = await loadHarness();
+const { harness, remove } = await loadReplicasHarness();
 const pg = await harness.startPostgres('bench_replicas');
 const results = {};
 try {

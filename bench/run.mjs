@@ -30,6 +30,7 @@ const parts = {
   'slow-readers': { script: 'slow-readers.mjs', args: [] },
   typecheck: { script: 'typecheck-scale.mjs', args: ['1000', '--runs', '3'] },
   replicas: { script: 'replicas.mjs', args: ['--runs', '3'] },
+  'turn-cost': { script: 'turn-cost.mjs', args: ['--runs', '5'] },
 };
 
 const { values, positionals } = parseArgs({

@@ -1,0 +1,34 @@
+// The agent the AgentApp benchmarks share (bench/agent-app.mjs, bench/turn-cost.mjs): one tool and
+// a scripted `BaseLlm` (no network), so a turn is always the same three events (model call → tool
+// → model answer) and the figures are AgentApp + ADK + sessions, never model latency. The script
+// reads only the last content, so a turn on a session with history is the same turn as the first.
+import { BaseLlm, FunctionTool, LlmAgent } from '@google/adk';
+import { z } from 'zod';
+
+/** How many events one turn produces (the user's message is stored as a fourth). */
+export const eventsPerTurn = 3;
+
+export class Scripted extends BaseLlm {
+  constructor() {
+    super({ model: 'scripted' });
+  }
+  async *generateContentAsync(request) {
+    const last = request.contents.at(-1);
+    const result = last?.parts?.find((p) => p.functionResponse)?.functionResponse;
+    if (result) yield { content: { role: 'model', parts: [{ text: `It is ${result.response.sky} in ${result.response.city}.` }] } };
+    else yield { content: { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris', options: { unitSystem: 'metric' } } } }] } };
+  }
+  connect() {
+    throw new Error('no live mode');
+  }
+}
+
+export function weatherAgent() {
+  const tool = new FunctionTool({
+    name: 'get_weather',
+    description: 'Weather for a city.',
+    parameters: z.object({ city: z.string(), options: z.object({ unitSystem: z.string() }) }),
+    execute: ({ city }) => ({ city, sky: 'clear' }),
+  });
+  return new LlmAgent({ name: 'weather_agent', instruction: 'Answer.', model: new Scripted(), tools: [tool] });
+}
