@@ -12,7 +12,8 @@ import { streamLimitMs } from './forward.js';
 import { defaultLivenessTiming, type LivenessTiming } from './replica-liveness.js';
 import { createEngineEndpoints, parseEngineName } from './engine-services/serve.js';
 import { buildMethodTable } from './manifest.js';
-import { checkMaxDepth, serverTimeouts } from './limits.js';
+import { checkMaxDepth } from './limits.js';
+import { checkedTimeouts } from '@agentgen/runtime/server';
 import { ReplicaPool } from './replicas.js';
 import type { ManifestEntry } from '../spec/index.js';
 import type { ResourceDescription } from './resource.js';
@@ -86,7 +87,8 @@ export interface EmulatorOptions {
   readonly requestTimeout?: number;
   /**
    * How often node:http looks for requests past those timeouts, in ms (a positive integer).
-   * Default 30000, or a quarter of the shorter timeout given (at least 10), so a short limit holds.
+   * Default 1000, or a quarter of the shorter timeout when that is shorter (at least 10), as the
+   * container's (`checkedTimeouts` of the runtime), so each limit holds within a second.
    */
   readonly connectionsCheckingInterval?: number;
   /**
@@ -191,7 +193,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   checkResource(resource);
   const log = options.logger ?? ((line: string) => console.log(line));
   const maxDepth = checkMaxDepth(options.maxDepth ?? defaultMaxDepth);
-  const timeouts = serverTimeouts(options);
+  const timeouts = checkedTimeouts(options);
   if ((options.container === undefined) === (options.command === undefined)) {
     throw new TypeError('Give exactly one of container (a URL) and command (a shell command that starts the container)');
   }

@@ -189,7 +189,8 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Se
 
   const allowedHosts = new Set((options.allowedHosts ?? []).map((name) => name.trim().toLowerCase()).filter((name) => name.length > 0));
 
-  const server: Server = createServer(options.timeouts, (req, res) => {
+  // node:http would answer a request without Host with a bare 400: dev answers it below, as a Status.
+  const server: Server = createServer({ ...options.timeouts, requireHostHeader: false }, (req, res) => {
     const started = performance.now();
     /** Answers before anything is forwarded; a body still on its way is not read. */
     const refuse = (failure: PublicError, endpoint: string): void => {
@@ -208,6 +209,10 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Se
       : url.pathname.includes(':')
         ? url.pathname.slice(url.pathname.lastIndexOf(':')) + url.search
         : 'resource';
+    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+      refuse(new PublicError('malformedRequest', 'The request has no Host header, which HTTP/1.1 requires', { connection: 'close' }), endpoint);
+      return;
+    }
     // DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1 sends Host: evil.example.
     if (!hostAllowed(req.headers.host, allowedHosts)) {
       refuse(new PublicError('permissionDenied', `Host ${JSON.stringify(req.headers.host ?? '')} is not a loopback name: start agentgen dev with --allowed-host NAME to accept it`), endpoint);
@@ -244,6 +249,13 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Se
     });
   });
 
+  // Without a listener node:http drops a CONNECT's socket unanswered: a 405 Status instead.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    const message = 'CONNECT is not allowed: this is the runtime\'s public API, not a proxy';
+    const http = answerOnSocket(socket, 'methodNotAllowed', message, 'allow: GET, HEAD, POST, OPTIONS\r\n');
+    log(`CONNECT - - ${http} ${statusOf('methodNotAllowed').status} ${message}`);
+  });
+
   // HTTP-level client errors (bad framing, duplicate Content-Length, oversized headers, timeouts)
   // get a Status body too, instead of Node's bare 400/431/408, and the connection is closed.
   server.on('clientError', (error: NodeJS.ErrnoException & { reason?: string }, socket: Socket) => {
@@ -258,17 +270,23 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Se
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? ['requestTimeout', 'The request was not received in time']
           : ['malformedRequest', `Malformed HTTP request (${error.code ?? 'parse error'}): ${error.reason ?? error.message}`];
-    const body = JSON.stringify(statusBody(condition, message));
-    const { http } = statusOf(condition);
-    socket.end(
-      `HTTP/1.1 ${http} ${STATUS_CODES[http] ?? ''}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-    );
+    const http = answerOnSocket(socket, condition, message, '');
     setTimeout(() => socket.destroy(), refusedBodyGraceMs).unref();
     log(`- - - ${http} ${statusOf(condition).status} ${message}`);
   });
 
   return server;
+}
+
+/** A whole Status answer written to a socket that has no response object (client errors, CONNECT); returns its HTTP status. */
+function answerOnSocket(socket: Socket, condition: ErrorCondition, message: string, headers: string): number {
+  const body = JSON.stringify(statusBody(condition, message));
+  const { http } = statusOf(condition);
+  socket.end(
+    `HTTP/1.1 ${http} ${STATUS_CODES[http] ?? ''}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\n${headers}connection: close\r\n\r\n${body}`,
+  );
+  return http;
 }
 
 /** The request target as a URL, or undefined when it is not one (`//[`). */

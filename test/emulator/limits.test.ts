@@ -190,3 +190,20 @@ describe('request timeouts (headersTimeout, requestTimeout)', () => {
     await expect(startEmulator({ ...base, headersTimeout: 500, requestTimeout: 100 })).rejects.toThrow('headersTimeout (500) must not exceed requestTimeout (100)');
   });
 });
+
+describe('requests node:http would answer bare or not at all (issue 29)', () => {
+  const raw = (start: string) => slowloris(Number(new URL(emulator.url).port), { start, drip: '' });
+  const statusOf = (body: string) => (JSON.parse(body) as { error: { code: number; status: string; message: string } }).error;
+
+  it('answers an HTTP/1.1 request without Host 400 INVALID_ARGUMENT as a Status body, as the container does', async () => {
+    const answer = await raw(`POST /v1/${resource}:query HTTP/1.1\r\nAuthorization: Bearer t\r\nContent-Length: 2\r\n\r\n{}`);
+    expect(answer.status).toBe(400);
+    expect(statusOf(answer.body)).toMatchObject({ status: 'INVALID_ARGUMENT', message: 'The request has no Host header, which HTTP/1.1 requires' });
+  });
+
+  it('answers CONNECT 405 as a Status body instead of dropping the socket', async () => {
+    const answer = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect([answer.status, answer.headers['allow']]).toEqual([405, 'GET, HEAD, POST, OPTIONS']);
+    expect(statusOf(answer.body)).toMatchObject({ code: 405, status: 'UNIMPLEMENTED' });
+  });
+});

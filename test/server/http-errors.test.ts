@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../../conformance/http.js';
 import { uploadReadingLate } from '../helpers/late-reader.js';
+import { slowloris } from './slow-client.js';
 import { basicHandlers, basicTable, closeAll, envelope, start } from './fixture.js';
 
 let url = '';
@@ -45,6 +46,24 @@ describe('paths and methods', () => {
     const res = await probe(url, { path: '/api/reasoning_engine', method: 'HEAD' });
     expect(res.status).toBe(405);
     expect(res.body).toBe('');
+  });
+});
+
+describe('requests node:http would answer bare or not at all (issue 29)', () => {
+  const raw = (start: string) => slowloris(port, { start, drip: '' });
+
+  it('answers an HTTP/1.1 request without Host 400 INVALID_ARGUMENT in JSON, and serves HTTP/1.0 without it', async () => {
+    const answer = await raw('POST /api/reasoning_engine HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+    expect([answer.status, answer.headers['content-type']]).toEqual([400, 'application/json']);
+    expect(errorOf(answer.body)).toEqual({ code: 400, status: 'INVALID_ARGUMENT', message: 'the request has no Host header, which HTTP/1.1 requires' });
+    const old = await raw(`POST /api/reasoning_engine HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: ${envelope('nothing').length}\r\n\r\n${envelope('nothing')}`);
+    expect([old.status, old.body]).toEqual([200, '{"output":null}']);
+  });
+
+  it('answers CONNECT 405 UNIMPLEMENTED in JSON instead of dropping the socket', async () => {
+    const answer = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect([answer.status, answer.headers['content-type'], answer.headers['allow']]).toEqual([405, 'application/json', 'GET, HEAD, POST']);
+    expect(errorOf(answer.body)).toMatchObject({ code: 405, status: 'UNIMPLEMENTED' });
   });
 });
 

@@ -46,6 +46,15 @@ describe('request timeouts', () => {
     expect(answer.elapsedMs).toBeLessThan(2000);
   });
 
+  it('fires a timeout within a second of its value with no connectionsCheckingInterval given (node:http checks every 30 s)', async () => {
+    // Issue 29: headersTimeout 3000 used to fire anywhere from 7 to 30 s.
+    const { url } = await start(basicTable, basicHandlers, { headersTimeout: 1_500, requestTimeout: 3_000 });
+    const answer = await slowloris(port(url), { start: 'POST /api/reasoning_engine HTTP/1.1\r\nHost: x\r\n', drip: 'x-slow: 1\r\n' });
+    expect408(answer);
+    expect(answer.elapsedMs).toBeGreaterThanOrEqual(1_400);
+    expect(answer.elapsedMs).toBeLessThan(2_600);
+  });
+
   it('keeps node:http defaults when the options are absent', () => {
     const container = createContainer(basicTable, basicHandlers, {});
     expect(container.server.headersTimeout).toBe(60_000);

@@ -10,31 +10,20 @@
  * URI or an unreachable database stops the container at start (exit 1) with a message saying so.
  *
  * SIGTERM (what the platform sends) and SIGINT: stop accepting, let calls in flight finish for
- * up to `AGENT_SHUTDOWN_GRACE_MS` (default 10000), end the streams still running with the error
- * line, exit 0.
+ * up to `AGENT_SHUTDOWN_GRACE_MS` (the runtime reads it; default 7000), then give up on the rest
+ * (handlers' signals abort, streams end with the error line, unary calls get 503), exit 0.
  */
 import { AgentApp } from '@agentgen/agent-app';
 import { shutdownOnSignals } from '@agentgen/runtime/server';
 import { createAgentServer } from '../generated/server.js';
 import { createWeatherAgent } from './agent.js';
 
-function graceFromEnv(): number | undefined {
-  const raw = process.env['AGENT_SHUTDOWN_GRACE_MS']?.trim();
-  if (!raw) return undefined;
-  const grace = Number(raw);
-  if (!Number.isSafeInteger(grace) || grace < 0) {
-    throw new RangeError(`AGENT_SHUTDOWN_GRACE_MS must be an integer of milliseconds >= 0, got ${JSON.stringify(raw)}`);
-  }
-  return grace;
-}
-
 try {
   const app = new AgentApp({ agent: createWeatherAgent() });
   await app.ready();
-  const grace = graceFromEnv();
   // No `logger` option: the runtime's own, chosen by AGENT_LOG_FORMAT (JSON lines for Cloud
   // Logging on the platform, text on a laptop).
-  const server = createAgentServer(app, grace === undefined ? {} : { shutdownGraceMs: grace });
+  const server = createAgentServer(app);
   const { host, port } = await server.listen();
   shutdownOnSignals(server);
   console.log(`weather-agent listening on ${host}:${port}`);

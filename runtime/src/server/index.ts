@@ -9,6 +9,7 @@ export { defaultBusyPath } from './busy.js';
 export { parseTraceparent, readIncomingTrace, type IncomingTrace, type TraceParent } from './trace-context.js';
 export type { TraceIds } from './call-span.js';
 export { createContainer, createListener, defaultShutdownGraceMs } from './lifecycle.js';
+export { checkedTimeouts, type CheckedTimeouts, type TimeoutOptions } from './timeouts.js';
 export { shutdownOnSignals, type ShutdownSignalOptions } from './signals.js';
 export { createDispatcher, type Dispatcher } from './dispatcher.js';
 export { readEngineId } from './engine-id.js';

@@ -5,11 +5,13 @@
  * should do: stop accepting, let work in flight finish within a grace period, end the rest) and
  * `close()` (the same with no grace).
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { containerErrors, type ErrorRow } from '../contract.js';
 import { createDispatcher } from './dispatcher.js';
+import { rawHeader } from './envelope.js';
+import { checkedTimeouts } from './timeouts.js';
 import { errorBody } from './errors.js';
 import type { AgentServerLogger } from './logger.js';
 import type { AgentServer, AgentServerOptions, RequestListener, ServerOperationTable } from './types.js';
@@ -20,10 +22,16 @@ export function createListener(table: ServerOperationTable, handlers: object, op
 }
 
 export function createContainer(table: ServerOperationTable, handlers: object, options: AgentServerOptions = {}): AgentServer {
-  const timeouts = serverTimeouts(options);
+  const timeouts = checkedTimeouts(options, 'agent server: ');
   const dispatcher = createDispatcher(table, handlers, options);
-  const server = createServer(timeouts, dispatcher.listener);
+  // node:http answers a request without Host with a bare 400 of its own: the container says why, in JSON.
+  const server = createServer({ ...timeouts, requireHostHeader: false }, (req, res) => {
+    if (lacksHost(req)) refuseNoHost(res, dispatcher.logger);
+    else dispatcher.listener(req, res);
+  });
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => refuseClient(error, socket, dispatcher.logger));
+  // Without a listener node:http drops a CONNECT's socket unanswered: a 405 in JSON instead.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => refuseConnect(socket, dispatcher.logger));
   const graceMs = shutdownGrace(options);
   let closed: Promise<void> | undefined;
   /** Ends the grace period early: `close()` during a `shutdown()`. */
@@ -118,38 +126,8 @@ function shutdownGrace(options: AgentServerOptions): number {
   return grace;
 }
 
-/**
- * node:http's request timeouts from the options, checked here so that a bad value is a clear error
- * naming the option (node:http's own would name none of agentgen's). Only those given are passed.
- */
-function serverTimeouts(options: AgentServerOptions): {
-  headersTimeout?: number;
-  requestTimeout?: number;
-  connectionsCheckingInterval?: number;
-} {
-  const { headersTimeout, requestTimeout, connectionsCheckingInterval } = options;
-  const check = (name: string, value: number | undefined, least: number): void => {
-    if (value !== undefined && (!Number.isSafeInteger(value) || value < least)) {
-      throw new RangeError(`agent server: ${name} must be an integer of milliseconds >= ${least}, got ${String(value)}`);
-    }
-  };
-  check('headersTimeout', headersTimeout, 0);
-  check('requestTimeout', requestTimeout, 0);
-  check('connectionsCheckingInterval', connectionsCheckingInterval, 1);
-  // node:http's rule: headers cannot be given longer than the whole request (0 is no request limit).
-  const effectiveRequest = requestTimeout ?? 300_000;
-  if (headersTimeout !== undefined && effectiveRequest > 0 && headersTimeout > effectiveRequest) {
-    throw new RangeError(`agent server: headersTimeout (${headersTimeout}) must not exceed requestTimeout (${effectiveRequest})`);
-  }
-  return {
-    ...(headersTimeout === undefined ? {} : { headersTimeout }),
-    ...(requestTimeout === undefined ? {} : { requestTimeout }),
-    ...(connectionsCheckingInterval === undefined ? {} : { connectionsCheckingInterval }),
-  };
-}
-
 /** Statuses of the parser errors and timeouts node:http reports as `clientError`. */
-const http = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' } as const;
+const http = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' } as const;
 
 function clientErrorRow(code: string | undefined): { row: ErrorRow; message: string } {
   switch (code) {
@@ -178,15 +156,43 @@ function refuseClient(error: Error & { code?: string }, socket: Duplex, logger: 
     return;
   }
   const { row, message } = clientErrorRow(error.code);
+  answerRaw(socket, row, message, '', logger);
+}
+
+function refuseConnect(socket: Duplex, logger: AgentServerLogger | undefined): void {
+  const message = 'method CONNECT is not allowed: the container serves POST /api/reasoning_engine and POST /api/stream_reasoning_engine';
+  answerRaw(socket, containerErrors.methodNotAllowed, message, 'allow: GET, HEAD, POST\r\n', logger);
+}
+
+/** HTTP/1.1 requires Host (RFC 9112 3.2); HTTP/1.0 may leave it out. Read from rawHeaders: `req.headers` costs per request. */
+function lacksHost(req: IncomingMessage): boolean {
+  return req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && rawHeader(req.rawHeaders, 'host') === undefined;
+}
+
+function refuseNoHost(res: ServerResponse, logger: AgentServerLogger | undefined): void {
+  const row = containerErrors.malformedRequest;
+  const message = 'the request has no Host header, which HTTP/1.1 requires';
+  const body = errorBody(row.status, row.http, message);
+  res.writeHead(row.http, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.end(body);
+  log(logger, message, row.http);
+}
+
+/** A whole answer written to the socket (node:http has no response object here), then the connection closes. */
+function answerRaw(socket: Duplex, row: ErrorRow, message: string, headers: string, logger: AgentServerLogger | undefined): void {
   const body = errorBody(row.status, row.http, message);
   const reason = http[row.http as keyof typeof http];
   socket.end(
     `HTTP/1.1 ${row.http} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-      `connection: close\r\n\r\n${body}`,
+      `${headers}connection: close\r\n\r\n${body}`,
   );
+  log(logger, message, row.http);
+}
+
+function log(logger: AgentServerLogger | undefined, message: string, status: number): void {
   if (logger === undefined) return;
   try {
-    logger({ level: 'info', message, status: row.http });
+    logger({ level: 'info', message, status });
   } catch {
     // A failing logger must not take the server down with it.
   }
