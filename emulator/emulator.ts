@@ -17,7 +17,7 @@ import { checkedTimeouts } from '@agentgen/runtime/server';
 import { ReplicaPool } from './replicas.js';
 import type { ManifestEntry } from '../spec/index.js';
 import type { ResourceDescription } from './resource.js';
-import { createRestFace, type RestFaceOptions } from './rest-face.js';
+import { createRestFace, type RestFace, type RestFaceOptions } from './rest-face.js';
 import { defaultMaxDepth } from './envelope.js';
 import { PublicError } from './status.js';
 // Type only: @grpc/grpc-js and the protos load when a gRPC face is asked for, not on every start.
@@ -228,12 +228,13 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     await Promise.all(children.map((child) => child.close()));
   };
   let server: Server | undefined;
+  let face: RestFace | undefined;
   let grpc: GrpcFace | undefined;
   try {
     const core = createCore({ ...coreOptions, forwardSyncAsString: options.forwardSyncAsString ?? true, maxDepth, pool: poolOrUnavailable });
     const engineServices =
       parseEngineName(resource) === undefined ? undefined : createEngineEndpoints({ resource, authenticate: core.authenticate, token: options.token ?? 'local', log });
-    server = createRestFace(core, {
+    face = createRestFace(core, {
       allowedHosts: options.allowedHosts,
       timeouts,
       log,
@@ -241,6 +242,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       pages: options.pages,
       engineServices,
     });
+    server = face.server;
     const listening = server;
     await new Promise<void>((resolve, reject) => {
       listening.once('error', reject);
@@ -271,6 +273,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   }
   const replicaPool = poolOrUnavailable();
   const rest = server;
+  const restFace = face as RestFace;
   const address = rest.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
@@ -285,8 +288,15 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       closing ??= (async () => {
         await grpc?.close();
         const closed = new Promise<void>((resolve) => rest.close(() => resolve()));
-        rest.closeAllConnections(); // in-flight streams end; their container requests are aborted
+        // Calls in flight get UNAVAILABLE (a status, or a stream's last line), not a reset; then
+        // their connections close, and any still open after a moment are cut.
+        restFace.giveUpCalls();
+        const idle = setInterval(() => rest.closeIdleConnections(), 20);
+        const cut = setTimeout(() => rest.closeAllConnections(), 500);
+        rest.closeIdleConnections();
         await closed;
+        clearInterval(idle);
+        clearTimeout(cut);
         await stopContainers();
       })();
       return closing;

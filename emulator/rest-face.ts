@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import { checkContentType as checkJsonContentType, closeWithoutReading, rawHeaderList, refusedBodyGraceMs } from '@agentgen/runtime/server';
 import type { EmulatorCore } from './core.js';
 import type { PublicEndpoint, ResolvedCall } from './envelope.js';
-import { maxRequestBody } from './forward.js';
+import { maxRequestBody, type StreamSink } from './forward.js';
 import { passthroughPath, passthroughPrefix, passthroughRequest, relayAnswer } from './passthrough.js';
 import type { Replica } from './replicas.js';
 import { restStreamSink } from './rest-stream.js';
@@ -126,8 +126,21 @@ function checkContentType(req: IncomingMessage): void {
   if (message !== undefined) throw new PublicError('unsupportedMediaType', message);
 }
 
-/** The REST face's server, not yet listening. */
-export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Server {
+export interface RestFace {
+  /** Not yet listening. */
+  readonly server: Server;
+  /**
+   * Shutdown: every call in flight is answered UNAVAILABLE (a Status body, or a stream's last
+   * line) and its container request aborted, so a caller sees an error, not a reset. A passthrough
+   * answer already under way is cut (its bytes are the container's, dev cannot add a line).
+   */
+  giveUpCalls(): void;
+}
+
+/** The REST face: its server and what shutdown does to its calls. */
+export function createRestFace(core: EmulatorCore, options: RestFaceOptions): RestFace {
+  /** What gives up each call in flight (see `giveUpCalls`). */
+  const calls = new Set<() => void>();
   const log = options.log;
   const noteOf = (replica: Replica, note: string | undefined, supportNote: string): string =>
     [options.nameReplicas ? replica.name : undefined, note, supportNote].filter((part) => part !== undefined).join(', ');
@@ -136,7 +149,17 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Se
     let call: ResolvedCall | undefined;
     // Fires when the caller goes away before the answer is complete: the container request is aborted.
     const gone = new AbortController();
+    let sink: StreamSink | undefined;
+    const giveUp = (): void => {
+      const message = 'agentgen dev is shutting down';
+      if (!res.headersSent) sendStatus(res, new PublicError('shuttingDown', message, { connection: 'close' }));
+      else if (sink !== undefined && !res.writableEnded) sink.end(JSON.stringify(statusBody('shuttingDown', message)));
+      // After the answer: the abort's own path then finds the response ended and leaves it be.
+      gone.abort();
+    };
+    calls.add(giveUp);
     res.once('close', () => {
+      calls.delete(giveUp);
       if (!res.writableFinished) gone.abort();
     });
     try {
@@ -169,7 +192,8 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Se
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
         onEnd(call, 200, noteOf(outcome.replica, undefined, supportNote));
       } else {
-        const outcome = await core.stream(call, restStreamSink(res, where.sse), trace.headers, gone.signal);
+        sink = restStreamSink(res, where.sse);
+        const outcome = await core.stream(call, sink, trace.headers, gone.signal);
         onEnd(call, 200, noteOf(outcome.replica, outcome.note, supportNote));
       }
     } catch (error) {
@@ -275,7 +299,12 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Se
     log(`- - - ${http} ${statusOf(condition).status} ${message}`);
   });
 
-  return server;
+  return {
+    server,
+    giveUpCalls: () => {
+      for (const giveUp of [...calls]) giveUp();
+    },
+  };
 }
 
 /** A whole Status answer written to a socket that has no response object (client errors, CONNECT); returns its HTTP status. */

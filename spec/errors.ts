@@ -18,6 +18,8 @@ export const errorConditions = {
   containerUnreachable: { http: 503, status: 'UNAVAILABLE' },
   /** `agentgen dev`'s last line when a stream runs past the runtime's 15-minute limit (google/adk-python #3464). */
   streamLimit: { http: 504, status: 'DEADLINE_EXCEEDED' },
+  /** `agentgen dev` stopping with calls in flight: each gets this, not a reset. */
+  shuttingDown: { http: 503, status: 'UNAVAILABLE' },
 } as const;
 
 export type ErrorCondition = keyof typeof errorConditions;

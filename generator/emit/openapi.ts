@@ -272,6 +272,7 @@ const conditionText: Readonly<Record<ErrorCondition, string>> = {
   requestTimeout: 'the request did not arrive in time',
   permissionDenied: 'the host or origin is not allowed',
   streamLimit: 'the stream ran past the runtime\'s time limit',
+  shuttingDown: 'the server is shutting down',
 };
 
 /** One response per HTTP status of the given conditions (from the one error table), and `default` for the rest. */

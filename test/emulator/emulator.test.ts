@@ -1,5 +1,6 @@
 /** `agentgen dev` in front of a hand-written container, driven with raw HTTP requests (curl-like). */
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceparent } from '@agentgen/runtime/server';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
@@ -434,5 +435,40 @@ describe('trace headers to the container', () => {
   it("passes a caller's garbage context on as it came (the container judges it), but not an oversized one", async () => {
     expect((await callWithHeaders(':query', 'echo', { traceparent: 'garbage' }))['google-agent-engine-traceparent']).toBe('garbage');
     expect((await callWithHeaders(':query', 'echo', { traceparent: 'x'.repeat(4000) }))['google-agent-engine-traceparent']).toBeUndefined();
+  });
+});
+
+describe('stopping with calls in flight (issue 29: dev stopped with a reset)', () => {
+  it('answers a unary call 503 UNAVAILABLE and ends a stream with a last UNAVAILABLE line, and aborts their container requests', async () => {
+    // A container that never finishes: the unary call never answers, the stream sends one line and waits.
+    const aborted: string[] = [];
+    const hanging = createServer((req, res) => {
+      req.resume();
+      res.once('close', () => aborted.push(req.url ?? ''));
+      if (req.url === '/api/stream_reasoning_engine') res.writeHead(200, { 'content-type': 'application/json' }).write('{"n":0}\n');
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    try {
+      const dev = await startEmulator({ container: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`, manifest, port: 0, resource, logger: () => {} });
+      const unary = post(`${dev.url}/v1/${resource}:query`, { classMethod: 'echo', input: {} });
+      const stream = await post(`${dev.url}/v1/${resource}:streamQuery`, { classMethod: 'stream_query', input: {} });
+      const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+      let text = new TextDecoder().decode((await reader.read()).value);
+      const started = performance.now();
+      await dev.close();
+      expect(performance.now() - started).toBeLessThan(1_000);
+      const answer = await unary;
+      expect([answer.status, ((await answer.json()) as { error: { status: string; message: string } }).error]).toEqual([
+        503,
+        { code: 503, status: 'UNAVAILABLE', message: 'agentgen dev is shutting down', details: [] },
+      ]);
+      for (let step = await reader.read(); !step.done; step = await reader.read()) text += new TextDecoder().decode(step.value);
+      const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+      expect(lines).toEqual([{ n: 0 }, { error: { code: 503, status: 'UNAVAILABLE', message: 'agentgen dev is shutting down', details: [] } }]);
+      await expect.poll(() => [...aborted].sort()).toEqual(['/api/reasoning_engine', '/api/stream_reasoning_engine']);
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise((resolve) => hanging.close(resolve));
+    }
   });
 });
