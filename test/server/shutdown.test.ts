@@ -4,14 +4,13 @@
  * end of the grace get the last UNAVAILABLE line; a `close()` during the grace ends it at once.
  * Then the same through a real process and a real SIGTERM, down to its exit code.
  */
-import { spawn } from 'node:child_process';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openStream, probe } from '../../conformance/http.js';
 import { createContainer, defaultShutdownGraceMs, type HandlerContext, type ServerOperationTable } from '@agentgen/runtime/server';
-import { bundleEntry } from '../replicas/bundle.js';
+import { startTarget } from '../helpers/target-process.js';
 import { closeAll, envelope, parseLines, sleep, start } from './fixture.js';
 
 afterEach(closeAll);
@@ -121,37 +120,12 @@ describe('shutdown()', () => {
   });
 });
 
-/** Starts shutdown-target.ts in its own process; resolves with its URL, its exit and its stderr. */
-async function startTarget(env: Record<string, string>) {
-  const bundle = await bundleEntry(join(import.meta.dirname, 'shutdown-target.ts'));
-  const child = spawn(process.execPath, [bundle.file], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const stop = (): void => {
-    child.kill('SIGKILL');
-    bundle.remove();
-  };
-  try {
-    const port = await new Promise<number>((resolve, reject) => {
-      let out = '';
-      child.stdout.setEncoding('utf8').on('data', (text: string) => {
-        out += text;
-        const match = /listening (\d+)/.exec(out);
-        if (match) resolve(Number(match[1]));
-      });
-      void exit.then((code) => reject(new Error(`the target exited (${code}) before listening: ${stderr}`)));
-    });
-    return { url: `http://127.0.0.1:${port}`, child, exit, stderr: () => stderr, stop };
-  } catch (error) {
-    stop();
-    throw error;
-  }
-}
+/** Starts shutdown-target.ts in its own process. */
+const startServerTarget = (env: Record<string, string>) => startTarget(join(import.meta.dirname, 'shutdown-target.ts'), env);
 
 describe('SIGTERM with work that will not end (issue 29: a 60 s unary handler kept the process alive)', () => {
   it('a 60 s unary handler that ignores its signal, a 60 s stream and an idle connection: 503, a last error line, exit 0 within grace + 1 s', async () => {
-    const target = await startTarget({ AGENT_SHUTDOWN_GRACE_MS: '2000' });
+    const target = await startServerTarget({ AGENT_SHUTDOWN_GRACE_MS: '2000' });
     try {
       const idle = new Agent({ keepAlive: true });
       // An idle keep-alive connection: one answered call, then nothing.
@@ -177,7 +151,7 @@ describe('SIGTERM with work that will not end (issue 29: a 60 s unary handler ke
 
 describe('SIGTERM in a container process (shutdownOnSignals)', () => {
   it('finishes the short stream, ends the long one with the error line after the grace, refuses new connections, and exits 0', async () => {
-    const target = await startTarget({ SHUTDOWN_GRACE_MS: '400' });
+    const target = await startServerTarget({ SHUTDOWN_GRACE_MS: '400' });
     try {
       const long = await openStream(target.url, { path: streamPath, body: envelope('ticks', { ticks: 1_000, everyMs: 20 }) });
       const short = await openStream(target.url, { path: streamPath, body: envelope('ticks', { ticks: 5, everyMs: 20 }) });
