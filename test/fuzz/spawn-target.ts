@@ -19,7 +19,7 @@ export interface Target {
   stop(): Promise<void>;
 }
 
-export async function spawnTarget(entry: 'server-target.ts' | 'dev-target.ts', args: readonly string[] = []): Promise<Target> {
+export async function spawnTarget(entry: 'server-target.ts' | 'dev-target.ts' | 'agent-app-target.ts', args: readonly string[] = []): Promise<Target> {
   const dir = mkdtempSync(join(tmpdir(), 'agentgen-fuzz-'));
   const bundle = join(dir, 'target.mjs');
   await build({
