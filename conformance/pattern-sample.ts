@@ -18,6 +18,8 @@ class Unsupported extends Error {}
 const escapes: Readonly<Record<string, string>> = { d: '0', w: 'a', s: ' ', D: 'a', W: '-', S: 'a', n: '\n', t: '\t', r: '\r' };
 /** Characters tried, in order, for a negated class (`[^...]`). */
 const negatedCandidates = ['a', 'x', '0', 'A', '_', '-', ' ', '.'];
+/** Longer strings tried once the first long enough one does not match; each is tested whole. */
+const retries = 16;
 
 export function patternSample(pattern: string, minLength = 0, maxLength = Number.POSITIVE_INFINITY): string | undefined {
   let matches: PatternTest;
@@ -29,14 +31,36 @@ export function patternSample(pattern: string, minLength = 0, maxLength = Number
   } catch {
     return undefined;
   }
-  // Unbounded repetitions grow together until the string is long enough (or cannot match).
-  for (let extra = 0; extra <= Math.max(minLength, 0) + 1; extra++) {
+  // Unbounded repetitions grow together until the string is long enough (or cannot match). The
+  // length never shrinks as they grow: the first long enough is found by halving, not by trying
+  // each (a long minLength would cost its square), and a few after it are tried.
+  const last = Math.max(minLength, 0) + 1;
+  let low = 0;
+  for (let high = last; low < high; ) {
+    const mid = Math.floor((low + high) / 2);
+    if (lengthOf(nodes, mid) >= minLength) high = mid;
+    else low = mid + 1;
+  }
+  for (let extra = low; extra <= Math.min(last, low + retries); extra++) {
+    // Measured before it is made: nested repetitions grow as the square of `extra`.
+    if (lengthOf(nodes, extra) > maxLength) return undefined;
     const text = render(nodes, extra);
     const length = [...text].length;
     if (length > maxLength) return undefined;
     if (length >= minLength && matches(text)) return text;
   }
   return undefined;
+}
+
+/** The length `render` gives, in code points, without making the string. */
+function lengthOf(nodes: readonly Node[], extra: number): number {
+  let length = 0;
+  for (const node of nodes) {
+    if (node.kind === 'text') length += [...node.text].length;
+    else if (node.kind === 'group') length += lengthOf(node.body, extra);
+    else length += lengthOf([node.node], extra) * (node.min + (node.unbounded ? extra : 0));
+  }
+  return length;
 }
 
 function render(nodes: readonly Node[], extra: number): string {

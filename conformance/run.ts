@@ -13,7 +13,7 @@ import { forwardedContentTypeCases, livenessCases } from './cases-platform.js';
 import { errorShapeCase } from './cases-errors.js';
 import { operationCases } from './cases-operations.js';
 import { disconnectCase, streamCases, unaryCases } from './cases-results.js';
-import { Observer } from './observe.js';
+import { clip, Observer } from './observe.js';
 import { schemaChecks, type SchemaCheck } from './schema-check.js';
 import { routesInUse, undeclaredName, type PlannedInput, type RunState } from './state.js';
 import type { CaseResult, CheckedEntry, ConformanceOperation, ConformanceOptions } from './types.js';
@@ -88,7 +88,8 @@ function planInput(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { unavailable: 'the input schema does not describe an object' };
   const input = withContractInputs(op.name, value as Record<string, unknown>, schema, checks);
   const problem = checkOf(op, 'input', schema, checks)?.(input);
-  if (problem !== undefined) return { unavailable: `the input built from the schema, ${JSON.stringify(input)}, does not match it: ${problem}` };
+  // Clipped as every input quoted in the report: a built input may be up to the builder's cap (1 MiB).
+  if (problem !== undefined) return { unavailable: `the input built from the schema, ${clip(JSON.stringify(input), 400)}, does not match it: ${problem}` };
   return { input, from: 'schema' };
 }
 

@@ -4,7 +4,9 @@
  * first (`const`, the first `enum` value, an `example`, a `default`), else builds the smallest
  * plausible value: required properties only, lengths and numbers inside their bounds, a string
  * for a `format` or a `pattern`, one item per array. The caller checks the result against the
- * schema (see `schema-check.ts`); what cannot be built is said, with the reason.
+ * schema (see `schema-check.ts`); what cannot be built is said, with the reason. A build is
+ * bounded whatever the spec: its value by `maxInputBytes`, its work by `maxSteps` and by building
+ * each named schema once per depth.
  */
 import { isAnyJson, schemaTypes, type JsonSchema, type JsonType } from '../spec/index.js';
 import { patternSample } from './pattern-sample.js';
@@ -14,8 +16,26 @@ export type Built = { readonly value: unknown } | { readonly unavailable: string
 /** Finds a named schema by the last segment of its `$ref` (`#/components/schemas/Name`). */
 export type NamedSchemas = (name: string) => JsonSchema | undefined;
 
-/** Deeper than this, a schema is taken to recurse through required properties. */
-const maxDepth = 24;
+/**
+ * The most JSON one built input may take: 1 MiB, in UTF-8 bytes. Required properties that fan out
+ * through named schemas (`a` and `b` both the next schema, 20 schemas deep: 2^19 leaves), a large
+ * `minItems` or `minLength` ask for more than any request a container should be sent; past the cap
+ * no input is built (it is never written out to be measured) and the operation's success path is
+ * not checked.
+ */
+export const maxInputBytes = 1024 * 1024;
+/**
+ * Schema steps one build may take. Named schemas are built once per depth and a build stops as soon
+ * as its value passes `maxInputBytes`, so a real spec takes few (the contract's operations under
+ * 20); this ends what those cannot, such as `anyOf` members retried at every level before they fail.
+ */
+const maxSteps = 100_000;
+/**
+ * Deeper than this, a schema is taken to recurse through required properties. Size and work are
+ * capped apart, so this only has to exceed real nesting: a level of named schemas is two (the
+ * property, its `$ref`).
+ */
+const maxDepth = 64;
 /** Below this depth arrays get one item; deeper, only as many as `minItems` demands (recursion ends). */
 const itemDepth = 6;
 const baseString = 'agentgen';
@@ -32,36 +52,79 @@ const formatSamples: Readonly<Record<string, string>> = {
   byte: 'YWdlbnRnZW4=',
 };
 
-export function buildValue(schema: JsonSchema, named: NamedSchemas, depth = 0): Built {
+/** A value with the length of its JSON, so that no value has to be written out to be measured. */
+type Sized = { readonly value: unknown; readonly bytes: number } | { readonly unavailable: string };
+
+/** What the steps of one build share. */
+interface Build {
+  readonly named: NamedSchemas;
+  /** By name and depth (which decides array lengths and the recursion cap): a named schema referred to from many places is built once. */
+  readonly refs: Map<string, Sized>;
+  steps: number;
+}
+
+/** About the whole input, wherever it is found: said as it is, not under a property's name. */
+const overCap: Sized = { unavailable: `the smallest valid value the checker can build is over ${maxInputBytes / 1024 / 1024} MiB of JSON, its cap on one input` };
+const tooMuchWork: Sized = { unavailable: `building a value takes over ${maxSteps.toLocaleString('en-US')} schema steps, the checker's cap` };
+
+export function buildValue(schema: JsonSchema, named: NamedSchemas): Built {
+  const built = build(schema, { named, refs: new Map(), steps: 0 }, 0);
+  // A named schema's value, built once, sits in every place that refers to it: the JSON copy gives
+  // each place its own, and is exactly what the container is sent (at most maxInputBytes).
+  return 'unavailable' in built ? built : { value: JSON.parse(JSON.stringify(built.value)) as unknown };
+}
+
+function build(schema: JsonSchema, b: Build, depth: number): Sized {
+  if (++b.steps > maxSteps) return tooMuchWork;
   if (depth > maxDepth) return { unavailable: 'the schema recurses through required properties' };
-  if (schema.const !== undefined) return { value: schema.const };
-  if (schema.enum !== undefined && schema.enum.length > 0) return { value: schema.enum.find((v) => v !== null) ?? schema.enum[0] };
-  if (schema.example !== undefined) return { value: schema.example };
-  if (schema.examples !== undefined && schema.examples.length > 0) return { value: schema.examples[0] };
-  if (schema.default !== undefined) return { value: schema.default };
-  if (schema.$ref !== undefined) {
-    const name = schema.$ref.slice(schema.$ref.lastIndexOf('/') + 1);
-    const target = named(name);
-    return target === undefined ? { unavailable: `no schema ${schema.$ref}` } : buildValue(target, named, depth + 1);
-  }
+  if (schema.const !== undefined) return sized(schema.const);
+  if (schema.enum !== undefined && schema.enum.length > 0) return sized(schema.enum.find((v) => v !== null) ?? schema.enum[0]);
+  if (schema.example !== undefined) return sized(schema.example);
+  if (schema.examples !== undefined && schema.examples.length > 0) return sized(schema.examples[0]);
+  if (schema.default !== undefined) return sized(schema.default);
+  if (schema.$ref !== undefined) return buildRef(schema.$ref, b, depth + 1);
   if (schema.allOf !== undefined) {
     const { allOf, ...rest } = schema;
-    return buildValue(allOf.reduce<JsonSchema>((merged, member) => merge(merged, resolveRef(member, named)), rest), named, depth + 1);
+    return build(allOf.reduce<JsonSchema>((merged, member) => merge(merged, resolveRef(member, b.named)), rest), b, depth + 1);
   }
   const choices = schema.anyOf ?? schema.oneOf;
   if (choices !== undefined) {
     const { anyOf: _anyOf, oneOf: _oneOf, ...rest } = schema;
     const reasons: string[] = [];
     for (const member of choices) {
-      const built = buildValue(merge(rest, resolveRef(member, named)), named, depth + 1);
-      if ('value' in built) return built;
+      const built = build(merge(rest, resolveRef(member, b.named)), b, depth + 1);
+      if ('value' in built || built === tooMuchWork) return built;
       reasons.push(built.unavailable);
     }
     return { unavailable: `no member of anyOf/oneOf can be built: ${reasons.join('; ')}` };
   }
   const type = pickType(schema);
-  if (type === undefined) return { value: schema.nullable ? null : baseString };
-  return buildOfType(schema, type, named, depth);
+  if (type === undefined) return sized(schema.nullable ? null : baseString);
+  return buildOfType(schema, type, b, depth);
+}
+
+function buildRef(ref: string, b: Build, depth: number): Sized {
+  const name = ref.slice(ref.lastIndexOf('/') + 1);
+  const key = `${depth} ${name}`;
+  const known = b.refs.get(key);
+  if (known !== undefined) return known;
+  const target = b.named(name);
+  const built = target === undefined ? { unavailable: `no schema ${ref}` } : build(target, b, depth);
+  b.refs.set(key, built);
+  return built;
+}
+
+/** A value the schema gives, or a leaf built for it, measured as the JSON it is sent as. */
+function sized(value: unknown): Sized {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    return { unavailable: `the schema's value cannot be written as JSON: ${(error as Error).message}` };
+  }
+  if (text === undefined) return { unavailable: `the schema's value ${String(value)} is not JSON` };
+  const bytes = Buffer.byteLength(text);
+  return bytes > maxInputBytes ? overCap : { value, bytes };
 }
 
 function pickType(schema: JsonSchema): JsonType | undefined {
@@ -73,30 +136,33 @@ function pickType(schema: JsonSchema): JsonType | undefined {
   return isAnyJson(schema) ? undefined : 'object';
 }
 
-function buildOfType(schema: JsonSchema, type: JsonType, named: NamedSchemas, depth: number): Built {
+function buildOfType(schema: JsonSchema, type: JsonType, b: Build, depth: number): Sized {
   switch (type) {
     case 'null':
-      return { value: null };
+      return sized(null);
     case 'boolean':
-      return { value: true };
+      return sized(true);
     case 'string':
       return buildString(schema);
     case 'number':
     case 'integer':
       return buildNumber(schema, type === 'integer');
     case 'array':
-      return buildArray(schema, named, depth);
+      return buildArray(schema, b, depth);
     case 'object':
-      return buildObject(schema, named, depth);
+      return buildObject(schema, b, depth);
   }
 }
 
-function buildString(schema: JsonSchema): Built {
+function buildString(schema: JsonSchema): Sized {
   const min = schema.minLength ?? 0;
+  // Every character takes a byte at least: a string this long is not made to be measured.
+  if (min > maxInputBytes) return overCap;
   const max = schema.maxLength ?? Number.POSITIVE_INFINITY;
   let text: string | undefined;
   if (schema.pattern !== undefined) {
-    text = patternSample(schema.pattern, min, max);
+    // No longer than the cap: nested repetitions could otherwise ask for a string of any length.
+    text = patternSample(schema.pattern, min, Math.min(max, maxInputBytes));
     if (text === undefined) return { unavailable: `no string built for pattern ${JSON.stringify(schema.pattern)} (give a sample or an example)` };
   } else if (schema.format !== undefined && Object.hasOwn(formatSamples, schema.format)) {
     text = formatSamples[schema.format]!;
@@ -105,10 +171,10 @@ function buildString(schema: JsonSchema): Built {
   }
   const length = [...text].length;
   if (length < min || length > max) return { unavailable: `no ${schema.format ?? 'string'} of ${min} to ${max} characters` };
-  return { value: text };
+  return sized(text);
 }
 
-function buildNumber(schema: JsonSchema, integer: boolean): Built {
+function buildNumber(schema: JsonSchema, integer: boolean): Sized {
   const step = schema.multipleOf ?? (integer ? 1 : 0.5);
   let low = schema.minimum ?? Number.NEGATIVE_INFINITY;
   if (schema.exclusiveMinimum !== undefined) low = Math.max(low, schema.exclusiveMinimum + (integer ? 1 : step / 2));
@@ -120,42 +186,55 @@ function buildNumber(schema: JsonSchema, integer: boolean): Built {
   if (integer) value = Math.ceil(value);
   const inside = value >= low && value <= high && (schema.exclusiveMinimum === undefined || value > schema.exclusiveMinimum) && (schema.exclusiveMaximum === undefined || value < schema.exclusiveMaximum);
   if (!Number.isFinite(value) || !inside) return { unavailable: `no ${integer ? 'integer' : 'number'} inside the bounds` };
-  return { value };
+  return sized(value);
 }
 
-function buildArray(schema: JsonSchema, named: NamedSchemas, depth: number): Built {
+function buildArray(schema: JsonSchema, b: Build, depth: number): Sized {
   const wanted = depth < itemDepth ? Math.max(schema.minItems ?? 0, 1) : (schema.minItems ?? 0);
   const count = Math.min(wanted, schema.maxItems ?? wanted);
-  if (count === 0) return { value: [] };
+  if (count === 0) return sized([]);
   if (schema.uniqueItems && count > 1) return { unavailable: `${count} unique items (give a sample)` };
-  const item = buildValue(schema.items ?? {}, named, depth + 1);
-  if ('unavailable' in item) return count > (schema.minItems ?? 0) ? { value: [] } : item;
-  return { value: Array.from({ length: count }, () => structuredClone(item.value)) };
+  // Every item takes a byte at least: an array this long is not made to be measured.
+  if (count > maxInputBytes) return overCap;
+  const item = build(schema.items ?? {}, b, depth + 1);
+  if ('unavailable' in item) return count > (schema.minItems ?? 0) ? sized([]) : item;
+  const bytes = 2 + count * item.bytes + (count - 1);
+  if (bytes > maxInputBytes) return overCap;
+  // One value in every place: `buildValue` copies the whole once.
+  return { value: Array.from({ length: count }, () => item.value), bytes };
 }
 
-function buildObject(schema: JsonSchema, named: NamedSchemas, depth: number): Built {
+function buildObject(schema: JsonSchema, b: Build, depth: number): Sized {
   const properties = schema.properties ?? {};
   const extra = schema.additionalProperties;
-  const keys = [...new Set(schema.required ?? [])];
+  const min = schema.minProperties ?? 0;
+  // Every property takes bytes: a key list this long is not made to be measured.
+  if (min > maxInputBytes) return overCap;
+  const keys = new Set(schema.required ?? []);
   // Optional properties, in declared order, only as far as minProperties needs them.
   for (const key of Object.keys(properties)) {
-    if (keys.length >= (schema.minProperties ?? 0)) break;
-    if (!keys.includes(key)) keys.push(key);
+    if (keys.size >= min) break;
+    keys.add(key);
   }
-  for (let i = 1; keys.length < (schema.minProperties ?? 0) && extra !== false; i++) keys.push(`key${i}`);
+  for (let i = 1; keys.size < min && extra !== false; i++) keys.add(`key${i}`);
   const value: Record<string, unknown> = {};
+  let bytes = 2; // the braces
   for (const key of keys) {
     const property = Object.hasOwn(properties, key) ? properties[key] : extra === false ? undefined : typeof extra === 'object' ? extra : {};
     if (property === undefined) return { unavailable: `required ${JSON.stringify(key)} is not a declared property and additionalProperties is false` };
-    const built = buildValue(property, named, depth + 1);
-    if ('unavailable' in built) return { unavailable: `${key}: ${built.unavailable}` };
+    const built = build(property, b, depth + 1);
+    if ('unavailable' in built) return built === overCap || built === tooMuchWork ? built : { unavailable: `${key}: ${built.unavailable}` };
+    // A comma before every member but the first, the quoted key, the colon, the value.
+    bytes += (bytes > 2 ? 1 : 0) + Buffer.byteLength(JSON.stringify(key)) + 1 + built.bytes;
+    // Checked member by member: a value that fans out stops as soon as it passes the cap.
+    if (bytes > maxInputBytes) return overCap;
     // defineProperty: a key such as `__proto__` stays plain data.
     Object.defineProperty(value, key, { value: built.value, enumerable: true, writable: true, configurable: true });
   }
-  if (keys.length < (schema.minProperties ?? 0) || keys.length > (schema.maxProperties ?? Number.POSITIVE_INFINITY)) {
+  if (keys.size < min || keys.size > (schema.maxProperties ?? Number.POSITIVE_INFINITY)) {
     return { unavailable: 'no object with the number of properties the schema demands' };
   }
-  return { value };
+  return { value, bytes };
 }
 
 function resolveRef(schema: JsonSchema, named: NamedSchemas): JsonSchema {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildValue } from '../../conformance/index.js';
 import { patternSample } from '../../conformance/pattern-sample.js';
+import { maxInputBytes, type NamedSchemas } from '../../conformance/valid-input.js';
 import { schemaChecks } from '../../conformance/schema-check.js';
 import { contractSchemas, type JsonSchema } from '../../spec/index.js';
 
@@ -66,6 +67,100 @@ describe('buildValue', () => {
   ])('says why it cannot build %s', (_what, schema, reason) => {
     const built = buildValue(schema, named);
     expect('unavailable' in built ? built.unavailable : built).toMatch(reason);
+  });
+});
+
+/** `levels` named schemas L0..: each an object whose required properties (`a`, `b`, ...) are all the next; the last `{}`. */
+function fanOut(levels: number, width = 2): NamedSchemas {
+  const keys = [...'abcdefgh'].slice(0, width);
+  return (name) => {
+    const i = Number(name.slice(1));
+    if (!name.startsWith('L') || !(i < levels)) return undefined;
+    const next: JsonSchema = { $ref: `#/components/schemas/L${i + 1}` };
+    return i === levels - 1 ? { type: 'object' } : { type: 'object', properties: Object.fromEntries(keys.map((k) => [k, next])), required: keys };
+  };
+}
+
+/** The time a build takes, and what it gives. */
+function timedBuild(schema: JsonSchema, names: NamedSchemas = named): { ms: number; built: ReturnType<typeof buildValue> } {
+  const started = performance.now();
+  const built = buildValue(schema, names);
+  return { ms: performance.now() - started, built };
+}
+
+const overCap = /^the smallest valid value the checker can build is over 1 MiB of JSON, its cap on one input$/;
+
+describe('buildValue is bounded whatever the schema', () => {
+  it.each([
+    ['2 wide, 20 levels (2^19 leaves, about 7 MB)', fanOut(20)],
+    ['8 wide, 12 levels (8^11 leaves, about 70 GB)', fanOut(12, 8)],
+  ])('gives up on required properties that fan out, %s, quickly and before building them', (_what, names) => {
+    const { ms, built } = timedBuild({ $ref: '#/components/schemas/L0' }, names);
+    expect('unavailable' in built ? built.unavailable : built).toMatch(overCap);
+    expect(ms).toBeLessThan(250);
+  });
+
+  it('builds a fan-out under the cap, named schemas once, every place its own value', () => {
+    const { built } = timedBuild({ $ref: '#/components/schemas/L0' }, fanOut(14));
+    if ('unavailable' in built) throw new Error(built.unavailable);
+    const value = built.value as { a: unknown; b: unknown };
+    expect(value.a).toEqual(value.b);
+    expect(value.a).not.toBe(value.b);
+    const length = Buffer.byteLength(JSON.stringify(value));
+    expect(length).toBe(13 * 2 ** 13 - 11); // {"a":X,"b":X} is 2 × |X| + 11 bytes, from {} at the last level
+    expect(length).toBeLessThan(maxInputBytes);
+  });
+
+  it('builds a chain of named schemas 30 deep: depth only stops recursion', () => {
+    const chain: NamedSchemas = (name) => {
+      const i = Number(name.slice(1));
+      return i < 29 ? { type: 'object', properties: { next: { $ref: `#/components/schemas/C${i + 1}` } }, required: ['next'] } : { type: 'string' };
+    };
+    const { built } = timedBuild({ $ref: '#/components/schemas/C0' }, chain);
+    expect(JSON.stringify(built)).toBe(`{"value":${'{"next":'.repeat(29)}"agentgen"${'}'.repeat(29)}}`);
+  });
+
+  it('says a schema that requires itself recurses', () => {
+    const looped: NamedSchemas = () => ({ type: 'object', properties: { self: { $ref: '#/components/schemas/T' }, other: { $ref: '#/components/schemas/T' } }, required: ['self', 'other'] });
+    const { ms, built } = timedBuild({ $ref: '#/components/schemas/T' }, looped);
+    expect('unavailable' in built ? built.unavailable : built).toMatch(/recurses through required properties$/);
+    expect(ms).toBeLessThan(250);
+  });
+
+  it.each<[string, JsonSchema]>([
+    ['a billion items', { type: 'array', items: { type: 'integer' }, minItems: 1e9 }],
+    ['a billion characters', { type: 'string', minLength: 1e9 }],
+    ['a billion properties', { type: 'object', minProperties: 1e9 }],
+    ['100,000 items of 100 characters', { type: 'array', items: { type: 'string', minLength: 100 }, minItems: 100_000 }],
+    ['an example over the cap', { type: 'string', example: 'x'.repeat(maxInputBytes) }],
+  ])('gives up on %s without making it', (_what, schema) => {
+    const { ms, built } = timedBuild(schema);
+    expect('unavailable' in built ? built.unavailable : built).toMatch(overCap);
+    expect(ms).toBeLessThan(250);
+  });
+
+  it.each([
+    ['^a+$', 'a'],
+    ['^(a+)+$', 'a'],
+    ['^(ab|cd)+$', 'ab'],
+  ])('builds a pattern %s with a minLength of a million in linear time', (pattern, unit) => {
+    const { ms, built } = timedBuild({ type: 'string', pattern, minLength: 1_000_000 });
+    expect('value' in built && built.value).toBe(unit.repeat(1_000_000 / unit.length));
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it('stops anyOf members that fail only at their end, retried at every level, at its step cap', () => {
+    // Each level's two members inline the next level (allOf, not a $ref built once); the first
+    // carries bounds no integer meets, found only at the last level: 2^30 paths to fail.
+    const levels: NamedSchemas = (name) => {
+      const i = Number(name.slice(1));
+      const next: JsonSchema = { $ref: `#/components/schemas/A${i + 1}` };
+      return i === 29 ? { type: 'integer' } : { anyOf: [{ allOf: [next, { minimum: 5, maximum: 1 }] }, { allOf: [next, { minimum: 7, maximum: 2 }] }] };
+    };
+    const { ms, built } = timedBuild({ $ref: '#/components/schemas/A0' }, levels);
+    expect('unavailable' in built ? built.unavailable : built).toMatch(/^building a value takes over 100,000 schema steps, the checker's cap$/);
+    console.log(`[bounded] anyOf retried at 30 levels: given up in ${ms.toFixed(0)} ms`);
+    expect(ms).toBeLessThan(1_000);
   });
 });
 
