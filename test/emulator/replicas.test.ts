@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index.js';
 import { retryDownAfterMs } from '../../emulator/replicas.js';
 import type { ManifestEntry } from '../../spec/index.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
@@ -33,6 +33,20 @@ async function emulatorFor(urls: readonly string[], logs: string[]): Promise<Emu
   const emulator = await startEmulator({ container: urls, manifest, port: 0, resource, logger: (line) => logs.push(line) });
   open.unshift(emulator); // closed before the containers
   return emulator;
+}
+
+/** Two replicas of the env container under `--command`, logging into `logs`. */
+function twoEnvReplicas(logs: string[], extra: Partial<EmulatorOptions> = {}): Promise<Emulator> {
+  return startEmulator({
+    container: undefined,
+    command: `${JSON.stringify(process.execPath)} ${JSON.stringify(envContainer)}`,
+    replicas: 2,
+    manifest,
+    port: 0,
+    resource,
+    logger: (line) => logs.push(line),
+    ...extra,
+  });
 }
 
 function call(emulator: Emulator, classMethod: string, verb = ':query'): Promise<Response> {
@@ -116,15 +130,7 @@ describe('several --container URLs', () => {
 describe('--command with --replicas', () => {
   it('starts each replica on its own PORT, prefixes their output, and stops them all', async () => {
     const logs: string[] = [];
-    const emulator = await startEmulator({
-      container: undefined,
-      command: `${JSON.stringify(process.execPath)} ${JSON.stringify(envContainer)}`,
-      replicas: 2,
-      manifest,
-      port: 0,
-      resource,
-      logger: (line) => logs.push(line),
-    });
+    const emulator = await twoEnvReplicas(logs);
     let ports: string[] = [];
     try {
       expect(emulator.containerUrls).toHaveLength(2);
@@ -155,16 +161,7 @@ describe('a replica that answers nothing (issue 29: a frozen replica stalled eve
 
   it('answers UNAVAILABLE within the bound, takes the replica out, and takes it back once it answers GET /health again', async () => {
     const logs: string[] = [];
-    const emulator = await startEmulator({
-      container: undefined,
-      command: `${JSON.stringify(process.execPath)} ${JSON.stringify(envContainer)}`,
-      replicas: 2,
-      manifest,
-      port: 0,
-      resource,
-      liveness,
-      logger: (line) => logs.push(line),
-    });
+    const emulator = await twoEnvReplicas(logs, { liveness });
     const pidOf = async (): Promise<number> => ((await (await call(emulator, 'env')).json()) as { output: { pid: number } }).output.pid;
     let frozen: number | undefined;
     try {

@@ -7,13 +7,13 @@
  * caller sees the last byte of the answer.
  */
 import { request } from 'node:http';
-import { context, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { trace } from '@opentelemetry/api';
+import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ServerOperationTable } from '@agentgen/runtime/server';
-import { closeAll, envelope, sleep, start } from './fixture.js';
+import { envelope, sleep, start } from './fixture.js';
+import { useTracerProvider } from './otel-sdk.js';
 
 /** Every span with the moment its export completed. */
 const arrived: Array<{ readonly name: string; readonly at: number }> = [];
@@ -30,19 +30,9 @@ const slowExporter: SpanExporter = {
   forceFlush: () => Promise.resolve(),
 };
 
-beforeAll(() => {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  const processor = new BatchSpanProcessor(slowExporter, { scheduledDelayMillis: 60_000, maxExportBatchSize: 512 });
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [processor] }));
-});
-afterEach(async () => {
-  await closeAll();
+useTracerProvider(new BatchSpanProcessor(slowExporter, { scheduledDelayMillis: 60_000, maxExportBatchSize: 512 }), () => {
   arrived.length = 0;
   exportHangs = false;
-});
-afterAll(() => {
-  trace.disable();
-  context.disable();
 });
 
 const table: ServerOperationTable = new Map([

@@ -4,31 +4,20 @@
  * it ends: completed, failed, or the caller gone. Without an SDK registered, no span is made.
  */
 import { request } from 'node:http';
-import { context, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { LogEntry, ServerOperationTable } from '@agentgen/runtime/server';
-import { closeAll, envelope, sleep, start } from './fixture.js';
+import { envelope, sleep, start } from './fixture.js';
+import { useTracerProvider } from './otel-sdk.js';
 
 const exporter = new InMemorySpanExporter();
 const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
 const callerSpan = '00f067aa0ba902b7';
 const google = `00-${traceId}-${callerSpan}-01`;
 
-beforeAll(() => {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
-});
-afterEach(async () => {
-  await closeAll();
-  exporter.reset();
-});
-afterAll(() => {
-  trace.disable();
-  context.disable();
-});
+useTracerProvider(new SimpleSpanProcessor(exporter), () => exporter.reset());
 
 const table: ServerOperationTable = new Map([
   ['answer', { kind: 'unary', apiMode: 'async', input: z.object({}) }],

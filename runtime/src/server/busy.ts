@@ -6,10 +6,9 @@
  * `{"busy": bool, "in_flight": n}`. Never dispatched to a handler.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { containerErrors, containerRoutes } from '../contract.js';
+import { containerRoutes } from '../contract.js';
 import { jsonMediaType } from './envelope.js';
-import { errorBody } from './errors.js';
-import { healthPaths } from './health.js';
+import { healthPaths, refusedUnlessGet } from './health.js';
 
 export const defaultBusyPath = '/is_busy';
 
@@ -46,13 +45,7 @@ export function checkBusyPath(path: string | false | undefined): string | undefi
 
 /** Answers the busy route: GET (or HEAD) only. */
 export function answerBusy(req: IncomingMessage, res: ServerResponse, inFlight: number): void {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    const row = containerErrors.methodNotAllowed;
-    const body = errorBody(row.status, row.http, `method ${req.method ?? ''} is not allowed on the busy route: use GET`);
-    res.writeHead(row.http, { 'content-type': jsonMediaType, 'content-length': Buffer.byteLength(body), allow: 'GET, HEAD' });
-    res.end(body);
-    return;
-  }
+  if (refusedUnlessGet(req, res, 'the busy route')) return;
   const body = `{"busy":${inFlight > 0},"in_flight":${inFlight}}`;
   res.writeHead(inFlight > 0 ? 200 : 503, {
     'content-type': jsonMediaType,

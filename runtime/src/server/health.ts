@@ -21,13 +21,17 @@ export function isHealthUrl(url: string): boolean {
 }
 
 export function answerHealth(req: IncomingMessage, res: ServerResponse): void {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    const row = containerErrors.methodNotAllowed;
-    const body = errorBody(row.status, row.http, `method ${req.method ?? ''} is not allowed on the liveness route: use GET`);
-    res.writeHead(row.http, { 'content-type': jsonMediaType, 'content-length': Buffer.byteLength(body), allow: 'GET, HEAD' });
-    res.end(body);
-    return;
-  }
+  if (refusedUnlessGet(req, res, 'the liveness route')) return;
   res.writeHead(200, { 'content-type': jsonMediaType, 'content-length': healthBody.length, 'cache-control': 'no-store' });
   res.end(req.method === 'HEAD' ? undefined : healthBody);
+}
+
+/** The read-only routes (liveness, busy) take GET and HEAD: anything else is 405 with `Allow`, and true. */
+export function refusedUnlessGet(req: IncomingMessage, res: ServerResponse, route: string): boolean {
+  if (req.method === 'GET' || req.method === 'HEAD') return false;
+  const row = containerErrors.methodNotAllowed;
+  const body = errorBody(row.status, row.http, `method ${req.method ?? ''} is not allowed on ${route}: use GET`);
+  res.writeHead(row.http, { 'content-type': jsonMediaType, 'content-length': Buffer.byteLength(body), allow: 'GET, HEAD' });
+  res.end(body);
+  return true;
 }
