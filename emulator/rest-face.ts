@@ -9,6 +9,7 @@ import { checkContentType as checkJsonContentType, closeWithoutReading, rawHeade
 import type { EmulatorCore } from './core.js';
 import type { PublicEndpoint, ResolvedCall } from './envelope.js';
 import { maxRequestBody, type StreamSink } from './forward.js';
+import { readBoundedBody } from './request-body.js';
 import { passthroughPath, passthroughPrefix, passthroughRequest, relayAnswer } from './passthrough.js';
 import type { Replica } from './replicas.js';
 import { restStreamSink } from './rest-stream.js';
@@ -64,26 +65,11 @@ function bodyPending(req: IncomingMessage): boolean {
  */
 function readRequestBody(req: IncomingMessage): Promise<Buffer> {
   const close = { connection: 'close' };
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxRequestBody) {
-    return Promise.reject(new PublicError('bodyTooLarge', `Request body of ${declared} bytes exceeds the limit of ${maxRequestBody}`, close));
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxRequestBody) {
-        req.removeAllListeners('data');
-        req.pause();
-        reject(new PublicError('bodyTooLarge', `Request body exceeds the limit of ${maxRequestBody} bytes`, close));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.once('end', () => resolve(Buffer.concat(chunks, size)));
-    req.once('error', reject);
-  });
+  return readBoundedBody(req, (declared) =>
+    declared === undefined
+      ? new PublicError('bodyTooLarge', `Request body exceeds the limit of ${maxRequestBody} bytes`, close)
+      : new PublicError('bodyTooLarge', `Request body of ${declared} bytes exceeds the limit of ${maxRequestBody}`, close),
+  );
 }
 
 interface Target {

@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeWithoutReading } from '@agentgen/runtime/server';
 import { maxRequestBody } from '../forward.js';
+import { readBoundedBody } from '../request-body.js';
 import { PublicError, sendStatus } from '../status.js';
 import { parseBody } from './fields.js';
 import { Memories } from './memories.js';
@@ -83,7 +84,7 @@ export function createEngineEndpoints(options: EngineEndpointsOptions): EngineEn
         label = `engine ${route.label}`;
         const type = req.headers['content-type'];
         if (type !== undefined && !/^application\/json\s*(;|,|$)/i.test(type)) throw invalidArgument('Content-Type must be application/json.');
-        const body = parseBody(await readBody(req));
+        const body = parseBody((await readBoundedBody(req, tooLarge)).toString('utf8'));
         status = sendJson(res, 200, route.run({ version, query: url.searchParams, body, now: Date.now() }));
       } catch (error) {
         if (!req.complete) closeWithoutReading(req, res);
@@ -98,28 +99,6 @@ export function createEngineEndpoints(options: EngineEndpointsOptions): EngineEn
     })();
     return true;
   };
-}
-
-/** The body, up to the REST face's limit; over it, 413 without reading on. */
-function readBody(req: IncomingMessage): Promise<string> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxRequestBody) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxRequestBody) {
-        req.removeAllListeners('data');
-        req.pause();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.once('error', reject);
-  });
 }
 
 const tooLarge = (): ServiceError => new ServiceError('OUT_OF_RANGE', `The request body exceeds the limit of ${maxRequestBody} bytes.`, 413);
