@@ -5,7 +5,7 @@
  * the server cannot measure), or in a direct call; and a malformed `request_json` is answered
  * with the position where it stops being JSON, quoting none of its text in the answer or a log.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   contentFromWire,
   eventFromWire,
@@ -15,6 +15,7 @@ import {
 } from '@agentgen/agent-app';
 import { createEvent } from '@google/adk';
 import { createAgentServer, type AgentServer, type LogEntry } from '../../generated/server.js';
+import { captureOutput } from '../helpers/capture-output.js';
 import { drain, makeApp } from './fixtures.js';
 
 /** JSON text of an object nested `levels` deep around `{"text":"x"}`, built as text: JSON.stringify itself would overflow. */
@@ -121,25 +122,16 @@ describe('a malformed request_json', () => {
 
   it('is answered INVALID_ARGUMENT with the position only; no answer or log line quotes it', async () => {
     const c = await start();
-    const written: string[] = [];
-    const capture = (stream: NodeJS.WriteStream) =>
-      vi.spyOn(stream, 'write').mockImplementation(((chunk: unknown) => {
-        written.push(String(chunk));
-        return true;
-      }) as never);
-    const spies = [capture(process.stdout), capture(process.stderr)];
-    try {
-      const res = await c.post('stream_reasoning_engine', JSON.stringify({ class_method: 'streaming_agent_run_with_events', input: { request_json } }));
-      expect(res.status).toBe(400);
-      expect(res.error).toEqual({
-        code: 400,
-        status: 'INVALID_ARGUMENT',
-        message: `streaming_agent_run_with_events: request_json is not valid JSON: unexpected character at position ${request_json.indexOf(token)}.`,
-      });
-      expect(res.text).not.toContain(token.slice(0, 5));
-    } finally {
-      for (const spy of spies) spy.mockRestore();
-    }
+    const { result: res, written } = await captureOutput(() =>
+      c.post('stream_reasoning_engine', JSON.stringify({ class_method: 'streaming_agent_run_with_events', input: { request_json } })),
+    );
+    expect(res.status).toBe(400);
+    expect(res.error).toEqual({
+      code: 400,
+      status: 'INVALID_ARGUMENT',
+      message: `streaming_agent_run_with_events: request_json is not valid JSON: unexpected character at position ${request_json.indexOf(token)}.`,
+    });
+    expect(res.text).not.toContain(token.slice(0, 5));
     // A client's mistake: one entry, at info, without an error object (so without a stack).
     expect(c.logs).toHaveLength(1);
     expect(c.logs[0]).toMatchObject({ level: 'info', status: 400 });
