@@ -44,7 +44,7 @@ export interface ContainerRequest {
 }
 
 /**
- * One request to one replica; an unreachable replica rejects with `Unreachable`. The caller's going
+ * One request to one replica; an unreachable replica rejects with `UnreachableReplicaError`. The caller's going
  * away (`signal`) destroys the request, and with it the response if it has begun: the container
  * sees its connection close. (Wired by hand: `request`'s own `signal` option costs a stream
  * listener setup per call, a measurable share of the emulator's time per call.)
@@ -71,7 +71,7 @@ function sendTo(pool: ReplicaPool, replica: Replica, call: ContainerRequest, siz
     const watch = new SilenceWatch(
       pool.liveness.quietMs,
       () => pool.alive(replica),
-      () => req.destroy(new Frozen()),
+      () => req.destroy(new FrozenReplicaError()),
     );
     req.once('close', () => {
       watch.stop();
@@ -83,10 +83,10 @@ function sendTo(pool: ReplicaPool, replica: Replica, call: ContainerRequest, siz
     });
     req.once('error', (error: NodeJS.ErrnoException) => {
       if (signal.aborted) reject(error);
-      else if (error instanceof Frozen) {
+      else if (error instanceof FrozenReplicaError) {
         pool.frozen(replica);
         reject(new PublicError('containerUnreachable', `The agent container (${replica.name}) answers nothing, not even its liveness route: the call was given up`, {}, `${replica.name} frozen`));
-      } else if (error.code !== undefined && unreachableCodes.has(error.code)) reject(new Unreachable(error.code));
+      } else if (error.code !== undefined && unreachableCodes.has(error.code)) reject(new UnreachableReplicaError(error.code));
       else reject(containerFailure(`The agent container failed before answering ${call.path}: ${error.message}`, `${replica.name} failed before answering`));
     });
     req.end(call.payload);
@@ -94,13 +94,13 @@ function sendTo(pool: ReplicaPool, replica: Replica, call: ContainerRequest, siz
 }
 
 /** The replica answered neither the call nor a liveness probe (replica-liveness.ts). */
-class Frozen extends Error {
+class FrozenReplicaError extends Error {
   constructor() {
     super('the replica answers nothing');
   }
 }
 
-class Unreachable extends Error {
+class UnreachableReplicaError extends Error {
   constructor(readonly code: string) {
     super(code);
   }
@@ -122,7 +122,7 @@ export async function sendToPool(pool: ReplicaPool, call: ContainerRequest, sign
       pool.accepted(replica);
       return { response, replica };
     } catch (error) {
-      if (!(error instanceof Unreachable)) throw error;
+      if (!(error instanceof UnreachableReplicaError)) throw error;
       pool.refused(replica, error.code);
       refused.push({ origin: replica.origin.origin, code: error.code });
     }
