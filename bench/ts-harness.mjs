@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { sourceBundleOptions } from '../scripts/source-bundle.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
@@ -19,22 +20,9 @@ export async function loadHarness(name, exports) {
   const dir = mkdtempSync(join(cache, `agentgen-bench-${name}-`));
   const outfile = join(dir, 'harness.mjs');
   await build({
+    ...sourceBundleOptions,
     stdin: { contents: exports.join('\n'), resolveDir: repo, loader: 'ts' },
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    conditions: ['@agentgen/source'],
-    plugins: [
-      {
-        name: 'external-packages',
-        setup(builder) {
-          builder.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@agentgen/') ? undefined : { path: args.path, external: true }));
-        },
-      },
-    ],
-    logLevel: 'silent',
   });
   return { harness: await import(outfile), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,12 +1,12 @@
 /**
  * Bundles a TypeScript entry point (the example's main.ts, a test target) with esbuild into one
- * file a child `node` runs: the workspace packages from their sources (the `@agentgen/source`
- * condition, as vitest resolves them), every other package left to node_modules. The bundle goes
- * under node_modules/.cache so those imports resolve from the repository's node_modules.
+ * file a child `node` runs (options: scripts/source-bundle.mjs). The bundle goes under
+ * node_modules/.cache so the packages it leaves external resolve from the repository's node_modules.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
+import { sourceBundleOptions } from '../../scripts/source-bundle.mjs';
 
 /** The repository's root: found upwards, as this file may itself run from a bundle (bench/replicas.mjs). */
 export const repositoryRoot = ((): string => {
@@ -27,23 +27,9 @@ export async function bundleEntry(entry: string): Promise<Bundle> {
   const dir = mkdtempSync(join(cache, 'agentgen-bundle-'));
   const file = join(dir, 'main.mjs');
   await build({
+    ...sourceBundleOptions,
     entryPoints: [entry],
     outfile: file,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    conditions: ['@agentgen/source'],
-    // Only the workspace's own packages and relative files are bundled.
-    plugins: [
-      {
-        name: 'external-packages',
-        setup(builder) {
-          builder.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@agentgen/') ? undefined : { path: args.path, external: true }));
-        },
-      },
-    ],
-    logLevel: 'silent',
   });
   return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

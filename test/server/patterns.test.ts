@@ -5,35 +5,22 @@
  * RegExp one 27-character input held the event loop for 0.32 s, doubling with each character;
  * here a hang would show as a timed-out request, never as a hung test.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { bundleEntry, type Bundle } from '../replicas/bundle.js';
 import { startContainer, stopContainers } from '../conformance/child-container.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'agentgen-patterns-'));
+let bundle: Bundle | undefined;
 let url = '';
 
 beforeAll(async () => {
-  const bundle = join(dir, 'container.mjs');
-  await build({
-    entryPoints: [fileURLToPath(new URL('./pattern-container.ts', import.meta.url))],
-    outfile: bundle,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    conditions: ['@agentgen/source'],
-    logLevel: 'silent',
-  });
-  url = await startContainer(process.execPath, [bundle]);
+  bundle = await bundleEntry(fileURLToPath(new URL('./pattern-container.ts', import.meta.url)));
+  url = await startContainer(process.execPath, [bundle.file]);
 }, 60_000);
 
 afterAll(async () => {
   await stopContainers();
-  rmSync(dir, { recursive: true, force: true });
+  bundle?.remove();
 });
 
 async function check(redos: string): Promise<{ status: number; body: string; ms: number }> {
