@@ -12,8 +12,8 @@ import { loadDevSpec } from '../../generator/cli/dev-command.js';
 import { jsonLengths } from '../../generator/emit/json-length.js';
 import { inlineSchemaLimit } from '../../generator/emit/manifest.js';
 import { generateFromText } from '../../generator/generate.js';
-import { SpecError } from '../../generator/load/spec-error.js';
 import { fanOutSpec, largeAliasesSpec, recursiveChainSpec } from '../fuzz/hostile-specs.js';
+import { specErrorOf } from './spec-error-of.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentgen-bounded-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,15 +25,7 @@ function timed(text: string) {
   return { ms: performance.now() - started, bytes: files.reduce((n, f) => n + f.contents.length, 0), file };
 }
 
-function refusal(text: string): string {
-  try {
-    generateFromText(text, 'agentgen.yaml');
-  } catch (error) {
-    expect(error).toBeInstanceOf(SpecError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a spec error');
-}
+const refusal = (text: string): string => specErrorOf(text);
 
 /** Every object in a JSON value, nested ones included. */
 const objectsIn = (value: unknown): Record<string, unknown>[] =>

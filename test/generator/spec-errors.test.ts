@@ -2,18 +2,10 @@
 import { describe, expect, test } from 'vitest';
 import { generateFromText } from '../../generator/generate.js';
 import { parseSpec, schemaKeywords } from '../../generator/load/load-spec.js';
-import { SpecError } from '../../generator/load/spec-error.js';
 import { operationFormat, specFormat } from '../../generator/load/spec-format.js';
+import { specErrorOf } from './spec-error-of.js';
 
-function errorOf(text: string): string {
-  try {
-    generateFromText(text, 'agentgen.yaml');
-  } catch (error) {
-    expect(error).toBeInstanceOf(SpecError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a spec error');
-}
+const errorOf = (text: string): string => specErrorOf(text);
 
 const head = 'agentgen: 1\nname: t\n';
 const op = (name: string, body = 'api_mode: async') => `${head}operations:\n  ${name}:\n    ${body}\n`;
