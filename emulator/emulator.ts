@@ -3,7 +3,6 @@
  * replicas. It starts the containers (`command`), builds the core (authentication, routing by the
  * declared `api_mode` only, forwarding, as the runtime does) and serves it through its faces.
  */
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkSessionsMode, containerEnvironment, localAddress, type SessionsMode } from './container-env.js';
 import { spawnContainer, type ContainerProcess } from './container-process.js';
@@ -227,7 +226,6 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     pool?.destroy();
     await Promise.all(children.map((child) => child.close()));
   };
-  let server: Server | undefined;
   let face: RestFace | undefined;
   let grpc: GrpcFace | undefined;
   try {
@@ -242,8 +240,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       pages: options.pages,
       engineServices,
     });
-    server = face.server;
-    const listening = server;
+    const listening = face.server;
     await new Promise<void>((resolve, reject) => {
       listening.once('error', reject);
       listening.listen(options.port ?? defaultPort, options.host ?? '127.0.0.1', () => {
@@ -266,14 +263,14 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     }
   } catch (error) {
     await grpc?.close();
-    server?.close();
-    server?.closeAllConnections();
+    face?.server.close();
+    face?.server.closeAllConnections();
     await stopContainers();
     throw error;
   }
   const replicaPool = poolOrUnavailable();
-  const rest = server;
-  const restFace = face as RestFace;
+  const restFace = face;
+  const rest = restFace.server;
   const address = rest.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
