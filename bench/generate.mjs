@@ -13,8 +13,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generate, generateFromText } from '../cli/dist/generator/generate.js';
-import { noSpecSource } from '../cli/dist/generator/load/load-spec.js';
+import { loadAssets } from '../cli/dist/generator/assets.js';
+import { emitAll } from '../cli/dist/generator/emit/emit-all.js';
+import { noSpecSource, parseSpec } from '../cli/dist/generator/load/load-spec.js';
 import { resolve } from '../cli/dist/generator/resolve/resolve.js';
 import { tsMorph } from '../cli/dist/generator/emit/ts-morph.js';
 import { median, recordResult, spread } from './result.mjs';
@@ -27,6 +28,10 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(repo, 'cli/bin/agentgen.js');
 
 tsMorph(); // loaded on first use by `generate`; its load time is start-up, which the cold rows include
+
+// load → resolve → emit in memory, as test/helpers/generate.ts composes the stages.
+const generate = (model) => emitAll(model, loadAssets({ bundledRuntime: model.runtime === 'bundle' }));
+const generateFromText = (text, source) => generate(resolve(parseSpec(text, source)));
 
 const timed = (fn) => {
   const start = performance.now();

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentApp } from '@agentgen/agent-app';
-import { runDev } from '../../emulator/index.js';
+import { runDev } from '../../cli/src/dev-command.js';
 import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
 import { createAgentServer, type AgentServer } from '../../examples/weather-agent/generated/server.js';
 import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';

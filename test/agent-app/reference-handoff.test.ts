@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AgentApp } from '@agentgen/agent-app';
 import { createAgentClient, type AgentClient } from '../../agent-app/generated/client.js';
 import { createAgentServer, type AgentServer, type LogEntry } from '../../agent-app/generated/server.js';
-import { runDev } from '../../emulator/index.js';
+import { runDev } from '../../cli/src/dev-command.js';
 import { makeAgent, textOf } from './fixtures.js';
 
 const generatedDir = join(import.meta.dirname, '..', '..', 'agent-app', 'generated');

@@ -3,8 +3,8 @@
  * schemas is compared once, where first reached, not at each of the 2^n paths that lead to it.
  */
 import { describe, expect, test } from 'vitest';
-import { compareSurfaces } from '../../generator/breaking/compare-surfaces.js';
-import { surfaceFromModel } from '../../generator/breaking/surface.js';
+import { compareSurfaces } from '../../cli/src/breaking/compare-surfaces.js';
+import { surfaceFromModel } from '../../cli/src/breaking/surface.js';
 import { parseSpec } from '../../generator/load/load-spec.js';
 import { resolve } from '../../generator/resolve/resolve.js';
 import { fanOutSpec } from '../fuzz/hostile-specs.js';

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { rules, type RuleId } from '../../generator/breaking/rules.js';
-import { main } from '../../generator/cli/main.js';
+import { rules, type RuleId } from '../../cli/src/breaking/rules.js';
+import { main } from '../../cli/src/main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentgen-breaking-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

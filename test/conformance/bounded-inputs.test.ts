@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../conformance/index.js';
 import { maxInputBytes } from '../../conformance/valid-input.js';
-import { conformanceOperations, conformanceSchemas } from '../../generator/cli/conformance-command.js';
-import { loadModel } from '../../generator/cli/pipeline.js';
+import { conformanceOperations, conformanceSchemas } from '../../cli/src/conformance-command.js';
+import { loadModel } from '../../generator/pipeline.js';
 import { fanOutSpec } from '../fuzz/hostile-specs.js';
 
 /**

@@ -11,8 +11,8 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformancePassed, runConformance, type CaseResult, type ConformanceOptions } from '../../conformance/index.js';
-import { conformanceOperations, conformanceSchemas } from '../../generator/cli/conformance-command.js';
-import { loadModel } from '../../generator/cli/pipeline.js';
+import { conformanceOperations, conformanceSchemas } from '../../cli/src/conformance-command.js';
+import { loadModel } from '../../generator/pipeline.js';
 import { startContainer, stopContainers } from './child-container.js';
 import { parseJunit } from './parse-junit.js';
 

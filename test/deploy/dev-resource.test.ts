@@ -1,7 +1,7 @@
 /** `agentgen dev` describes the resource as the spec's create request would: deployment spec included. */
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { loadDevSpec } from '../../generator/cli/dev-command.js';
+import { loadDevSpec } from '../../cli/src/dev-command.js';
 import { root } from '../generator/golden-cases.js';
 
 test("the example's GET /v1/{resource} shows its deploy section's deploymentSpec", async () => {

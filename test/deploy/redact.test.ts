@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { checkedToken } from '../../generator/deploy/access-token.js';
-import { Redactor } from '../../generator/deploy/redact.js';
+import { checkedToken } from '../../cli/src/deploy/access-token.js';
+import { Redactor } from '../../cli/src/deploy/redact.js';
 
 /** A token as `checkedToken` accepts it: RFC 6750's b64token, at least 8 characters. */
 const bearerTokenArbitrary = fc.stringMatching(/^[A-Za-z0-9\-._~+/]{8,40}=*$/);

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import yargs from 'yargs';
-import { devCommand, runDev, startEmulator, type DevArgs } from '../../emulator/index.js';
-import { loadDevSpec } from '../../generator/cli/dev-command.js';
+import { startEmulator } from '../../emulator/index.js';
+import { devCommand, loadDevSpec, runDev, type DevArgs } from '../../cli/src/dev-command.js';
 import { slowloris } from '../server/slow-client.js';
 import { freePort } from '../../emulator/container-process.js';
 
@@ -308,7 +308,7 @@ describe('devCommand (yargs options)', () => {
     const run = <A>(_action: unknown) => async (args: A) => {
       captured = args as unknown as DevArgs;
     };
-    const parser = devCommand(async () => manifest)(yargs(argv), run as never)
+    const parser = devCommand(async () => manifest)(yargs(argv), run as never, 'dev')
       .strict()
       .exitProcess(false)
       .fail((message, error) => {

@@ -7,7 +7,8 @@ import { credentials, status } from '@grpc/grpc-js';
 import { v1 } from '@google-cloud/aiplatform';
 import { describe, expect, it } from 'vitest';
 import yargs from 'yargs';
-import { devCommand, runDev, startEmulator, type DevArgs } from '../../emulator/index.js';
+import { startEmulator } from '../../emulator/index.js';
+import { devCommand, runDev, type DevArgs } from '../../cli/src/dev-command.js';
 import { startTestContainer } from './container-fixture.js';
 
 const resource = 'projects/p/locations/l/reasoningEngines/778';
@@ -19,7 +20,7 @@ async function parse(argv: string[]): Promise<DevArgs | Error> {
   const run = () => async (args: unknown) => {
     captured = args as DevArgs;
   };
-  const parser = devCommand(async () => manifest)(yargs(argv), run as never)
+  const parser = devCommand(async () => manifest)(yargs(argv), run as never, 'dev')
     .strict()
     .exitProcess(false)
     .fail((message, error) => {

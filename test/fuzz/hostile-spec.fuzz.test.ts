@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
-import { generateFromText } from '../../generator/generate.js';
+import { generateFromText } from '../helpers/generate.js';
 import { SpecError } from '../../generator/load/spec-error.js';
 import { fuzzSeed } from './http-fuzz.js';
 import { generatedSpec, handPicked, type HostileSpec } from './hostile-specs.js';

@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { loadDevSpec } from '../../generator/cli/dev-command.js';
+import { loadDevSpec } from '../../cli/src/dev-command.js';
 import { jsonLengths } from '../../generator/emit/json-length.js';
 import { inlineSchemaLimit } from '../../generator/emit/manifest.js';
-import { generateFromText } from '../../generator/generate.js';
+import { generateFromText } from '../helpers/generate.js';
 import { fanOutSpec, largeAliasesSpec, recursiveChainSpec } from '../fuzz/hostile-specs.js';
 import { specErrorOf } from './spec-error-of.js';
 

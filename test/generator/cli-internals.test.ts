@@ -6,12 +6,12 @@
 import { describe, expect, test } from 'vitest';
 import yargs from 'yargs';
 import { loadAssets } from '../../generator/assets.js';
-import { parseCommonForms } from '../../generator/cli/args.js';
-import { checkVerb, generateVerb } from '../../generator/cli/generate-command.js';
-import { initVerb } from '../../generator/cli/init-command.js';
-import { registerPlain } from '../../generator/cli/main.js';
-import { manifestVerb } from '../../generator/cli/manifest-command.js';
-import type { ParsedArgs, PlainVerb, Runner } from '../../generator/cli/verb.js';
+import { parseCommonForms } from '../../cli/src/args.js';
+import { checkVerb, generateVerb } from '../../cli/src/generate-command.js';
+import { initVerb } from '../../cli/src/init-command.js';
+import { registerPlain } from '../../cli/src/main.js';
+import { manifestVerb } from '../../cli/src/manifest-command.js';
+import type { ParsedArgs, PlainVerb, Runner } from '../../cli/src/verb.js';
 import { expectedOutput, printedPaths } from '../../generator/emit/emit-all.js';
 import { goldenCases } from './golden-cases.js';
 

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { main } from '../../generator/cli/main.js';
+import { main } from '../../cli/src/main.js';
 import { generatorVersion } from '../../generator/version.js';
 import { root } from './golden-cases.js';
 

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { generateFromText } from '../../generator/generate.js';
+import { generateFromText } from '../helpers/generate.js';
 import { hasDuplicateKey, parseJsonObject } from '../../generator/load/json-text.js';
 
 describe('hasDuplicateKey', () => {

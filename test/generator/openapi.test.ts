@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { buildOpenApi } from '../../generator/emit/openapi.js';
-import { generateFromText } from '../../generator/generate.js';
+import { generateFromText } from '../helpers/generate.js';
 import { goldenCases, root } from './golden-cases.js';
 
 type Doc = {

@@ -6,10 +6,10 @@
  */
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { compilePattern, matchesPattern, patternProblem, PatternRefusal } from '@agentgen/runtime/codegenv1/pattern';
+import { compilePattern, matchesPattern, patternProblem, PatternRefusedError } from '@agentgen/runtime/codegenv1/pattern';
 import { loadAssets } from '../../generator/assets.js';
 import { emitBundledRuntime } from '../../generator/emit/bundled-runtime.js';
-import { generateFromText } from '../../generator/generate.js';
+import { generateFromText } from '../helpers/generate.js';
 
 /** Both engines, on each sample: the linear one must answer as V8's RegExp does. */
 function agree(pattern: string, samples: readonly string[]): void {
@@ -96,8 +96,8 @@ describe('what needs backtracking is refused, naming the construct', () => {
     } catch (error) {
       refusal = error;
     }
-    expect(refusal).toBeInstanceOf(PatternRefusal);
-    expect((refusal as PatternRefusal).construct).toBe(construct);
+    expect(refusal).toBeInstanceOf(PatternRefusedError);
+    expect((refusal as PatternRefusedError).construct).toBe(construct);
     expect((refusal as Error).message).toContain(construct);
     expect((refusal as Error).message).toMatch(/not supported by the linear-time engine/);
   });

@@ -7,11 +7,11 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { initCommand, type InitArgs, type Terminal } from '../../generator/cli/init-command.js';
-import { main } from '../../generator/cli/main.js';
-import type { Io } from '../../generator/cli/io.js';
-import { agentIdentifier, imageName, imageUri, packageNameProblem } from '../../generator/scaffold/project-options.js';
-import { scaffoldTemplates } from '../../generator/scaffold/scaffold-templates.js';
+import { initCommand, type InitArgs, type Terminal } from '../../cli/src/init-command.js';
+import { main } from '../../cli/src/main.js';
+import type { Io } from '../../cli/src/io.js';
+import { agentIdentifier, imageName, imageUri, packageNameProblem } from '../../cli/src/scaffold/project-options.js';
+import { scaffoldTemplates } from '../../cli/src/scaffold/scaffold-templates.js';
 import { generatorVersion } from '../../generator/version.js';
 
 let root: string;

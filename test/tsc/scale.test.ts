@@ -15,7 +15,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { scaleSpec, strictCompilerOptions } from '../../bench/scale-spec.mjs';
-import { generateFromText } from '../../generator/generate.js';
+import { generateFromText } from '../helpers/generate.js';
 import { compilers, root, runTsc, tscErrors, tscMemoryMb } from './compilers.mjs';
 
 const operations = 500;

@@ -1,14 +1,14 @@
 /**
- * The pipeline's steps as the CLI runs them (`generate.ts` re-exports them), each loading only
- * what it needs: yaml and zod only when there is a spec file to read, handlebars only with the
+ * The pipeline, load → resolve → emit (writing is `write/write-output.ts`), as the CLI runs it: each
+ * step loads only what it needs: yaml and zod only when there is a spec file to read, handlebars only with the
  * emitters, ts-morph only when something is printed. `agentgen manifest` without a spec file loads
  * none of them.
  */
 import { access } from 'node:fs/promises';
-import type { LoadedSpec } from '../load/load-spec.js';
-import type { EmittedFile, Model } from '../model.js';
-import { resolve, type ResolveOptions } from '../resolve/resolve.js';
-import { defaultSpecFile, noSpecSource } from '../load/spec-defaults.js';
+import type { LoadedSpec } from './load/load-spec.js';
+import type { EmittedFile, Model } from './model.js';
+import { resolve, type ResolveOptions } from './resolve/resolve.js';
+import { defaultSpecFile, noSpecSource } from './load/spec-defaults.js';
 
 /** What `resolve` makes the standard surface from: no spec document. */
 export const standardSurface: LoadedSpec = { source: noSpecSource, document: undefined, locate: () => undefined };
@@ -25,7 +25,7 @@ export async function loadModel(specFile: string | undefined, cwd: string, optio
 export async function loadSpecFile(specFile: string | undefined, cwd: string): Promise<LoadedSpec> {
   // The same path `loadSpec` reads; when it is there (or unreadable), `loadSpec` reads or reports it.
   if (specFile === undefined && (await missing(`${cwd}/${defaultSpecFile}`))) return standardSurface;
-  const { loadSpec } = await import('../load/load-spec.js');
+  const { loadSpec } = await import('./load/load-spec.js');
   return loadSpec(specFile, cwd);
 }
 
@@ -39,6 +39,6 @@ export async function missing(path: string): Promise<boolean> {
 
 /** Emit: every output file for the model (see `emit/emit-all.ts`). */
 export async function emitModel(model: Model): Promise<EmittedFile[]> {
-  const [{ loadAssets }, { emitAll }] = await Promise.all([import('../assets.js'), import('../emit/emit-all.js')]);
+  const [{ loadAssets }, { emitAll }] = await Promise.all([import('./assets.js'), import('./emit/emit-all.js')]);
   return emitAll(model, loadAssets({ bundledRuntime: model.runtime === 'bundle' }));
 }

@@ -8,8 +8,8 @@
  * `main` returns the exit code instead of exiting, so tests can run it in-process.
  */
 import type { Argv } from 'yargs';
-import { SpecError } from '../load/spec-error.js';
-import { generatorVersion } from '../version.js';
+import { SpecError } from '../../generator/load/spec-error.js';
+import { generatorVersion } from '../../generator/version.js';
 import { parseCommonForms } from './args.js';
 import { processIo, type Io } from './io.js';
 import { UsageError } from './usage-error.js';

@@ -7,15 +7,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, resolve as resolvePath } from 'node:path';
-import { compareSurfaces } from '../breaking/compare-surfaces.js';
-import { reportJson, reportTable } from '../breaking/report.js';
-import { surfaceFromManifest, surfaceFromModel, type Surface } from '../breaking/surface.js';
-import type { Redactor } from '../deploy/redact.js';
-import { SpecError } from '../load/spec-error.js';
-import { resolve } from '../resolve/resolve.js';
+import { compareSurfaces } from './breaking/compare-surfaces.js';
+import { reportJson, reportTable } from './breaking/report.js';
+import { surfaceFromManifest, surfaceFromModel, type Surface } from './breaking/surface.js';
+import type { Redactor } from './deploy/redact.js';
+import { SpecError } from '../../generator/load/spec-error.js';
+import { resolve } from '../../generator/resolve/resolve.js';
 import { accessTokenEnvOption, apiEndpointOption } from './deploy-options.js';
 import type { Io } from './io.js';
-import { loadSpecFile } from './pipeline.js';
+import { loadSpecFile } from '../../generator/pipeline.js';
 import { withRedactedOutput } from './redacted-output.js';
 import { UsageError } from './usage-error.js';
 import type { Verb } from './verb.js';
@@ -53,10 +53,10 @@ async function readSurface(file: string, cwd: string): Promise<Surface> {
 async function deployedSurface(specFile: string | undefined, args: Args, io: Io, redactor: Redactor): Promise<Surface> {
   const [{ loadDeployTarget }, { defaultApiEndpoint }, { findDeployed }, { ReasoningEnginesClient }, { tokenSource }] = await Promise.all([
     import('./deploy-target.js'),
-    import('../emit/deploy-request.js'),
-    import('../deploy/deploy.js'),
-    import('../deploy/reasoning-engines-client.js'),
-    import('../deploy/access-token.js'),
+    import('../../generator/emit/deploy-request.js'),
+    import('./deploy/deploy.js'),
+    import('./deploy/reasoning-engines-client.js'),
+    import('./deploy/access-token.js'),
   ]);
   const { deploy } = await loadDeployTarget(specFile === undefined ? undefined : resolvePath(io.cwd, specFile), io.cwd, process.env, ['project', 'location']);
   const client = new ReasoningEnginesClient({

@@ -5,10 +5,10 @@
 import { spawn } from 'node:child_process';
 import { access, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve as resolvePath } from 'node:path';
-import { loadAssets } from '../assets.js';
-import { parseSpec } from '../load/load-spec.js';
+import { loadAssets } from '../../generator/assets.js';
+import { parseSpec } from '../../generator/load/load-spec.js';
 import type { Io } from './io.js';
-import { defaultSpecFile } from '../load/spec-defaults.js';
+import { defaultSpecFile } from '../../generator/load/spec-defaults.js';
 import { UsageError } from './usage-error.js';
 import { plainVerb, type PlainVerb } from './verb.js';
 import {
@@ -18,8 +18,8 @@ import {
   templateNames,
   type PackageManager,
   type TemplateName,
-} from '../scaffold/project-options.js';
-import { isInteractive, terminalAsker, type Asker } from '../scaffold/prompts.js';
+} from './scaffold/project-options.js';
+import { isInteractive, terminalAsker, type Asker } from './scaffold/prompts.js';
 
 interface Options {
   readonly force: boolean;
@@ -71,7 +71,7 @@ async function initSpec(args: Options, io: Io): Promise<number> {
 async function initProject(args: InitArgs, io: Io, asker: Asker | undefined): Promise<number> {
   const dir = resolvePath(io.cwd, args.dir ?? '.');
   const shown = relative(io.cwd, dir) || '.';
-  const { occupyingEntries, writeProject } = await import('../scaffold/write-project.js');
+  const { occupyingEntries, writeProject } = await import('./scaffold/write-project.js');
   const occupied = await occupyingEntries(dir);
   if (occupied.length > 0 && !args.force) {
     const listed = occupied.slice(0, 5).join(', ') + (occupied.length > 5 ? ', ...' : '');
@@ -98,7 +98,7 @@ async function initProject(args: InitArgs, io: Io, asker: Asker | undefined): Pr
   template ??= 'adk';
   const packageManager = args['package-manager'] ?? 'npm';
 
-  const { scaffoldProject } = await import('../scaffold/scaffold-project.js');
+  const { scaffoldProject } = await import('./scaffold/scaffold-project.js');
   const files = await scaffoldProject({ name, template, packageManager });
   await writeProject(dir, files);
   io.stdout(`created ${shown}: ${name}, ${template} template (${files.length} files)\n`);

@@ -3,11 +3,11 @@
  * `generated/` folder from the real generator run on the project's own spec (so `agentgen check`
  * passes in the new project from the start). No I/O beyond reading the templates.
  */
-import { parseSpec } from '../load/load-spec.js';
-import { defaultSpecFile } from '../load/spec-defaults.js';
-import type { EmittedFile } from '../model.js';
-import { emitModel } from '../cli/pipeline.js';
-import { resolve } from '../resolve/resolve.js';
+import { parseSpec } from '../../../generator/load/load-spec.js';
+import { defaultSpecFile } from '../../../generator/load/spec-defaults.js';
+import type { EmittedFile } from '../../../generator/model.js';
+import { emitModel } from '../../../generator/pipeline.js';
+import { resolve } from '../../../generator/resolve/resolve.js';
 import { agentgenVersion, thirdPartyVersions } from './dependency-versions.js';
 import { agentIdentifier, imageName, imageUri, type ProjectOptions, type TemplateName } from './project-options.js';
 import { loadScaffoldTemplates, type ScaffoldData } from './scaffold-templates.js';

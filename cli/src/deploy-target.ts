@@ -3,13 +3,13 @@
  * --deployed`) work from: the resolved model and the `deploy:` section with its `${VAR}`
  * references filled in from the environment, every problem reported at `file:line:col`.
  */
-import { SpecError } from '../load/spec-error.js';
-import { inTextOrder, type SpecProblem } from '../load/spec-error.js';
-import type { Model } from '../model.js';
-import { resolveDeploy, type DeployConfig } from '../resolve/deploy-config.js';
-import type { Environment } from '../resolve/env-references.js';
-import { resolve } from '../resolve/resolve.js';
-import { loadSpecFile } from './pipeline.js';
+import { SpecError } from '../../generator/load/spec-error.js';
+import { inTextOrder, type SpecProblem } from '../../generator/load/spec-error.js';
+import type { Model } from '../../generator/model.js';
+import { resolveDeploy, type DeployConfig } from '../../generator/resolve/deploy-config.js';
+import type { Environment } from '../../generator/resolve/env-references.js';
+import { resolve } from '../../generator/resolve/resolve.js';
+import { loadSpecFile } from '../../generator/pipeline.js';
 
 export interface DeployTarget {
   readonly model: Model;

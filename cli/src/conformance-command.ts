@@ -10,10 +10,10 @@ import {
   type ConformanceOperation,
 } from '../../conformance/index.js';
 import type { JsonSchema } from '../../spec/index.js';
-import { buildManifest } from '../emit/manifest.js';
-import type { Model } from '../model.js';
+import { buildManifest } from '../../generator/emit/manifest.js';
+import type { Model } from '../../generator/model.js';
 import type { Io } from './io.js';
-import { loadModel } from './pipeline.js';
+import { loadModel } from '../../generator/pipeline.js';
 import type { Verb } from './verb.js';
 
 const formats = ['text', 'json', 'junit'] as const;

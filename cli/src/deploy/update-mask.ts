@@ -4,7 +4,7 @@
  * field the spec leaves out keeps whatever the platform (or someone else) set, defaults included.
  * Lists and maps are compared whole: env, secretEnv, labels, classMethods.
  */
-import type { ReasoningEngineBody } from '../emit/deploy-request.js';
+import type { ReasoningEngineBody } from '../../../generator/emit/deploy-request.js';
 
 /** The paths an update may name, most specific first where the API takes a sub-field. */
 const updatablePaths = [

@@ -1,5 +1,5 @@
 /** Options that several verbs share. */
-import { defaultSpecFile, runtimeModes } from '../load/spec-defaults.js';
+import { defaultSpecFile, runtimeModes } from '../../generator/load/spec-defaults.js';
 import type { OptionSpec } from './verb.js';
 
 export const specOption = {

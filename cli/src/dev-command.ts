@@ -1,24 +1,24 @@
 /**
- * The `agentgen dev` verb: options, start-up banner, and running until Ctrl-C. The manifest loader
- * is injected (the generator's spec loading), so the emulator does not depend on the generator.
+ * `agentgen dev`: the emulator in front of a container, with the manifest and description of a
+ * spec; its options, start-up banner, and running until Ctrl-C. The spec loader is a parameter of
+ * `runDev`, so tests can hand it a manifest.
  */
 import { resolve as resolvePath } from 'node:path';
-import type { Argv } from 'yargs';
-import { defaultPort, defaultResource, startEmulator } from './emulator.js';
-import { defaultMaxDepth } from './envelope.js';
-import { batchedLines } from './log-lines.js';
-import { createConsoleHandler, isLoopbackHost } from './console/serve.js';
-import type { ManifestEntry } from '../spec/index.js';
-import type { ResourceDescription } from './resource.js';
-import { sessionsModes, type SessionsMode } from './container-env.js';
-import { parseEngineName } from './engine-services/serve.js';
-
-/** Same shape as the CLI's `Io`. */
-export interface DevIo {
-  readonly cwd: string;
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
+import { defaultPort, defaultResource, startEmulator } from '../../emulator/emulator.js';
+import { defaultMaxDepth } from '../../emulator/envelope.js';
+import { batchedLines } from '../../emulator/log-lines.js';
+import { createConsoleHandler, isLoopbackHost } from '../../emulator/console/serve.js';
+import type { ResourceDescription } from '../../emulator/resource.js';
+import { sessionsModes, type SessionsMode } from '../../emulator/container-env.js';
+import { parseEngineName } from '../../emulator/engine-services/serve.js';
+import type { ManifestEntry } from '../../spec/index.js';
+import { buildCreateRequest } from '../../generator/emit/deploy-request.js';
+import { buildManifest } from '../../generator/emit/manifest.js';
+import { resolveDeploy } from '../../generator/resolve/deploy-config.js';
+import { resolve } from '../../generator/resolve/resolve.js';
+import { loadSpecFile } from '../../generator/pipeline.js';
+import type { Io } from './io.js';
+import type { Register, Verb } from './verb.js';
 
 export interface DevArgs {
   /** `--container URL`, repeatable: replicas of one container, called round robin. */
@@ -76,7 +76,7 @@ function isManifest(loaded: readonly ManifestEntry[] | DevSpec): loaded is reado
 }
 
 /** Runs the emulator until `stop` aborts (the CLI passes SIGINT/SIGTERM). Returns the exit code. */
-export async function runDev(args: DevArgs, io: DevIo, loadManifest: ManifestLoader, stop: AbortSignal): Promise<number> {
+export async function runDev(args: DevArgs, io: Io, loadManifest: ManifestLoader, stop: AbortSignal): Promise<number> {
   if ((args.container === undefined) === (args.command === undefined)) {
     io.stderr('agentgen dev: give exactly one of --container URL and --command "..."\n');
     return 2;
@@ -146,14 +146,12 @@ function untilInterrupted(): AbortSignal {
   return controller.signal;
 }
 
-type Runner = <A>(action: (args: A, io: DevIo) => Promise<number>) => (args: A) => Promise<void>;
-
-/** Adds `dev` to the CLI parser (the shape of the CLI's extra commands). */
-export function devCommand(loadManifest: ManifestLoader): (parser: Argv, run: Runner) => Argv {
-  return (parser, run) =>
+/** Adds `dev` to the CLI parser. */
+export function devCommand(loadManifest: ManifestLoader): Register {
+  return (parser, run, describe) =>
     parser.command(
       'dev',
-      "Serve the runtime's public API on loopback in front of a container (a local emulator).",
+      describe,
       (y) =>
         y
           .option('container', {
@@ -215,3 +213,25 @@ export function devCommand(loadManifest: ManifestLoader): (parser: Argv, run: Ru
       run((args: DevArgs, io) => runDev(args, io, loadManifest, untilInterrupted())),
     );
 }
+
+/**
+ * What the emulator's `GET /v1/{resource}` shows of a spec: its create request's manifest, display
+ * name, agent framework and deployment spec (from the `deploy:` section; `${VAR}` values are shown
+ * as written, since the emulator deploys nothing).
+ */
+export async function loadDevSpec(specFile: string | undefined, cwd: string): Promise<DevSpec> {
+  const loaded = await loadSpecFile(specFile, cwd);
+  const model = resolve(loaded);
+  // `resolve` has checked the section already: no problems can be added here.
+  const deploy = resolveDeploy(loaded.document, undefined, []);
+  const { spec } = buildCreateRequest(model, deploy);
+  return {
+    manifest: buildManifest(model),
+    displayName: deploy.displayName,
+    agentFramework: deploy.agentFramework,
+    ...(spec.deploymentSpec === undefined ? {} : { deploymentSpec: spec.deploymentSpec as Readonly<Record<string, unknown>> }),
+  };
+}
+
+/** A test keeps its line equal to `agentgen --help`'s. */
+export const devVerb: Verb = { register: devCommand(loadDevSpec) };

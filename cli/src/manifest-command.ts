@@ -4,10 +4,10 @@
  * Loads no emitter but the manifest's and the chosen format's.
  */
 import { resolve as resolvePath } from 'node:path';
-import { buildManifest } from '../emit/manifest.js';
+import { buildManifest } from '../../generator/emit/manifest.js';
 import type { Io } from './io.js';
 import { specOption } from './options.js';
-import { loadModel } from './pipeline.js';
+import { loadModel } from '../../generator/pipeline.js';
 import { plainVerb } from './verb.js';
 
 export const manifestFormats = ['class-methods', 'rest', 'terraform', 'terraform-json', 'curl', 'gcloud'] as const;
@@ -25,17 +25,17 @@ export async function manifestCommand(args: Args, io: Io, env: NodeJS.ProcessEnv
     io.stdout(`${JSON.stringify(buildManifest(await loadModel(spec, io.cwd)), null, 2)}\n`);
     return 0;
   }
-  const [{ loadDeployTarget }, { buildCreateRequest }] = await Promise.all([import('./deploy-target.js'), import('../emit/deploy-request.js')]);
+  const [{ loadDeployTarget }, { buildCreateRequest }] = await Promise.all([import('./deploy-target.js'), import('../../generator/emit/deploy-request.js')]);
   const shell = args.format === 'curl' || args.format === 'gcloud';
   const { model, deploy } = await loadDeployTarget(spec, io.cwd, env, shell ? ['image', 'project', 'location'] : ['image']);
   const body = buildCreateRequest(model, deploy);
   if (args.format === 'rest') {
     io.stdout(`${JSON.stringify(body, null, 2)}\n`);
   } else if (shell) {
-    const { createCommand } = await import('../emit/deploy-shell.js');
+    const { createCommand } = await import('../../generator/emit/deploy-shell.js');
     io.stdout(createCommand(body, deploy, args.format as 'curl' | 'gcloud', args['api-endpoint']));
   } else {
-    const { terraformHcl, terraformJson } = await import('../emit/deploy-terraform.js');
+    const { terraformHcl, terraformJson } = await import('../../generator/emit/deploy-terraform.js');
     io.stdout((args.format === 'terraform' ? terraformHcl : terraformJson)(body, deploy, model.name));
   }
   return 0;

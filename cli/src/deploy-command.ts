@@ -5,13 +5,13 @@
  */
 import { resolve as resolvePath } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { buildCreateRequest, defaultApiEndpoint, parentOf } from '../emit/deploy-request.js';
-import { queryCommand } from '../emit/deploy-shell.js';
-import { tokenSource } from '../deploy/access-token.js';
-import { ApiError } from '../deploy/api-error.js';
-import { runDeploy, type DeployOutcome } from '../deploy/deploy.js';
-import type { Redactor } from '../deploy/redact.js';
-import { ReasoningEnginesClient } from '../deploy/reasoning-engines-client.js';
+import { buildCreateRequest, defaultApiEndpoint, parentOf } from '../../generator/emit/deploy-request.js';
+import { queryCommand } from '../../generator/emit/deploy-shell.js';
+import { tokenSource } from './deploy/access-token.js';
+import { ApiError } from './deploy/api-error.js';
+import { runDeploy, type DeployOutcome } from './deploy/deploy.js';
+import type { Redactor } from './deploy/redact.js';
+import { ReasoningEnginesClient } from './deploy/reasoning-engines-client.js';
 import { loadDeployTarget } from './deploy-target.js';
 import type { Io } from './io.js';
 import { apiEndpointOption, accessTokenEnvOption, positiveNumber } from './deploy-options.js';

@@ -4,7 +4,7 @@
  * of anything it throws, which `main` prints. The verb hides the token it uses in the same
  * redactor, so no answer of the API and no library error can carry that token to the terminal.
  */
-import { Redactor } from '../deploy/redact.js';
+import { Redactor } from './deploy/redact.js';
 import type { Io } from './io.js';
 
 export async function withRedactedOutput(io: Io, run: (io: Io, redactor: Redactor) => Promise<number>): Promise<number> {

@@ -7,8 +7,8 @@
 import { compareSurfaces } from '../breaking/compare-surfaces.js';
 import { reportTable } from '../breaking/report.js';
 import { surfaceFromManifest } from '../breaking/surface.js';
-import { parentOf, type ReasoningEngineBody } from '../emit/deploy-request.js';
-import type { DeployConfig } from '../resolve/deploy-config.js';
+import { parentOf, type ReasoningEngineBody } from '../../../generator/emit/deploy-request.js';
+import type { DeployConfig } from '../../../generator/resolve/deploy-config.js';
 import { ApiError } from './api-error.js';
 import type { ReasoningEnginesClient, Resource } from './reasoning-engines-client.js';
 import { updateMask } from './update-mask.js';
