@@ -2,12 +2,10 @@
  * Routing by `api_mode`: an operation's `api_mode` decides the public endpoint,
  * the container route, and whether the response is unary or streaming.
  */
-import { containerRoutes } from '@agentgen/runtime';
+import { containerRoutes, type ResponseKind } from '@agentgen/runtime';
 
 export const apiModes = ['', 'async', 'stream', 'async_stream'] as const;
 export type ApiMode = (typeof apiModes)[number];
-
-export type ResponseKind = 'unary' | 'stream';
 
 export interface ApiModeRouting {
   readonly mode: ApiMode;

@@ -11,6 +11,9 @@ export const containerRoutes = {
   stream: '/api/stream_reasoning_engine',
 } as const;
 
+/** How an operation answers: once (the unary route), or with an NDJSON stream (the streaming route). */
+export type ResponseKind = 'unary' | 'stream';
+
 /** An HTTP status with the `google.rpc.Status` code name the error body carries. */
 export interface ErrorRow {
   readonly http: number;

@@ -6,14 +6,14 @@
  * literal is written as a `\x{…}` escape (letters and digits as themselves), so nothing of RE2's
  * own syntax can slip in.
  *
- * What needs backtracking is refused with a `PatternRefusal` that names the construct:
+ * What needs backtracking is refused with a `PatternRefusedError` that names the construct:
  * backreferences and lookaround. So are the few things RE2 cannot say the way ECMAScript means
  * them (inline modifiers, some Unicode properties). No imports: the generator and the runtime
  * both run it.
  */
 
 /** A pattern that cannot run on the linear-time engine, or is not an ECMAScript `u` pattern at all. */
-export class PatternRefusal extends Error {
+export class PatternRefusedError extends Error {
   constructor(
     /** What is refused and where, e.g. "a backreference \1 at character 4". */
     readonly reason: string,
@@ -23,7 +23,7 @@ export class PatternRefusal extends Error {
     readonly offset: number,
   ) {
     super(`${reason}: not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000`);
-    this.name = 'PatternRefusal';
+    this.name = 'PatternRefusedError';
   }
 }
 
@@ -101,7 +101,7 @@ const generalCategories: Readonly<Record<string, string>> = (() => {
 function unicodeProperty(body: string, at: number, escape: string): string {
   const [name, value] = body.includes('=') ? body.split('=', 2) as [string, string] : [undefined, body];
   const refuse = (why: string): never => {
-    throw new PatternRefusal(`the Unicode property escape ${escape} ${why}`, escape, at);
+    throw new PatternRefusedError(`the Unicode property escape ${escape} ${why}`, escape, at);
   };
   if (name === undefined || name === 'General_Category' || name === 'gc') {
     const category = Object.hasOwn(generalCategories, value) ? generalCategories[value]! : undefined;
@@ -142,7 +142,7 @@ interface ClassAtom {
   readonly code?: number;
 }
 
-/** `source` (ECMAScript, `u` flag) as an RE2 pattern with the same meaning; throws a `PatternRefusal`. */
+/** `source` (ECMAScript, `u` flag) as an RE2 pattern with the same meaning; throws a `PatternRefusedError`. */
 export function toRe2(source: string): string {
   return new Translator(source).translate();
 }
@@ -158,7 +158,7 @@ class Translator {
   }
 
   private fail(message: string, construct: string, at = this.at): never {
-    throw new PatternRefusal(`${message} at character ${at + 1}`, construct, at);
+    throw new PatternRefusedError(`${message} at character ${at + 1}`, construct, at);
   }
 
   private peek(offset = 0): string | undefined {
@@ -204,7 +204,7 @@ class Translator {
     if (this.eat('(?=') || this.eat('(?!') || this.eat('(?<=') || this.eat('(?<!')) {
       const construct = this.source.slice(start, this.at);
       const kind = construct.includes('<') ? 'lookbehind' : 'lookahead';
-      throw new PatternRefusal(`a ${kind} ${construct}…) at character ${start + 1}`, construct, start);
+      throw new PatternRefusedError(`a ${kind} ${construct}…) at character ${start + 1}`, construct, start);
     }
     const atom = this.atom();
     return atom + this.quantifier();
@@ -223,7 +223,7 @@ class Translator {
       const min = Number(match[1]);
       const max = match[3] === undefined || match[3] === '' ? undefined : Number(match[3]);
       if (min > 1000 || (max !== undefined && max > 1000)) {
-        throw new PatternRefusal(
+        throw new PatternRefusedError(
           `the repetition ${match[0]} at character ${start + 1} (use * or + for more than 1000)`,
           match[0],
           start,
@@ -282,7 +282,7 @@ class Translator {
         this.at += name[0].length;
       } else {
         const modifiers = /^\?[a-zA-Z-]*:?/.exec(this.source.slice(this.at))![0];
-        throw new PatternRefusal(
+        throw new PatternRefusedError(
           `the inline modifier group (${modifiers} at character ${start + 1} (a pattern has no flags but u)`,
           `(${modifiers}`,
           start,
@@ -302,11 +302,11 @@ class Translator {
     if (c === undefined) this.fail('a \\ at the end', '\\', start);
     if (c >= '1' && c <= '9') {
       const construct = `\\${/^\d+/.exec(this.source.slice(this.at))![0]}`;
-      throw new PatternRefusal(`a backreference ${construct} at character ${start + 1}`, construct, start);
+      throw new PatternRefusedError(`a backreference ${construct} at character ${start + 1}`, construct, start);
     }
     if (c === 'k') {
       const construct = /^k(<[^>]*>)?/.exec(this.source.slice(this.at))![0];
-      throw new PatternRefusal(`a backreference \\${construct} at character ${start + 1}`, `\\${construct}`, start);
+      throw new PatternRefusedError(`a backreference \\${construct} at character ${start + 1}`, `\\${construct}`, start);
     }
     return this.escapeBody(start, false);
   }

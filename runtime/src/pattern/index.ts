@@ -11,14 +11,14 @@
  */
 import { RE2JS } from 're2js';
 import type { core } from 'zod';
-import { PatternRefusal, patternDisplay, toRe2 } from './ecmascript.js';
+import { PatternRefusedError, patternDisplay, toRe2 } from './ecmascript.js';
 
-export { PatternRefusal } from './ecmascript.js';
+export { PatternRefusedError } from './ecmascript.js';
 
 /** Whether a string matches: anywhere in it, as `RegExp.prototype.test` (anchors are the pattern's). */
 export type PatternTest = (value: string) => boolean;
 
-/** `pattern` (ECMAScript, `u` flag) compiled for the linear-time engine; throws a `PatternRefusal`. */
+/** `pattern` (ECMAScript, `u` flag) compiled for the linear-time engine; throws a `PatternRefusedError`. */
 export function compilePattern(pattern: string): PatternTest {
   const re2 = toRe2(pattern);
   let compiled: RE2JS;
@@ -32,7 +32,7 @@ export function compilePattern(pattern: string): PatternTest {
       : /^invalid character class range: `\\[pP]\{/.test(reason)
         ? `an unknown Unicode property (${reason.slice(reason.indexOf('`'))}; scripts go by their long names, e.g. \\p{Script=Greek})`
         : reason;
-    throw new PatternRefusal(why, reason, 0);
+    throw new PatternRefusedError(why, reason, 0);
   }
   return (value) => compiled.test(value);
 }
@@ -43,7 +43,7 @@ export function patternProblem(pattern: string): string | undefined {
     compilePattern(pattern);
     return undefined;
   } catch (error) {
-    if (error instanceof PatternRefusal) return error.message;
+    if (error instanceof PatternRefusedError) return error.message;
     throw error;
   }
 }

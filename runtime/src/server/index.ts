@@ -14,7 +14,8 @@ export { shutdownOnSignals, type ShutdownSignalOptions } from './signals.js';
 export { createDispatcher, type Dispatcher } from './dispatcher.js';
 export { readEngineId } from './engine-id.js';
 export { closeWithoutReading, refusedBodyGraceMs } from './refused-body.js';
-export { checkContentType, nestedDeeperThan, parseEnvelope, rawHeaderList, syntaxErrorAt, type Envelope } from './envelope.js';
+export { checkContentType, nestedDeeperThan, parseEnvelope, rawHeaderList, type Envelope } from './envelope.js';
+export { syntaxErrorAt } from './json-error-position.js';
 export { isWellFormed, loneSurrogatePath } from './well-formed.js';
 export type {
   AgentServer,
@@ -22,9 +23,8 @@ export type {
   HandlerContext,
   OperationHandler,
   RequestListener,
-  ResponseKind,
   ServerOperation,
   ServerOperationTable,
   StreamOf,
 } from './types.js';
-export { containerErrors, containerRoutes, type RpcStatus, type Validator } from '../contract.js';
+export { containerErrors, containerRoutes, type ResponseKind, type RpcStatus, type Validator } from '../contract.js';

@@ -1,9 +1,7 @@
 /** The server runtime's public types: the operation table, handlers, their context, options. */
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Validator } from '../contract.js';
+import type { ResponseKind, Validator } from '../contract.js';
 import type { AgentServerLogger } from './logger.js';
-
-export type ResponseKind = 'unary' | 'stream';
 
 /**
  * One declared operation as the server dispatches it: its response kind, the validator (a zod
