@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
-import { lineComment } from './emit/escape.js';
+import { lineComment } from './schema/escape.js';
 
 export interface HeaderData {
   readonly name: string;

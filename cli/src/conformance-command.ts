@@ -10,7 +10,7 @@ import {
   type ConformanceOperation,
 } from '../../conformance/index.js';
 import type { JsonSchema } from '../../spec/index.js';
-import { buildManifest } from '../../generator/emit/manifest.js';
+import { buildManifest } from '../../generator/resolve/manifest.js';
 import type { Model } from '../../generator/model.js';
 import type { Io } from './io.js';
 import { loadModel } from '../../generator/pipeline.js';

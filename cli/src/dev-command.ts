@@ -13,7 +13,7 @@ import { sessionsModes, type SessionsMode } from '../../emulator/container-env.j
 import { parseEngineName } from '../../emulator/engine-services/serve.js';
 import type { ManifestEntry } from '../../spec/index.js';
 import { buildCreateRequest } from '../../generator/emit/deploy-request.js';
-import { buildManifest } from '../../generator/emit/manifest.js';
+import { buildManifest } from '../../generator/resolve/manifest.js';
 import { resolveDeploy } from '../../generator/resolve/deploy-config.js';
 import { resolve } from '../../generator/resolve/resolve.js';
 import { loadSpecFile } from '../../generator/pipeline.js';

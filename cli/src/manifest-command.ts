@@ -4,7 +4,7 @@
  * Loads no emitter but the manifest's and the chosen format's.
  */
 import { resolve as resolvePath } from 'node:path';
-import { buildManifest } from '../../generator/emit/manifest.js';
+import { buildManifest } from '../../generator/resolve/manifest.js';
 import type { Io } from './io.js';
 import { specOption } from './options.js';
 import { loadModel } from '../../generator/pipeline.js';

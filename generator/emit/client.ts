@@ -5,7 +5,7 @@
  */
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
-import { docComment, stringLiteral } from './escape.js';
+import { docComment, stringLiteral } from '../schema/escape.js';
 import { withHeader } from './header.js';
 import { operationMethod, operationTableDeclaration, runtimeImport, runtimeModule } from './runtime-imports.js';
 

@@ -9,7 +9,7 @@
  */
 import type { DeployConfig } from '../resolve/deploy-config.js';
 import type { Model } from '../model.js';
-import { buildManifest } from './manifest.js';
+import { buildManifest } from '../resolve/manifest.js';
 
 export interface EnvVar {
   readonly name: string;

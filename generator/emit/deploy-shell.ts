@@ -6,7 +6,7 @@
  */
 import type { DeployConfig } from '../resolve/deploy-config.js';
 import { defaultApiEndpoint, parentOf, type ReasoningEngineBody } from './deploy-request.js';
-import { shellQuote } from './escape.js';
+import { shellQuote } from '../schema/escape.js';
 
 export type TokenSource = 'curl' | 'gcloud';
 

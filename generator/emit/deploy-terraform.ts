@@ -9,7 +9,7 @@
  */
 import type { DeployConfig } from '../resolve/deploy-config.js';
 import type { ReasoningEngineBody } from './deploy-request.js';
-import { hclIdentifier, hclString, terraformJsonString } from './escape.js';
+import { hclIdentifier, hclString, terraformJsonString } from '../schema/escape.js';
 
 export const terraformResourceType = 'google_vertex_ai_reasoning_engine';
 

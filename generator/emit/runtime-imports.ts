@@ -3,7 +3,7 @@
  * code-generation entry, or the bundled copy), and the documented method of an operation.
  */
 import type { Model, OperationModel } from '../model.js';
-import { docComment, typePropertyKey } from './escape.js';
+import { docComment, typePropertyKey } from '../schema/escape.js';
 
 /** The code-generation API generated files are written against; a breaking change gets a new entry. */
 export const codegenEntry = 'codegenv1';

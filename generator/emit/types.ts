@@ -6,10 +6,10 @@ import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } fro
 import { envelopeSchemas, isAnyJson, schemaTypes, type JsonSchema } from '../../spec/index.js';
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
-import { docText, identifier, jsonLiteral, typePropertyKey } from './escape.js';
+import { docText, identifier, jsonLiteral, typePropertyKey } from '../schema/escape.js';
 import { withHeader } from './header.js';
 import { printFile } from './print.js';
-import { isOptionalProperty, propertyType, tsType, type TsContext } from './schema-to-ts.js';
+import { isOptionalProperty, propertyType, tsType, type TsContext } from '../schema/to-ts.js';
 import { tsMorph } from './ts-morph.js';
 
 type Declaration = InterfaceDeclarationStructure | TypeAliasDeclarationStructure;

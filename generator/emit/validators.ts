@@ -16,11 +16,11 @@
  */
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, NamedSchema } from '../model.js';
-import { docComment, stringLiteral } from './escape.js';
+import { docComment, stringLiteral } from '../schema/escape.js';
 import { withHeader } from './header.js';
 import { printFile } from './print.js';
 import { runtimeModule } from './runtime-imports.js';
-import { patternHelper, proofDeclarations, schemaDeclaration, type Helper, type ZodTextContext } from './schema-to-zod.js';
+import { patternHelper, proofDeclarations, schemaDeclaration, type Helper, type ZodTextContext } from '../schema/to-zod.js';
 
 export function emitValidators(model: Model, assets: Assets): EmittedFile {
   const helpers = new Set<Helper>();

@@ -14,7 +14,7 @@ import {
   type JsonSchema,
   type JsonType,
 } from '../../spec/index.js';
-import { patternProblem } from '@agentgen/runtime/codegenv1/pattern';
+import { patternError } from '../schema/pattern.js';
 import type { SpecProblem } from '../load/spec-error.js';
 import { protocolNameProblem } from './protocol-names.js';
 
@@ -129,23 +129,6 @@ export function checkSchema(schema: JsonSchema, path: SpecPath, names: SchemaNam
   if (typeof schema.additionalProperties === 'object') {
     checkSchema(schema.additionalProperties, [...path, 'additionalProperties'], names, problems);
   }
-}
-
-/**
- * Why `pattern` cannot be a validator's pattern, or undefined: it must be an ECMAScript regular
- * expression with the `u` flag (V8 parses it, in linear time, without running it), and one the
- * linear-time engine of the validators runs with that meaning (no backreferences, no lookaround).
- */
-export function patternError(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern, 'u');
-  } catch (error) {
-    // V8: "Invalid regular expression: /(/u: Unterminated group": the pattern is in the spec already.
-    const message = (error as Error).message;
-    const reason = message.slice(message.lastIndexOf(': ') + 2);
-    return `not a valid regular expression: ${reason.length > 0 ? reason : message} (patterns are ECMAScript regular expressions with the u flag)`;
-  }
-  return patternProblem(pattern);
 }
 
 /** Every subschema of `schema` with its path, `schema` first (depth first, in keyword order). */

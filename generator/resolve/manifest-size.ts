@@ -4,8 +4,8 @@
  * each use of a spec schema is bounded (`inlineSchemaLimit`), but many uses of large ones are not.
  * Measured, not written: a spec past the limit is refused at the operation whose entry crosses it.
  */
-import { buildManifest } from '../emit/manifest.js';
-import { jsonLengths } from '../emit/json-length.js';
+import { buildManifest } from './manifest.js';
+import { jsonLengths } from './json-length.js';
 import type { SpecProblem } from '../load/spec-error.js';
 import type { Model } from '../model.js';
 

@@ -1,11 +1,11 @@
 /**
- * `class-methods.json`: the deploy manifest, `[{name, api_mode, description, parameters}]`, with
+ * The deploy manifest (`class-methods.json`, the `classMethods` of the create request), `[{name, api_mode, description, parameters}]`, with
  * `parameters` in the form the reference SDK sends (pydantic's JSON Schema, post-processed): an
  * object schema of `properties`, `required` (the arguments with no default) and `type: "object"`;
  * null is written `nullable: true`, never as a `"null"` type; no `$ref`s.
  */
 import { refPrefix, schemaTypes, type JsonSchema, type JsonType, type ManifestEntry } from '../../spec/index.js';
-import type { EmittedFile, Model, NamedSchema, OperationModel } from '../model.js';
+import type { Model, NamedSchema, OperationModel } from '../model.js';
 import { jsonLengths } from './json-length.js';
 
 type ManifestSchema = { readonly [key: string]: unknown };
@@ -28,10 +28,6 @@ export function buildManifest(model: Model): Required<ManifestEntry>[] {
     // A standard operation is declared exactly as the reference catalogue declares it.
     parameters: op.parameters === undefined ? parameters(op.input, writer) : (op.parameters as ManifestSchema),
   }));
-}
-
-export function emitManifest(model: Model): EmittedFile {
-  return { path: 'class-methods.json', contents: `${JSON.stringify(buildManifest(model), null, 2)}\n` };
 }
 
 /**

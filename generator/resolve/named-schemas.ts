@@ -4,7 +4,7 @@
  * as `#/components/schemas/Name`, defaults as the validator gives them back).
  */
 import { refPrefix, specRefPrefix, type JsonSchema } from '../../spec/index.js';
-import { camelCase, reservedWords } from '../emit/escape.js';
+import { camelCase, reservedWords } from '../schema/escape.js';
 import { protocolNameProblem } from './protocol-names.js';
 import type { SpecProblem } from '../load/spec-error.js';
 import { pathKey } from './check-values.js';

@@ -14,14 +14,14 @@ import {
   type JsonSchema,
   type SurfaceOperation,
 } from '../../spec/index.js';
-import { camelCase, pascalCase, reservedWords } from '../emit/escape.js';
+import { camelCase, pascalCase, reservedWords } from '../schema/escape.js';
 import { protocolNameProblem } from './protocol-names.js';
 import type { LoadedSpec } from '../load/load-spec.js';
 import type { OperationSpec, RuntimeMode } from '../load/spec-format.js';
 import { inTextOrder, SpecError, type SpecProblem } from '../load/spec-error.js';
 import type { Model, NamedSchema, OperationModel } from '../model.js';
 import { generatorVersion } from '../version.js';
-import { plainNames, tsType, type TsContext } from '../emit/schema-to-ts.js';
+import { plainNames, tsType, type TsContext } from '../schema/to-ts.js';
 import { checkSchema, type SchemaNames, type SpecPath } from './check-schema.js';
 import { checkValues } from './check-values.js';
 import { resolveDeploy } from './deploy-config.js';

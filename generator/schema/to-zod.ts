@@ -14,7 +14,7 @@
 import { uniqueItems } from '@agentgen/runtime/codegenv1/validation';
 import { isAnyJson, knownFormats, schemaTypes, type JsonPrimitive, type JsonSchema, type JsonType } from '../../spec/index.js';
 import { docComment, identifier, jsonLiteral, objectLiteralKey, stringLiteral } from './escape.js';
-import { refName } from './schema-to-ts.js';
+import { refName } from './to-ts.js';
 
 /** The runtime's helper that accepts the camelCase spelling of an object's keys (see `Helper`). */
 export const acceptCamelCaseHelper = 'acceptCamelCase';

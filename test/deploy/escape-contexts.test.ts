@@ -6,7 +6,7 @@
 import { parse } from '@cdktf/hcl2json';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { hclIdentifier, hclString, shellQuote, terraformJsonString } from '../../generator/emit/escape.js';
+import { hclIdentifier, hclString, shellQuote, terraformJsonString } from '../../generator/schema/escape.js';
 import { runProcess } from './run-cli.js';
 
 /** Strings rich in what each context treats specially; no NUL (no shell word can hold one) and no lone surrogate (not UTF-8). */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { docComment, identifier, jsonLiteral, lineComment, objectLiteralKey, stringLiteral, typePropertyKey } from '../../generator/emit/escape.js';
+import { docComment, identifier, jsonLiteral, lineComment, objectLiteralKey, stringLiteral, typePropertyKey } from '../../generator/schema/escape.js';
 import { generateFromText } from '../helpers/generate.js';
 
 const hostile = ["plain", "it's", 'say "hi"', 'back\\slash', 'tick ` ${x}', 'line\nbreak\r\n', 'ls\u2028ps\u2029', '*/ /*', '\u0000\u001f', '\ud800 lone', 'emoji 😀', '</script>', 'ends in \\', '\\', 'two \\\\'];

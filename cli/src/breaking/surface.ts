@@ -6,7 +6,7 @@
  */
 import type { ApiMode } from '../../../spec/index.js';
 import type { Model } from '../../../generator/model.js';
-import { buildManifest } from '../../../generator/emit/manifest.js';
+import { buildManifest } from '../../../generator/resolve/manifest.js';
 
 export type Schema = Readonly<Record<string, unknown>>;
 

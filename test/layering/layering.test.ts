@@ -1,0 +1,88 @@
+/**
+ * The import graph runs one way (issue 30): every relative import of the repository's TypeScript
+ * sources, read with TypeScript's own pre-processor (static, dynamic and type-only imports and
+ * re-exports), is held against the rules of `layers.ts`; then the rules themselves, case by case.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, posix, relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { root } from '../generator/golden-cases.js';
+import { placeOf, violation } from './layers.js';
+
+const folders = ['runtime/src', 'agent-app/src', 'spec', 'generator', 'emulator', 'conformance', 'cli/src'];
+
+function sources(folder: string): string[] {
+  return readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(ts|mts|tsx)$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split('\\').join('/'));
+}
+
+/** The repository paths a file imports by relative specifier (`./x.js` names `./x.ts`). */
+function importsOf(file: string): string[] {
+  const { importedFiles } = ts.preProcessFile(readFileSync(join(root, file), 'utf8'), true, true);
+  return importedFiles
+    .map(({ fileName }) => fileName)
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => posix.normalize(posix.join(posix.dirname(file), specifier)).replace(/\.js$/, '.ts'));
+}
+
+const edges = folders.flatMap(sources).flatMap((file) => importsOf(file).map((target) => ({ file, target })));
+
+describe('the import graph', () => {
+  it('reads a real graph', () => {
+    // Guards the walk itself: a pattern that matched nothing would pass every rule below.
+    expect(edges.length).toBeGreaterThan(500);
+    expect(edges).toContainEqual({ file: 'generator/emit/validators.ts', target: 'generator/schema/to-zod.ts' });
+    expect(edges).toContainEqual({ file: 'conformance/schema-check.ts', target: 'generator/schema/live-zod.ts' });
+  });
+
+  it('runs one way: no import breaks a rule of test/layering/layers.ts', () => {
+    const broken = edges.flatMap(({ file, target }) => {
+      const why = violation(file, target);
+      return why === undefined ? [] : [`${file} → ${target}: ${why}`];
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it('has every generator folder placed (a new one must be given a place)', () => {
+    for (const file of sources('generator')) expect(() => placeOf(file)).not.toThrow();
+  });
+});
+
+describe('the rules', () => {
+  const refused: [string, string][] = [
+    ['generator/resolve/resolve.ts', 'generator/emit/types.ts'],
+    ['generator/load/load-spec.ts', 'generator/resolve/resolve.ts'],
+    ['generator/emit/client.ts', 'generator/write/write-output.ts'],
+    ['generator/schema/to-zod.ts', 'generator/resolve/check-schema.ts'],
+    ['generator/emit/types.ts', 'generator/pipeline.ts'],
+    ['generator/emit/types.ts', 'emulator/emulator.ts'],
+    ['generator/resolve/resolve.ts', 'conformance/run.ts'],
+    ['generator/pipeline.ts', 'cli/src/main.ts'],
+    ['conformance/schema-check.ts', 'generator/resolve/check-values.ts'],
+    ['emulator/emulator.ts', 'generator/emit/manifest.ts'],
+    ['emulator/emulator.ts', 'conformance/run.ts'],
+    ['emulator/emulator.ts', 'cli/src/dev-command.ts'],
+    ['runtime/src/server/exchange.ts', 'spec/index.ts'],
+    ['runtime/src/index.ts', 'generator/model.ts'],
+    ['agent-app/src/agent-app.ts', 'runtime/src/index.ts'],
+    ['spec/index.ts', 'generator/model.ts'],
+  ];
+  it.each(refused)('refuses %s → %s', (from, to) => expect(violation(from, to)).toBeTypeOf('string'));
+
+  const allowed: [string, string][] = [
+    ['generator/emit/types.ts', 'generator/resolve/deploy-config.ts'],
+    ['generator/resolve/resolve.ts', 'generator/schema/to-ts.ts'],
+    ['generator/write/write-output.ts', 'generator/model.ts'],
+    ['generator/pipeline.ts', 'generator/emit/emit-all.ts'],
+    ['conformance/schema-check.ts', 'generator/schema/live-zod.ts'],
+    ['conformance/run.ts', 'generator/model.ts'],
+    ['emulator/emulator.ts', 'spec/index.ts'],
+    ['cli/src/dev-command.ts', 'emulator/emulator.ts'],
+    ['cli/src/main.ts', 'generator/emit/manifest.ts'],
+    ['runtime/src/server/exchange.ts', 'runtime/src/contract.ts'],
+    ['agent-app/src/wire.ts', 'agent-app/generated/types.ts'],
+  ];
+  it.each(allowed)('allows %s → %s', (from, to) => expect(violation(from, to)).toBeUndefined());
+});

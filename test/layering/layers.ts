@@ -1,0 +1,88 @@
+/**
+ * Which folder of the repository may import which: the rules the import graph keeps (issue 30).
+ *
+ * - `runtime/src` and `agent-app/src` are published packages: they import nothing of the
+ *   repository outside their own folder (AgentApp: and its generated surface; other packages only
+ *   by package name).
+ * - `generator/` runs one way, load → resolve → emit → write: no stage imports a later one, and
+ *   the schema layer (`generator/schema/`, JSON Schema → TypeScript text, zod text, live zod, and
+ *   the escaping and naming every stage uses) imports no stage at all. `pipeline.ts` composes the
+ *   stages; nothing of the generator imports it.
+ * - `generator/` imports nothing of the emulator, the conformance checker or the CLI.
+ * - `emulator/` and `conformance/` import nothing of `generator/` but the schema layer and the
+ *   model, and nothing of the CLI.
+ * - `spec/` (the contract as data) imports only itself.
+ * - `cli/src` composes everything.
+ */
+
+/** The generator's stages in the order they run; a stage may import only those before it. */
+const stages = ['load', 'resolve', 'emit', 'write'] as const;
+
+/** Where a repository file sits, as the rules see it. */
+export type Place =
+  | { readonly area: 'runtime' | 'agent-app' | 'spec' | 'emulator' | 'conformance' | 'cli' | 'other' }
+  | { readonly area: 'generator'; readonly part: 'schema' | 'model' | 'pipeline' | 'shared' | (typeof stages)[number] };
+
+export function placeOf(path: string): Place {
+  const [top, second, third] = path.split('/');
+  if (top === 'runtime' && second === 'src') return { area: 'runtime' };
+  if (top === 'agent-app' && second === 'src') return { area: 'agent-app' };
+  if (top === 'cli' && second === 'src') return { area: 'cli' };
+  if (top === 'spec' || top === 'emulator' || top === 'conformance') return { area: top };
+  if (top === 'generator') {
+    if (third === undefined) {
+      if (second === 'model.ts') return { area: 'generator', part: 'model' };
+      if (second === 'pipeline.ts') return { area: 'generator', part: 'pipeline' };
+      return { area: 'generator', part: 'shared' }; // assets.ts, version.ts
+    }
+    if (second === 'schema') return { area: 'generator', part: 'schema' };
+    const stage = stages.find((name) => name === second);
+    if (stage !== undefined) return { area: 'generator', part: stage };
+    throw new Error(`generator/${second}/ is neither a stage nor the schema layer: say where it sits in test/layering/layers.ts`);
+  }
+  return { area: 'other' };
+}
+
+/** Why `from` may not import `to` (both repository paths), or undefined when it may. */
+export function violation(from: string, to: string): string | undefined {
+  const source = placeOf(from);
+  const target = placeOf(to);
+  const sameFolder = (prefix: string) => from.startsWith(prefix) && to.startsWith(prefix);
+  switch (source.area) {
+    case 'runtime':
+      return sameFolder('runtime/src/') ? undefined : 'the runtime package imports nothing of the repository';
+    case 'agent-app':
+      // Its own sources, and the surface agentgen generated for it (agent-app/generated/, shipped in the package).
+      return to.startsWith('agent-app/src/') || to.startsWith('agent-app/generated/') ? undefined : 'the agent-app package imports nothing of the repository but its own sources';
+    case 'spec':
+      return target.area === 'spec' ? undefined : 'spec/ (the contract as data) imports only itself';
+    case 'emulator':
+    case 'conformance':
+      if (target.area === 'cli') return `${source.area}/ does not import the CLI`;
+      if (target.area === 'generator' && target.part !== 'schema' && target.part !== 'model') {
+        return `${source.area}/ imports nothing of generator/ but the schema layer and the model`;
+      }
+      if (source.area === 'emulator' && target.area === 'conformance') return 'the emulator does not import the conformance checker';
+      return undefined;
+    case 'generator':
+      if (target.area === 'emulator' || target.area === 'conformance' || target.area === 'cli') {
+        return `generator/ imports nothing of ${target.area === 'cli' ? 'the CLI' : `${target.area}/`}`;
+      }
+      if (target.area !== 'generator') return undefined;
+      return generatorViolation(source.part, target.part);
+    default:
+      return undefined;
+  }
+}
+
+type GeneratorPart = Extract<Place, { area: 'generator' }>['part'];
+
+function generatorViolation(from: GeneratorPart, to: GeneratorPart): string | undefined {
+  if (to === 'pipeline' && from !== 'pipeline') return 'nothing of the generator imports the pipeline: it composes the stages';
+  if (from === 'schema') {
+    return to === 'schema' ? undefined : 'the schema layer imports no stage of the generator (every stage imports it)';
+  }
+  const order = (part: GeneratorPart) => stages.indexOf(part as (typeof stages)[number]);
+  if (order(from) >= 0 && order(to) > order(from)) return `the ${from} stage imports the later ${to} stage`;
+  return undefined;
+}
