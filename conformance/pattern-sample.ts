@@ -13,7 +13,7 @@ type Node =
   | { readonly kind: 'group'; readonly body: readonly Node[] }
   | { readonly kind: 'repeat'; readonly node: Node; readonly min: number; readonly unbounded: boolean };
 
-class Unsupported extends Error {}
+class UnsupportedPatternError extends Error {}
 
 const escapes: Readonly<Record<string, string>> = { d: '0', w: 'a', s: ' ', D: 'a', W: '-', S: 'a', n: '\n', t: '\t', r: '\r' };
 /** Characters tried, in order, for a negated class (`[^...]`). */
@@ -84,7 +84,7 @@ class Parser {
 
   parse(): Node[] {
     const nodes = this.alternatives();
-    if (this.at < this.source.length) throw new Unsupported(`unexpected ${this.source[this.at]}`);
+    if (this.at < this.source.length) throw new UnsupportedPatternError(`unexpected ${this.source[this.at]}`);
     return nodes;
   }
 
@@ -121,16 +121,16 @@ class Parser {
         return { kind: 'text', text: this.charClass() };
       case '(': {
         if (this.source.startsWith('?:', this.at)) this.at += 2;
-        else if (this.peek() === '?') throw new Unsupported('lookaround or named group');
+        else if (this.peek() === '?') throw new UnsupportedPatternError('lookaround or named group');
         const body = this.alternatives();
-        if (this.source[this.at++] !== ')') throw new Unsupported('unclosed group');
+        if (this.source[this.at++] !== ')') throw new UnsupportedPatternError('unclosed group');
         return { kind: 'group', body };
       }
       case '*':
       case '+':
       case '?':
       case '{':
-        throw new Unsupported('quantifier without an atom');
+        throw new UnsupportedPatternError('quantifier without an atom');
       default:
         return { kind: 'text', text: c };
     }
@@ -138,8 +138,8 @@ class Parser {
 
   private escape(): string {
     const c = this.source[this.at++];
-    if (c === undefined) throw new Unsupported('trailing backslash');
-    if (c === 'b' || c === 'B' || /[1-9kpPuxc]/.test(c)) throw new Unsupported(`\\${c}`);
+    if (c === undefined) throw new UnsupportedPatternError('trailing backslash');
+    if (c === 'b' || c === 'B' || /[1-9kpPuxc]/.test(c)) throw new UnsupportedPatternError(`\\${c}`);
     return escapes[c] ?? c;
   }
 
@@ -149,7 +149,7 @@ class Parser {
     const members: string[] = [];
     let first: string | undefined;
     while (this.peek() !== ']') {
-      if (this.peek() === undefined) throw new Unsupported('unclosed class');
+      if (this.peek() === undefined) throw new UnsupportedPatternError('unclosed class');
       let c = this.source[this.at++]!;
       if (c === '\\') c = this.escape();
       if (this.peek() === '-' && this.source[this.at + 1] !== ']' && this.source[this.at + 1] !== undefined) {
@@ -164,11 +164,11 @@ class Parser {
     }
     this.at++;
     if (!negated) {
-      if (first === undefined) throw new Unsupported('empty class');
+      if (first === undefined) throw new UnsupportedPatternError('empty class');
       return first;
     }
     const allowed = negatedCandidates.find((candidate) => !members.includes(candidate));
-    if (allowed === undefined) throw new Unsupported('negated class excludes every candidate');
+    if (allowed === undefined) throw new UnsupportedPatternError('negated class excludes every candidate');
     return allowed;
   }
 

@@ -115,7 +115,7 @@ async function groupGone(child: ChildProcess, exited: Promise<void>, timeoutMs: 
 }
 
 /** The container exited because another process took its port between our probe and its bind. */
-class PortTaken extends Error {}
+class PortTakenError extends Error {}
 
 /** How many ports are tried when each in turn is taken before the container binds it. */
 const portAttempts = 3;
@@ -125,7 +125,7 @@ export async function spawnContainer(options: ContainerProcessOptions): Promise<
     try {
       return await spawnOnPort(options, await freePort());
     } catch (error) {
-      if (!(error instanceof PortTaken) || attempt >= portAttempts) throw error;
+      if (!(error instanceof PortTakenError) || attempt >= portAttempts) throw error;
       options.logger(`[${options.label ?? 'container'}] its port was taken before it could listen; starting it again on another`);
     }
   }
@@ -194,7 +194,7 @@ async function spawnOnPort(options: ContainerProcessOptions, port: number): Prom
       const how = exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
       const output = tail.length > 0 ? `\nLast output:\n${tail.join('\n')}` : ' (no output)';
       const message = `The container command ${JSON.stringify(options.command)} ${how} before listening on PORT=${port}${output}`;
-      throw tail.some((line) => line.includes('EADDRINUSE')) ? new PortTaken(message) : new Error(message);
+      throw tail.some((line) => line.includes('EADDRINUSE')) ? new PortTakenError(message) : new Error(message);
     }
     if (await accepts(port)) break;
     if (Date.now() > deadline) {

@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline/promises';
 import { buildCreateRequest, defaultApiEndpoint, parentOf } from '../../generator/emit/deploy-request.js';
 import { queryCommand } from '../../generator/emit/deploy-shell.js';
 import { tokenSource } from './deploy/access-token.js';
-import { ApiError } from './deploy/api-error.js';
+import { ReasoningEnginesApiError } from './deploy/reasoning-engines-api-error.js';
 import { runDeploy, type DeployOutcome } from './deploy/deploy.js';
 import type { Redactor } from './deploy/redact.js';
 import { ReasoningEnginesClient } from './deploy/reasoning-engines-client.js';
@@ -62,7 +62,7 @@ async function runDeployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv, reda
       wait: { intervalMs, timeoutMs, progress: (line) => io.stderr(`agentgen deploy: ${line}\n`) },
     });
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof ReasoningEnginesApiError)) throw error;
     io.stderr(`agentgen deploy: ${error.message}\n`);
     return 1;
   }

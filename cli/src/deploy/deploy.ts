@@ -9,7 +9,7 @@ import { reportTable } from '../breaking/report.js';
 import { surfaceFromManifest } from '../breaking/surface.js';
 import { parentOf, type ReasoningEngineBody } from '../../../generator/emit/deploy-request.js';
 import type { DeployConfig } from '../../../generator/resolve/deploy-config.js';
-import { ApiError } from './api-error.js';
+import { ReasoningEnginesApiError } from './reasoning-engines-api-error.js';
 import type { ReasoningEnginesClient, Resource } from './reasoning-engines-client.js';
 import { updateMask } from './update-mask.js';
 import { waitForOperation, type WaitOptions } from './wait-for-operation.js';
@@ -42,7 +42,7 @@ export async function findDeployed(client: ReasoningEnginesClient, deploy: Deplo
   if (named !== undefined) return client.get(named);
   const found = await client.findByDisplayName(parentOf(deploy), deploy.displayName);
   if (found.length > 1) {
-    throw new ApiError(
+    throw new ReasoningEnginesApiError(
       `finding ${JSON.stringify(deploy.displayName)}`,
       'FAILED_PRECONDITION',
       `${found.length} reasoningEngines in ${parentOf(deploy)} are named ${JSON.stringify(deploy.displayName)}: set deploy.resource to one of ${found.map((r) => r.name).join(', ')}`,

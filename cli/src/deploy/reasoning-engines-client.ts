@@ -1,11 +1,11 @@
 /**
  * The few `reasoningEngines` REST calls a deploy makes (v1, ProtoJSON), over `fetch`, each bounded
  * by a timeout. The base URL is configurable (`--api-endpoint`), which is how tests point it at a
- * local fake. Errors are `ApiError`s that say what was being done; this client never puts the
+ * local fake. Errors are `ReasoningEnginesApiError`s that say what was being done; this client never puts the
  * token in one, though the API's answer they quote may (see `api-error.ts`).
  */
 import type { ReasoningEngineBody } from '../../../generator/emit/deploy-request.js';
-import { ApiError, httpError } from './api-error.js';
+import { ReasoningEnginesApiError, httpError } from './reasoning-engines-api-error.js';
 import type { TokenSource } from './access-token.js';
 
 export type Resource = Readonly<Record<string, unknown>> & { readonly name: string; readonly displayName?: string };
@@ -45,7 +45,7 @@ export class ReasoningEnginesClient {
       pageToken = answer.nextPageToken || undefined;
       if (pageToken === undefined) return found;
     }
-    throw new ApiError(`listing reasoningEngines in ${parent}`, 'OUT_OF_RANGE', `more than ${maxPages} pages`, 'agentgen');
+    throw new ReasoningEnginesApiError(`listing reasoningEngines in ${parent}`, 'OUT_OF_RANGE', `more than ${maxPages} pages`, 'agentgen');
   }
 
   get(name: string): Promise<Resource> {
@@ -78,14 +78,14 @@ export class ReasoningEnginesClient {
       });
     } catch (error) {
       const cause = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : ((error as { cause?: Error }).cause?.message ?? (error as Error).message);
-      throw new ApiError(action, 'UNAVAILABLE', `cannot reach ${this.base}: ${cause}`, 'network');
+      throw new ReasoningEnginesApiError(action, 'UNAVAILABLE', `cannot reach ${this.base}: ${cause}`, 'network');
     }
     const text = await response.text();
     if (!response.ok) throw httpError(action, response.status, text);
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw new ApiError(action, 'INTERNAL', `the answer is not JSON (HTTP ${response.status})`, `HTTP ${response.status}`);
+      throw new ReasoningEnginesApiError(action, 'INTERNAL', `the answer is not JSON (HTTP ${response.status})`, `HTTP ${response.status}`);
     }
   }
 }

@@ -3,7 +3,7 @@
  * progress after each poll. The clock and the sleep are parameters, so the loop is bounded and
  * testable; the CLI passes real ones.
  */
-import { ApiError, operationError } from './api-error.js';
+import { ReasoningEnginesApiError, operationError } from './reasoning-engines-api-error.js';
 import type { Operation, ReasoningEnginesClient, Resource } from './reasoning-engines-client.js';
 
 export interface WaitOptions {
@@ -22,14 +22,14 @@ export async function waitForOperation(client: ReasoningEnginesClient, first: Op
   for (let polls = 0; !operation.done; polls++) {
     const elapsed = now() - start;
     if (elapsed > options.timeoutMs) {
-      throw new ApiError(action, 'DEADLINE_EXCEEDED', `operation ${operation.name} not done after ${Math.round(elapsed / 1000)} s; it may still finish: see the console, or run again`, 'agentgen');
+      throw new ReasoningEnginesApiError(action, 'DEADLINE_EXCEEDED', `operation ${operation.name} not done after ${Math.round(elapsed / 1000)} s; it may still finish: see the console, or run again`, 'agentgen');
     }
     options.progress(`${action}: waiting for the operation (${(elapsed / 1000).toFixed(1)} s, ${polls} polls)`);
     await sleep(options.intervalMs);
     operation = await client.getOperation(first.name);
   }
   if (operation.error !== undefined) throw operationError(action, operation.error);
-  if (operation.response === undefined) throw new ApiError(action, 'INTERNAL', `operation ${operation.name} finished without a resource`, 'agentgen');
+  if (operation.response === undefined) throw new ReasoningEnginesApiError(action, 'INTERNAL', `operation ${operation.name} finished without a resource`, 'agentgen');
   const { '@type': _type, ...resource } = operation.response as Resource & { '@type'?: string };
   return resource as Resource;
 }

@@ -27,7 +27,7 @@ export interface Schema {
 }
 
 /** A `google.rpc.Status` answer, or an `{"error"}` line of a stream, or a failure to reach the API. */
-export class ApiError extends Error {
+export class ConsoleApiError extends Error {
   constructor(
     message: string,
     readonly httpStatus: number,
@@ -57,11 +57,11 @@ export class Api {
     const res = await fetch(this.base, { headers: { authorization: `Bearer ${this.token}` } });
     const body = await readJson(res);
     const methods = (body as { spec?: { classMethods?: unknown } }).spec?.classMethods;
-    if (!Array.isArray(methods)) throw new ApiError('The resource has no spec.classMethods', res.status, body);
+    if (!Array.isArray(methods)) throw new ConsoleApiError('The resource has no spec.classMethods', res.status, body);
     return methods as Operation[];
   }
 
-  /** `:query`: the `output`, or an ApiError. */
+  /** `:query`: the `output`, or a ConsoleApiError. */
   async query(method: string, input: object, signal?: AbortSignal): Promise<unknown> {
     const res = await fetch(`${this.base}:query`, { method: 'POST', headers: this.headers(), body: JSON.stringify({ classMethod: method, input }), signal });
     return ((await readJson(res)) as { output?: unknown }).output ?? null;
@@ -76,7 +76,7 @@ export class Api {
     const res = await fetch(`${this.base}:streamQuery?alt=sse`, { method: 'POST', headers: this.headers(), body: JSON.stringify({ classMethod: method, input }), signal });
     if (!res.ok || res.body === null) {
       await readJson(res);
-      throw new ApiError(`HTTP ${res.status} without a body`, res.status, null);
+      throw new ConsoleApiError(`HTTP ${res.status} without a body`, res.status, null);
     }
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     let pending = '';
@@ -103,7 +103,7 @@ export class Api {
   }
 }
 
-/** The JSON body of an answer; a non-2xx answer (a Status body) is thrown as ApiError. */
+/** The JSON body of an answer; a non-2xx answer (a Status body) is thrown as ConsoleApiError. */
 async function readJson(res: Response): Promise<unknown> {
   const text = await res.text();
   let body: unknown = text;
@@ -115,7 +115,7 @@ async function readJson(res: Response): Promise<unknown> {
   if (!res.ok) {
     const error = (body as { error?: { status?: string; message?: string } } | null)?.error;
     const message = error === undefined ? `HTTP ${res.status}: ${String(text).slice(0, 500)}` : `${error.status ?? res.status}: ${error.message ?? ''}`;
-    throw new ApiError(message, res.status, body);
+    throw new ConsoleApiError(message, res.status, body);
   }
   return body;
 }

@@ -3,7 +3,7 @@
  * each call as a timeline of cards. Its settings (the resource, and the token when the server may
  * hand it out) come from a `<meta>` the server fills; with no token there, the page asks for one.
  */
-import { Api, ApiError, streamModes, type Operation } from './api.js';
+import { Api, ConsoleApiError, streamModes, type Operation } from './api.js';
 import { button, byId, el } from './dom.js';
 import { SchemaForm } from './schema-form.js';
 import { SessionsPanel } from './sessions.js';
@@ -99,7 +99,7 @@ async function call(operation: Operation, form: SchemaForm): Promise<void> {
       turn.output(await api.query(operation.name, input));
       say(`${operation.name}: done`);
     } catch (error) {
-      turn.error(error instanceof ApiError ? error.body ?? error.message : String(error));
+      turn.error(error instanceof ConsoleApiError ? error.body ?? error.message : String(error));
       say(`${operation.name}: failed`);
     }
     if (/session/.test(operation.name)) void sessions?.refresh();
@@ -121,7 +121,7 @@ async function call(operation: Operation, form: SchemaForm): Promise<void> {
       turn.note(`stopped after ${lines} line${lines === 1 ? '' : 's'}`);
       say(`${operation.name}: stopped`);
     } else {
-      turn.error(error instanceof ApiError ? error.body ?? error.message : String(error));
+      turn.error(error instanceof ConsoleApiError ? error.body ?? error.message : String(error));
       say(`${operation.name}: failed`);
     }
   } finally {

@@ -22,7 +22,7 @@ const hints: Readonly<Record<string, string>> = {
   RESOURCE_EXHAUSTED: 'a quota is exhausted; see the message',
 };
 
-export class ApiError extends Error {
+export class ReasoningEnginesApiError extends Error {
   constructor(
     readonly action: string,
     readonly status: string,
@@ -33,7 +33,7 @@ export class ApiError extends Error {
     const code = `${status} (${via})`;
     const hint = hints[status];
     super(`${action} failed: ${code}: ${serverMessage}${hint === undefined ? '' : `\n  hint: ${hint}`}`);
-    this.name = 'ApiError';
+    this.name = 'ReasoningEnginesApiError';
   }
 }
 
@@ -43,7 +43,7 @@ const excerptLength = 500;
 const cutToken = new RegExp(`[${bearerTokenCharacters}=]+$`);
 
 /** An HTTP error answer (`{"error": {code, message, status}}` when it is the API's own). */
-export function httpError(action: string, httpStatus: number, body: string): ApiError {
+export function httpError(action: string, httpStatus: number, body: string): ReasoningEnginesApiError {
   let status = httpStatus === 409 ? 'ALREADY_EXISTS' : httpStatus === 403 ? 'PERMISSION_DENIED' : httpStatus === 401 ? 'UNAUTHENTICATED' : 'UNKNOWN';
   let message = (body.length > excerptLength ? `${body.slice(0, excerptLength).replace(cutToken, '')}…` : body).trim() || '(no body)';
   try {
@@ -53,11 +53,11 @@ export function httpError(action: string, httpStatus: number, body: string): Api
   } catch {
     // not JSON: a proxy's page; its first characters say what it is
   }
-  return new ApiError(action, status, message, `HTTP ${httpStatus}`);
+  return new ReasoningEnginesApiError(action, status, message, `HTTP ${httpStatus}`);
 }
 
 /** A long-running operation that finished with `error` (a google.rpc.Status). */
-export function operationError(action: string, error: { code?: unknown; message?: unknown }): ApiError {
+export function operationError(action: string, error: { code?: unknown; message?: unknown }): ReasoningEnginesApiError {
   const code = typeof error.code === 'number' ? error.code : 2;
-  return new ApiError(action, rpcCodes[code] ?? 'UNKNOWN', typeof error.message === 'string' ? error.message : '(no message)', `code ${code}`);
+  return new ReasoningEnginesApiError(action, rpcCodes[code] ?? 'UNKNOWN', typeof error.message === 'string' ? error.message : '(no message)', `code ${code}`);
 }
