@@ -32,6 +32,8 @@ export interface BundledRuntime {
 export interface Assets {
   readonly header: (data: HeaderData) => string;
   readonly bundledRuntimeHeader: (data: { version: string; runtimeVersion: string }) => string;
+  /** The header of the runtime's contract module, which agentgen writes into its own runtime package. */
+  readonly runtimeContractHeader: (data: { version: string }) => string;
   readonly initSpec: (data: { name: string }) => string;
   /** Present when loaded with `bundledRuntime: true`. */
   readonly bundledRuntime: BundledRuntime | undefined;
@@ -87,6 +89,7 @@ export function loadAssets(options: { bundledRuntime?: boolean } = {}): Assets {
     templates = {
       header: compile(read('header.hbs')),
       bundledRuntimeHeader: compile(read('bundled-runtime-header.hbs')),
+      runtimeContractHeader: compile(read('runtime-contract-header.hbs')),
       initSpec: compile(read('agentgen.yaml.hbs')),
     };
   }

@@ -3,8 +3,6 @@ import { watch } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadAssets } from '../../generator/assets.js';
-import { expectedOutput } from '../../generator/emit/emit-all.js';
 import { SpecError } from '../../generator/load/spec-error.js';
 import type { LoadedSpec } from '../../generator/load/load-spec.js';
 import type { RuntimeMode } from '../../generator/load/spec-format.js';
@@ -12,7 +10,7 @@ import { bundledRuntimeMarker } from '../../generator/emit/bundled-runtime.js';
 import { headerSource } from '../../generator/emit/header.js';
 import type { Model } from '../../generator/model.js';
 import { resolve } from '../../generator/resolve/resolve.js';
-import { allCurrent, leftoverRuntimeFiles, removeLeftovers, retiredFiles, staleFiles, writeOutput, type FileStatus } from '../../generator/write/write-output.js';
+import { leftoverRuntimeFiles, removeLeftovers, retiredFiles, staleFiles, writeOutput, type FileStatus } from '../../generator/write/write-output.js';
 import type { Io } from './io.js';
 import { outOption, runtimeOption, specOption } from './options.js';
 import { emitModel, loadSpecFile, missing, standardSurface } from '../../generator/pipeline.js';
@@ -110,19 +108,14 @@ async function readFirstLine(path: string): Promise<string> {
   }
 }
 
-/**
- * Up to date when every file passes `expectedOutput`'s test, which prints nothing (so ts-morph is
- * not loaded). Otherwise the whole output is emitted and compared byte for byte, for the report.
- */
+/** Up to date when the whole output, emitted again, is on disk byte for byte, and nothing is left over. */
 export async function checkCommand(args: Args, io: Io): Promise<number> {
   const { loaded, byDefault } = await loadSource(args, io);
   if (byDefault) io.stderr(`agentgen: no ./${defaultSpecFile}, so checking ${args.out}/ against the standard agent-app surface\n`);
   const model = resolve(loaded, { runtime: args.runtime });
   const outDir = resolvePath(io.cwd, args.out);
-  const expected = expectedOutput(model, loadAssets({ bundledRuntime: model.runtime === 'bundle' }));
-  const leftovers = [...(await retiredFiles(outDir, writtenByAgentgen)), ...(await leftoverRuntimeFiles(outDir, expected, bundledRuntimeMarker))];
-  if (leftovers.length === 0 && (await allCurrent(outDir, expected))) return upToDate(args.out, expected.length, io);
   const files = await emitModel(model);
+  const leftovers = [...(await retiredFiles(outDir, writtenByAgentgen)), ...(await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker))];
   const stale = [...(await staleFiles(outDir, files)), ...leftovers.map((path) => ({ path, reason: 'left over' as const }))];
   if (stale.length === 0) return upToDate(args.out, files.length, io);
   io.stderr(`${args.out}/ is stale; run \`agentgen generate\`:\n`);

@@ -1,7 +1,8 @@
 /**
- * Prints the body of one generated TypeScript file from ts-morph structures, built whole (never
- * `addX` in a loop). Statements given as strings are fixed text or comments. The structure printer
- * is used alone, with no project or source file: the text is parsed once, by `assertParses`.
+ * ts-morph's structure printer and TypeScript's parser, as `GeneratedFile` uses them: a file's
+ * body is printed from structures built whole (never `addX` in a loop), statements given as
+ * strings being generated text whose symbols the builder has imported. The printer is used alone,
+ * with no project or source file: the text is parsed once, by `assertParses`.
  */
 import type { StatementStructures, ts } from 'ts-morph';
 import { tsMorph } from './ts-morph.js';

@@ -1,49 +1,70 @@
 /**
- * `types.ts`: the contract's named schemas, the envelopes, and per operation its input type and
- * its result (unary) or event (stream) type. Built as one ts-morph structure.
+ * `types.ts`: per operation its input type and its result (unary) or event (stream) type, and the
+ * spec's named schemas. The contract's named schemas and the envelopes are the runtime's
+ * (`codegenv1/contract`, written by `contract-module.ts`): imported where used and re-exported,
+ * never declared again.
  */
 import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } from 'ts-morph';
 import { envelopeSchemas, isAnyJson, schemaTypes, type JsonSchema } from '../../spec/index.js';
 import type { Assets } from '../assets.js';
+import { generatedTypeNames } from '../generated-names.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
 import { docText, identifier, jsonLiteral, typePropertyKey } from '../schema/escape.js';
-import { withHeader } from './header.js';
-import { printFile } from './print.js';
 import { isOptionalProperty, propertyType, tsType, type TsContext } from '../schema/to-ts.js';
+import { GeneratedFile } from './generated-file.js';
+import { fileHeader } from './header.js';
+import { runtimeType } from './symbols.js';
 import { tsMorph } from './ts-morph.js';
 
 type Declaration = InterfaceDeclarationStructure | TypeAliasDeclarationStructure;
 
 export function emitTypes(model: Model, assets: Assets): EmittedFile {
+  const f = new GeneratedFile('types.ts');
+  const contract = new Map(contractTypeNames(model).map((name) => [name, runtimeType(model, 'contract', name)] as const));
+  f.reexport([...contract.values()], { typeOnly: true });
   const inputNames = new Map(model.schemas.map((s) => [s.name, s.inputName]));
-  const value: TsContext = { form: 'value', named: (name) => name };
-  const input: TsContext = { form: 'input', named: (name) => inputNames.get(name) ?? name };
+  const named = (name: string): string => {
+    const symbol = contract.get(name);
+    return symbol === undefined ? name : f.use(symbol, true);
+  };
+  const value: TsContext = { form: 'value', named };
+  const input: TsContext = { form: 'input', named: (name) => named(inputNames.get(name) ?? name) };
   const spec = model.schemas.filter((s) => s.origin === 'spec');
-  const statements: (string | Declaration)[] = [
-    operationNameType(model),
-    '\n// The contract\'s named schemas (wire form: snake_case keys, timestamps in seconds).',
-    ...model.schemas.filter((s) => s.origin === 'contract').map((s) => declare(s.name, s.schema, s.schema.description, value)),
-    ...(spec.length > 0 ? ["\n// The spec's schemas."] : []),
-    ...spec.flatMap((s) => [
-      declare(s.name, s.schema, schemaDoc(s.schema, s.inputName === s.name ? undefined : 'As validated: defaults are filled.'), value),
-      ...(s.inputName === s.name ? [] : [declare(s.inputName, s.schema, schemaDoc(s.schema, `\`${s.name}\` as sent: a property with a default may be left out.`), input)]),
-    ]),
-    '\n// Envelopes of the public API and of the container routes.',
-    ...Object.entries(envelopeSchemas).map(([name, schema]) => declare(name, schema, envelopeDocs[name], value)),
-    unaryResponse(),
-    '\n// Operations.',
-    ...model.operations.flatMap((op) => {
-      const differ = op.names.callInputType !== op.names.inputType;
-      return [
-        declare(op.names.inputType, op.input, operationDoc(op, 'Keyword arguments', differ ? 'As the handler receives them: defaults are filled.' : undefined), value),
-        ...(differ
-          ? [declare(op.names.callInputType, op.input, operationDoc(op, 'Keyword arguments', 'As a caller passes them: an argument with a default may be left out.'), input)]
-          : []),
-        declare(op.names.outputType, op.output, operationDoc(op, op.routing.response === 'stream' ? 'One streamed event' : 'Result'), input),
-      ];
-    }),
-  ];
-  return { path: 'types.ts', contents: withHeader(model, assets, printFile(statements)) };
+  f.declare(operationNameType(model));
+  if (spec.length > 0) f.add("\n// The spec's schemas.");
+  for (const s of spec) {
+    f.declare(declare(s.name, s.schema, schemaDoc(s.schema, s.inputName === s.name ? undefined : 'As validated: defaults are filled.'), value));
+    if (s.inputName !== s.name) {
+      f.declare(declare(s.inputName, s.schema, schemaDoc(s.schema, `\`${s.name}\` as sent: a property with a default may be left out.`), input));
+    }
+  }
+  f.add('\n// Operations.');
+  for (const op of model.operations) {
+    const differ = op.names.callInputType !== op.names.inputType;
+    f.declare(declare(op.names.inputType, op.input, operationDoc(op, 'Keyword arguments', differ ? 'As the handler receives them: defaults are filled.' : undefined), value));
+    if (differ) {
+      f.declare(declare(op.names.callInputType, op.input, operationDoc(op, 'Keyword arguments', 'As a caller passes them: an argument with a default may be left out.'), input));
+    }
+    f.declare(declare(op.names.outputType, op.output, operationDoc(op, op.routing.response === 'stream' ? 'One streamed event' : 'Result'), input));
+  }
+  return { path: 'types.ts', contents: f.print(fileHeader(model, assets)) };
+}
+
+/** The types of the runtime's contract module, in the order it declares them. */
+export function contractTypeNames(model: Model): string[] {
+  return [...model.schemas.filter((s) => s.origin === 'contract').map((s) => s.name), ...Object.keys(envelopeSchemas), generatedTypeNames.unaryResponse];
+}
+
+/** The runtime's `contract-schemas/types.ts`: the contract's named schemas, the envelopes and `UnaryResponse`. */
+export function contractTypesFile(model: Model, header: string): EmittedFile {
+  const f = new GeneratedFile('types.ts');
+  const value: TsContext = { form: 'value', named: (name) => name };
+  f.add("// The contract's named schemas (wire form: snake_case keys, timestamps in seconds).");
+  for (const s of model.schemas.filter((named) => named.origin === 'contract')) f.declare(declare(s.name, s.schema, s.schema.description, value));
+  f.add('\n// Envelopes of the public API and of the container routes.');
+  for (const [name, schema] of Object.entries(envelopeSchemas)) f.declare(declare(name, schema, envelopeDocs[name], value));
+  f.declare(unaryResponse());
+  return { path: 'types.ts', contents: f.print(header) };
 }
 
 function schemaDoc(schema: JsonSchema, form: string | undefined): string | undefined {
@@ -61,7 +82,7 @@ const envelopeDocs: Record<string, string> = {
 function unaryResponse(): InterfaceDeclarationStructure {
   return {
     kind: tsMorph().StructureKind.Interface,
-    name: 'UnaryResponse',
+    name: generatedTypeNames.unaryResponse,
     isExported: true,
     docs: ['Body of a unary answer, from `:query` and from `/api/reasoning_engine`.'],
     typeParameters: [{ name: 'T', default: 'unknown' }],
@@ -72,7 +93,7 @@ function unaryResponse(): InterfaceDeclarationStructure {
 function operationNameType(model: Model): TypeAliasDeclarationStructure {
   return {
     kind: tsMorph().StructureKind.TypeAlias,
-    name: 'OperationName',
+    name: generatedTypeNames.operationName,
     isExported: true,
     docs: ['The declared operations.'],
     type: model.operations.map((op) => jsonLiteral(op.name)).join(' | '),

@@ -4,7 +4,7 @@
  * schemas that check the spec's own values (defaults, enums, examples) by the very rules the
  * generated validators follow (zod/mini and classic zod are one parser, zod/v4/core).
  * Mirrors `schema-to-ts.ts` rule for rule; `tsc` proves the two agree on every generated schema
- * (see `proofDeclarations`).
+ * (with the runtime's proof types, `Produces` and `Shape`: see `schemaDeclaration`).
  *
  * Object rules (documented in the README): with declared properties, unknown keys are dropped
  * (`z.object`) unless `additionalProperties` is `true` (kept, `z.looseObject`), a schema
@@ -16,8 +16,6 @@ import { isAnyJson, knownFormats, schemaTypes, type JsonPrimitive, type JsonSche
 import { docComment, identifier, jsonLiteral, objectLiteralKey, stringLiteral } from './escape.js';
 import { refName } from './to-ts.js';
 
-/** The runtime's helper that accepts the camelCase spelling of an object's keys (see `Helper`). */
-export const acceptCamelCaseHelper = 'acceptCamelCase';
 
 /** The checks zod has no method for, as `.refine` callbacks: source text and behaviour side by side. */
 export const refinements = {
@@ -42,7 +40,7 @@ export const refinements = {
     message: (n: number) => `expected at most ${plural(n, 'property', 'properties')}`,
   },
   uniqueItems: {
-    source: () => 'uniqueItems',
+    source: (_n: number, context: Pick<ZodTextContext, 'runtime'>) => context.runtime('uniqueItems'),
     test: () => uniqueItems,
     message: () => 'expected unique items',
   },
@@ -54,14 +52,12 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** The runtime's helper that checks a `pattern` in linear time (`@agentgen/runtime/codegenv1/pattern`). */
-export const patternHelper = 'matchesPattern';
-
 /**
- * The helpers of `@agentgen/runtime/codegenv1/validation` a schema may call, and `patternHelper`,
- * which comes from its own entry (`codegenv1/pattern`, the only one that loads re2js).
+ * What zod/mini text refers to from the runtime: the helpers of `codegenv1/validation`,
+ * `matchesPattern` (from its own entry, `codegenv1/pattern`, the only one that loads re2js), and the
+ * proof types a declaration is checked with (`Produces`, `Shape`).
  */
-export type Helper = 'uniqueItems' | 'excludingMini' | typeof acceptCamelCaseHelper | typeof patternHelper;
+export type RuntimeName = 'uniqueItems' | 'excludingMini' | 'acceptCamelCase' | 'matchesPattern' | 'Produces' | 'Shape';
 
 /**
  * What the translation needs from its target. Arguments that are spec values (bounds, defaults,
@@ -237,64 +233,51 @@ function propertyExpression<E>(schema: JsonSchema, required: boolean, b: ZodBuil
   return required ? expr : b.method(expr, 'optional');
 }
 
-/** How the text target names and reaches a named schema. */
+/**
+ * How the text target names what it refers to. The caller (an emitter) answers with the name to
+ * write and imports what it names, so the layer writes no import of its own.
+ */
 export interface ZodTextContext {
   /** The zod const of the named schema `name`, and whether to reach it through `z.lazy` (a cycle). */
   readonly named: (name: string) => { readonly schemaConst: string; readonly lazy: boolean };
-  /** Collects the helpers the text uses, for `validators.ts` to declare. */
-  readonly helpers: Set<Helper>;
+  /** The runtime's helper or proof type `name`, as the file refers to it. */
+  readonly runtime: (name: RuntimeName) => string;
 }
 
 type Text = (indent: string) => string;
 
 /**
- * The types every non-recursive schema is checked against, declared once in `validators.ts`: what
- * the schema produces must be values of its type in `types.ts`. An object schema is checked
- * property by property (`z.object({…} satisfies Shape<T.X>)`: every key of the type present, no
- * other, each property schema producing its type), anything else as a whole (`satisfies
- * Produces<T.X>`, which reads `_zod.output`, as `z.output` and `z.infer` do). `satisfies
- * z.ZodMiniType<T.X>` would prove the same but make tsc relate every member of zod's types, and
- * the whole-object form makes it build zod's inferred object type first: the per-property form
- * costs tsc about 0.07 MB less heap a schema (issue 17 item 6, `npm run bench:typecheck`). What a
- * schema accepts is proven against the sender's type by test/generator/typecheck.test.ts.
- */
-export const proofDeclarations = {
-  Produces: [
-    docComment('What a schema produces, compared by `satisfies` with its type in `types.ts`.'),
-    'type Produces<Output> = { readonly _zod: { readonly output: Output } };',
-  ].join('\n'),
-  Shape: [
-    docComment("An object schema's properties, each compared with its property of `O`; every key of `O`, no other."),
-    'type Shape<O> = { readonly [K in keyof O]-?: Produces<O[K]> };',
-  ].join('\n'),
-} as const;
-
-/**
- * One exported schema, checked against its type (see `proofDeclarations`), then typed
+ * One exported schema, checked against its type with the runtime's proof types, then typed
  * `z.ZodMiniType<Output, Input>`: what a user's code, the Map of validators and the server's and
  * client's tables then relate is that small type, not zod's inferred one (whose every method
- * signature tsc would instantiate again). A schema in a reference cycle is annotated instead
- * (TypeScript cannot infer a type from its own initializer).
+ * signature tsc would instantiate again). An object schema is checked property by property
+ * (`z.object({…} satisfies Shape<X>)`: every key of the type present, no other, each property
+ * schema producing its type), anything else as a whole (`satisfies Produces<X>`); why these and
+ * not `satisfies z.ZodMiniType<X>` is said where the runtime declares them. A schema in a
+ * reference cycle is annotated instead (TypeScript cannot infer a type from its own initializer).
  */
 export function schemaDeclaration(
   declaration: {
     readonly name: string;
-    readonly typeName: string;
-    /** The type of what a sender writes (defaults may be left out), when it differs from `typeName`. */
-    readonly inputTypeName: string;
+    /** The type it produces, as the file refers to it (`T.Session`). */
+    readonly type: string;
+    /** The type of what a sender writes (defaults may be left out), as the file refers to it. */
+    readonly inputType: string;
     readonly schema: JsonSchema;
     readonly doc: string | undefined;
     readonly recursive?: boolean;
   },
   context: ZodTextContext,
 ): string {
-  const { name, typeName, inputTypeName, schema, doc, recursive = false } = declaration;
+  const { name, type, inputType, schema, doc, recursive = false } = declaration;
   const comment = doc === undefined ? '' : `${docComment(doc)}\n`;
-  const output = `T.${identifier(typeName)}`;
   const text = buildZod(schema, miniTextBuilder(context));
-  if (recursive) return `\n${comment}export const ${identifier(name)}: z.ZodMiniType<${output}> = ${text('')};`;
-  const proven = text.object === undefined ? `${text('')} satisfies Produces<${output}>` : `z.${text.object.kind}(${text.object.shape('')} satisfies Shape<${output}>)`;
-  return `\n${comment}export const ${identifier(name)} = ${proven} as unknown as z.ZodMiniType<${output}, T.${identifier(inputTypeName)}>;`;
+  if (recursive) return `\n${comment}export const ${identifier(name)}: z.ZodMiniType<${type}> = ${text('')};`;
+  const proven =
+    text.object === undefined
+      ? `${text('')} satisfies ${context.runtime('Produces')}<${type}>`
+      : `z.${text.object.kind}(${text.object.shape('')} satisfies ${context.runtime('Shape')}<${type}>)`;
+  return `\n${comment}export const ${identifier(name)} = ${proven} as unknown as z.ZodMiniType<${type}, ${inputType}>;`;
 }
 
 /**
@@ -332,14 +315,10 @@ function miniTextBuilder(context: ZodTextContext): ZodBuilder<MiniText> {
       if (checkName === undefined) throw new Error(`internal: no zod/mini equivalent of .${name}()`);
       return check(target, `z.${checkName}(${args(values)})`);
     },
-    regex: (target, pattern) => {
-      context.helpers.add(patternHelper);
-      return check(target, `${patternHelper}(${stringLiteral(pattern)})`);
-    },
+    regex: (target, pattern) => check(target, `${context.runtime('matchesPattern')}(${stringLiteral(pattern)})`),
     refine: (target, name, limit) => {
-      if (name === 'uniqueItems') context.helpers.add('uniqueItems');
       const refinement = refinements[name];
-      return check(target, `z.refine(${refinement.source(limit)}, ${stringLiteral(refinement.message(limit))})`);
+      return check(target, `z.refine(${refinement.source(limit, context)}, ${stringLiteral(refinement.message(limit))})`);
     },
     union: (kind, members) => (indent) => `z.${kind}([${members.map((m) => m(indent)).join(', ')}])`,
     and: (left, right) => (indent) => `z.intersection(${left(indent)}, ${right(indent)})`,
@@ -360,14 +339,8 @@ function miniTextBuilder(context: ZodTextContext): ZodBuilder<MiniText> {
       const target = context.named(name);
       return target.lazy ? `z.lazy(() => ${target.schemaConst})` : target.schemaConst;
     },
-    excluding: (target, excluded) => (indent) => {
-      context.helpers.add('excludingMini');
-      return `excludingMini(${target(indent)}, ${excluded(indent)})`;
-    },
+    excluding: (target, excluded) => (indent) => `${context.runtime('excludingMini')}(${target(indent)}, ${excluded(indent)})`,
     // What classic zod's `z.preprocess(fn, schema)` is.
-    acceptCamelCase: (target) => (indent) => {
-      context.helpers.add(acceptCamelCaseHelper);
-      return `z.pipe(z.transform(${acceptCamelCaseHelper}), ${target(indent)})`;
-    },
+    acceptCamelCase: (target) => (indent) => `z.pipe(z.transform(${context.runtime('acceptCamelCase')}), ${target(indent)})`,
   };
 }

@@ -45,18 +45,6 @@ export async function staleFiles(outDir: string, files: readonly EmittedFile[]):
 }
 
 /**
- * True when every expected file is in `outDir` and passes its own test (see `expectedOutput` in
- * `emit/emit-all.ts`). Only reads.
- */
-export async function allCurrent(outDir: string, files: readonly { path: string; isCurrent: (text: string) => boolean }[]): Promise<boolean> {
-  const texts = await Promise.all(files.map((file) => current(join(outDir, file.path))));
-  return files.every((file, index) => {
-    const text = texts[index];
-    return text !== undefined && file.isCurrent(text);
-  });
-}
-
-/**
  * Files under `runtime/` that an earlier `runtime: bundle` wrote (they start with `marker`) and
  * this output no longer has: all of them after a switch to `runtime: package`. Paths relative to
  * `outDir`, sorted. Files without the marker are the user's and are never listed.

@@ -96,8 +96,6 @@ describe('the module graph of each verb (built bin)', () => {
     { args: ['--version'], also: ['handlebars', 'yaml', 'zod', 'yargs'] },
     { args: ['manifest'], also: ['handlebars', 'yaml', 'zod', 'yargs'] },
     { args: ['manifest', '--spec', 'spec.yaml'], also: ['handlebars', 'yargs'] },
-    { args: ['check', '--out', 'std'], also: ['yaml', 'zod', 'yargs'] },
-    { args: ['check', '--spec', 'spec.yaml', '--runtime', 'bundle', '--out', 'bundled'], also: ['yargs'] },
     { args: ['init', '--name', 'x'], also: [] },
     // A dry run calls nothing, so it needs no credentials library.
     { args: ['deploy', '--dry-run', '--spec', 'deploy.yaml'], also: ['google-auth-library', 'handlebars', 'yargs'] },
@@ -132,7 +130,20 @@ describe('the module graph of each verb (built bin)', () => {
     for (const name of [...printer, 'handlebars']) expect(run.packages).not.toContain(name);
   });
 
-  test('check loads ts-morph once something is stale: the exact report comes from a full emit', async () => {
+  // check emits the output again and compares it byte for byte, so it prints (issue 30): what it
+  // may not load is the rest. Its time is measured by `npm run bench -- cli` (`agentgen check`).
+  test.each([
+    { args: ['check', '--out', 'std'], also: ['yaml', 'zod', 'yargs'] },
+    { args: ['check', '--spec', 'spec.yaml', '--runtime', 'bundle', '--out', 'bundled'], also: ['yargs'] },
+  ].map((run) => ({ ...run, command: `agentgen ${run.args.join(' ')}` })))('$command prints (ts-morph) but loads none of $also', async ({ args, also }) => {
+    const run = await loaded(args);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toMatch(/is up to date/);
+    expect(run.packages).toContain('ts-morph');
+    for (const name of also) expect(run.packages).not.toContain(name);
+  });
+
+  test('check reports a stale file from the same full emit', async () => {
     const types = join(dir, 'std/types.ts');
     const original = readFileSync(types, 'utf8');
     writeFileSync(types, original.replace('export type OperationName', 'export type OperationNames'));
@@ -140,9 +151,9 @@ describe('the module graph of each verb (built bin)', () => {
       const run = await loaded(['check', '--out', 'std']);
       expect(run.code).toBe(1);
       expect(run.output).toMatch(/^ {2}different std\/types\.ts$/m);
-      expect(run.packages).toContain('ts-morph');
     } finally {
       writeFileSync(types, original);
     }
   });
+
 });
