@@ -2,8 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /** The runtime as `runtime: bundle` copies it into a generated folder (the golden example). */
-const bundledRuntime = (file: string): string =>
-  fileURLToPath(new URL(`./test/fixtures/bundle/expected/runtime/${file}`, import.meta.url));
+const bundledRuntime = (file: string): string => fileURLToPath(new URL(`./test/fixtures/bundle/expected/runtime/${file}`, import.meta.url));
 
 /**
  * Every entry of @agentgen/runtime's exports, pointed at the bundled copy. Exact matches, so that

@@ -48,7 +48,12 @@ async function viaHandoff() {
   const app = new AgentApp({ agent: agent(), appName: 'bench', env: {} });
   const start = performance.now();
   for (let i = 0; i < turns; i++) {
-    const request_json = JSON.stringify({ message: { role: 'user', parts: [{ text: 'weather?' }] }, userId: 'u', sessionId: `s-${i}`, authorizations: { gh: { access_token: 't' } } });
+    const request_json = JSON.stringify({
+      message: { role: 'user', parts: [{ text: 'weather?' }] },
+      userId: 'u',
+      sessionId: `s-${i}`,
+      authorizations: { gh: { access_token: 't' } },
+    });
     const out = [];
     for await (const envelope of await app.streaming_agent_run_with_events({ request_json })) out.push(JSON.stringify(envelope));
     if (out.length !== 3) throw new Error(`expected 3 envelopes, got ${out.length}`);
@@ -89,6 +94,13 @@ console.log(`AgentApp handoff + token    ${handoff.toFixed(3)} ms/turn   ratio $
 console.log(`eventToWire                 ${(median(results.wire) / 1000).toFixed(0)}k events/s`);
 recordResult('AgentApp', [
   { metric: 'AgentApp.async_stream_query turn', unit: 'ms', ...spread(results.app), baseline: 'ADK Runner by hand', baselineMedian: adk, ratio: app / adk },
-  { metric: 'AgentApp handoff turn (+ token)', unit: 'ms', ...spread(results.handoff), baseline: 'ADK Runner by hand', baselineMedian: adk, ratio: handoff / adk },
+  {
+    metric: 'AgentApp handoff turn (+ token)',
+    unit: 'ms',
+    ...spread(results.handoff),
+    baseline: 'ADK Runner by hand',
+    baselineMedian: adk,
+    ratio: handoff / adk,
+  },
   { metric: 'eventToWire', unit: 'events/s', ...spread(results.wire) },
 ]);

@@ -51,5 +51,14 @@ for (const row of rows) {
 }
 console.log(`ratio generated / runtime only: ${(rows[0].gzip / rows[1].gzip).toFixed(2)}`);
 recordResult('client bundle', [
-  { metric: 'generated client, minified + gzip -9', unit: 'kB', median: rows[0].gzip / 1024, baseline: 'runtime client only', baselineMedian: rows[1].gzip / 1024, ratio: rows[0].gzip / rows[1].gzip, target: '<= 20 kB', met: rows[0].gzip / 1024 <= 20 },
+  {
+    metric: 'generated client, minified + gzip -9',
+    unit: 'kB',
+    median: rows[0].gzip / 1024,
+    baseline: 'runtime client only',
+    baselineMedian: rows[1].gzip / 1024,
+    ratio: rows[0].gzip / rows[1].gzip,
+    target: '<= 20 kB',
+    met: rows[0].gzip / 1024 <= 20,
+  },
 ]);

@@ -25,12 +25,20 @@ if (!existsSync(chromiumPath)) {
 }
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const resource = 'projects/local/locations/local/reasoningEngines/1';
-const side = { path: `/v1/${resource}:query`, body: JSON.stringify({ classMethod: 'async_create_session', input: { user_id: 'bench-user', state: { lang: 'en' } } }), headers: { authorization: 'Bearer bench' } };
+const side = {
+  path: `/v1/${resource}:query`,
+  body: JSON.stringify({ classMethod: 'async_create_session', input: { user_id: 'bench-user', state: { lang: 'en' } } }),
+  headers: { authorization: 'Bearer bench' },
+};
 const container = await forkTarget('./console-container.mjs', [], { env: { AGENT_LOG_FORMAT: 'off' } });
 const cwd = mkdtempSync(join(tmpdir(), 'agentgen-console-bench-'));
 const ports = { off: 18621, on: 18631 };
 const devs = Object.entries(ports).map(([which, port]) =>
-  spawn(process.execPath, [join(repo, 'cli/bin/agentgen.js'), 'dev', '--container', container.url, '--port', String(port), ...(which === 'off' ? ['--no-console'] : [])], { cwd, stdio: ['ignore', 'ignore', 'inherit'] }),
+  spawn(
+    process.execPath,
+    [join(repo, 'cli/bin/agentgen.js'), 'dev', '--container', container.url, '--port', String(port), ...(which === 'off' ? ['--no-console'] : [])],
+    { cwd, stdio: ['ignore', 'ignore', 'inherit'] },
+  ),
 );
 const pids = { off: devs[0].pid, on: devs[1].pid };
 /** utime + stime of a process, in clock ticks (10 ms), from /proc. */
@@ -47,7 +55,15 @@ const throughput = (base) =>
 let browser;
 try {
   for (const port of Object.values(ports)) {
-    for (let i = 0; ; i++) { try { await fetch(`http://127.0.0.1:${port}/v1/${resource}`); break; } catch { if (i > 600) throw new Error('dev not up'); await new Promise((r) => setTimeout(r, 100)); } }
+    for (let i = 0; ; i++) {
+      try {
+        await fetch(`http://127.0.0.1:${port}/v1/${resource}`);
+        break;
+      } catch {
+        if (i > 600) throw new Error('dev not up');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
   }
   browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
   const tab = await browser.newPage();
@@ -83,8 +99,22 @@ try {
   const ratio = median(rate.on) / median(rate.off);
   console.log(`ratio on/off: ${ratio.toFixed(3)}; the page's stream had reached: ${JSON.stringify(streamed?.slice(-20))}`);
   recordResult('dev console', [
-    { metric: 'unary throughput via dev, console page open and streaming', unit: 'req/s', ...spread(rate.on), baseline: '--no-console, idle', baselineMedian: median(rate.off), ratio },
-    { metric: 'dev CPU per request, console page open and streaming', unit: 'µs', ...spread(cpu.on), baseline: '--no-console, idle', baselineMedian: median(cpu.off), ratio: median(cpu.on) / median(cpu.off) },
+    {
+      metric: 'unary throughput via dev, console page open and streaming',
+      unit: 'req/s',
+      ...spread(rate.on),
+      baseline: '--no-console, idle',
+      baselineMedian: median(rate.off),
+      ratio,
+    },
+    {
+      metric: 'dev CPU per request, console page open and streaming',
+      unit: 'µs',
+      ...spread(cpu.on),
+      baseline: '--no-console, idle',
+      baselineMedian: median(cpu.off),
+      ratio: median(cpu.on) / median(cpu.off),
+    },
   ]);
 } finally {
   await browser?.close();

@@ -69,7 +69,9 @@ try {
       perSize.get(n).cli.push(processMs([bin, 'generate', '--spec', join(work, `spec-${n}.json`), '--out', join(work, `out-${n}-${run}`)], work));
     }
   }
-  console.log(`import('ts-morph') as a process: median ${median(floor).toFixed(0)} ms [${Math.min(...floor).toFixed(0)}–${Math.max(...floor).toFixed(0)}], ${runs} runs`);
+  console.log(
+    `import('ts-morph') as a process: median ${median(floor).toFixed(0)} ms [${Math.min(...floor).toFixed(0)}–${Math.max(...floor).toFixed(0)}], ${runs} runs`,
+  );
   for (const n of sizes) {
     const { inProcess, cli } = perSize.get(n);
     const perOp = (median(inProcess) / n).toFixed(2);
@@ -79,7 +81,15 @@ try {
     );
     rows.push({ metric: `${n} operations, in-process`, unit: 'ms', ...spread(inProcess) });
     const target = n === 1000 ? { target: '<= 2000 ms', met: median(cli) <= 2000 } : {};
-    rows.push({ metric: `${n} operations, cold CLI`, unit: 'ms', ...spread(cli), baseline: "import('ts-morph')", baselineMedian: median(floor), ratio: median(cli) / median(floor), ...target });
+    rows.push({
+      metric: `${n} operations, cold CLI`,
+      unit: 'ms',
+      ...spread(cli),
+      baseline: "import('ts-morph')",
+      baselineMedian: median(floor),
+      ratio: median(cli) / median(floor),
+      ...target,
+    });
   }
   // Linear: the cost per operation at the largest size against the smallest (1.0 is linear).
   if (sizes.length > 1) {
@@ -87,7 +97,13 @@ try {
     const perOp = (n) => median(perSize.get(n).inProcess) / n;
     const growth = perOp(large) / perOp(small);
     console.log(`cost per operation at ${large} / at ${small}: ${growth.toFixed(2)} (1.00 is linear)`);
-    rows.push({ metric: `in-process cost per operation, ${large} vs ${small} operations`, unit: '×', median: growth, target: '<= 1.5 (linear)', met: growth <= 1.5 });
+    rows.push({
+      metric: `in-process cost per operation, ${large} vs ${small} operations`,
+      unit: '×',
+      median: growth,
+      target: '<= 1.5 (linear)',
+      met: growth <= 1.5,
+    });
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

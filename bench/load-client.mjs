@@ -51,7 +51,9 @@ function rawConnection(job, deadline, totals) {
   const body = Buffer.from(job.body);
   const head = Buffer.from(
     `POST ${job.path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\n` +
-      Object.entries(job.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
+      Object.entries(job.headers ?? {})
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('') +
       `Content-Length: ${body.length}\r\n\r\n`,
   );
   const requestBytes = Buffer.concat([head, body]);

@@ -70,7 +70,9 @@ async function measure(harness, setup, sessionUri, replicas) {
       const heavy = await phase(harness, fleet, setup, `heavy-${run}`, conversations, turns);
       figures.push({ p50: light.p50, p99: light.p99, throughput: heavy.throughput, loadedP50: heavy.p50, failed: light.failed + heavy.failed });
       const f = figures.at(-1);
-      process.stdout.write(`  ${setup} run ${run + 1}: p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms; ${f.throughput.toFixed(0)} turns/s (p50 ${f.loadedP50.toFixed(0)} ms under load)\n`);
+      process.stdout.write(
+        `  ${setup} run ${run + 1}: p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms; ${f.throughput.toFixed(0)} turns/s (p50 ${f.loadedP50.toFixed(0)} ms under load)\n`,
+      );
     }
     return figures;
   } finally {
@@ -96,7 +98,10 @@ try {
 
 const baseline = 'in memory, 1 replica';
 const rows = [];
-const table = ['| sessions | turn p50 (ms) | turn p99 (ms) | throughput (turns/s) | p50 ratio | p99 ratio | throughput ratio |', '|---|---|---|---|---|---|---|'];
+const table = [
+  '| sessions | turn p50 (ms) | turn p99 (ms) | throughput (turns/s) | p50 ratio | p99 ratio | throughput ratio |',
+  '|---|---|---|---|---|---|---|',
+];
 const fmt = (s, digits = 1) => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
 for (const [setup, figures] of Object.entries(results)) {
   const p50 = spread(figures.map((f) => f.p50));
@@ -106,12 +111,32 @@ for (const [setup, figures] of Object.entries(results)) {
   const p50Ratio = p50.median / median(base.map((f) => f.p50));
   const throughputRatio = throughput.median / median(base.map((f) => f.throughput));
   const p99Ratio = p99.median / median(base.map((f) => f.p99));
-  table.push(`| ${setup} | ${fmt(p50)} | ${fmt(p99)} | ${fmt(throughput, 0)} | ${p50Ratio.toFixed(2)} | ${p99Ratio.toFixed(2)} | ${throughputRatio.toFixed(2)} |`);
+  table.push(
+    `| ${setup} | ${fmt(p50)} | ${fmt(p99)} | ${fmt(throughput, 0)} | ${p50Ratio.toFixed(2)} | ${p99Ratio.toFixed(2)} | ${throughputRatio.toFixed(2)} |`,
+  );
   const against = setup === baseline ? {} : { baseline };
   rows.push(
-    { metric: `${setup}: turn latency p50`, unit: 'ms', ...p50, ...against, ...(setup === baseline ? {} : { baselineMedian: median(base.map((f) => f.p50)), ratio: p50Ratio }) },
-    { metric: `${setup}: turn latency p99`, unit: 'ms', ...p99, ...against, ...(setup === baseline ? {} : { baselineMedian: median(base.map((f) => f.p99)), ratio: p99Ratio }) },
-    { metric: `${setup}: throughput`, unit: 'turns/s', ...throughput, ...against, ...(setup === baseline ? {} : { baselineMedian: median(base.map((f) => f.throughput)), ratio: throughputRatio }) },
+    {
+      metric: `${setup}: turn latency p50`,
+      unit: 'ms',
+      ...p50,
+      ...against,
+      ...(setup === baseline ? {} : { baselineMedian: median(base.map((f) => f.p50)), ratio: p50Ratio }),
+    },
+    {
+      metric: `${setup}: turn latency p99`,
+      unit: 'ms',
+      ...p99,
+      ...against,
+      ...(setup === baseline ? {} : { baselineMedian: median(base.map((f) => f.p99)), ratio: p99Ratio }),
+    },
+    {
+      metric: `${setup}: throughput`,
+      unit: 'turns/s',
+      ...throughput,
+      ...against,
+      ...(setup === baseline ? {} : { baselineMedian: median(base.map((f) => f.throughput)), ratio: throughputRatio }),
+    },
   );
 }
 console.log(table.join('\n'));

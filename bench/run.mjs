@@ -98,7 +98,8 @@ function table(results) {
   const rows = results.flatMap((r) =>
     r.rows.map((row) => {
       const before = previous?.parts?.find((p) => p.name === r.name)?.rows?.find((p) => p.metric === row.metric);
-      const change = before === undefined ? '' : ` (${row.median >= before.median ? '+' : ''}${(((row.median - before.median) / before.median) * 100).toFixed(1)}%)`;
+      const change =
+        before === undefined ? '' : ` (${row.median >= before.median ? '+' : ''}${(((row.median - before.median) / before.median) * 100).toFixed(1)}%)`;
       return [
         r.name,
         row.metric,

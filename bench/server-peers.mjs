@@ -34,9 +34,24 @@ const quiet = { AGENT_LOG_FORMAT: 'off' }; // the servers measure their own work
 const envelope = (classMethod, input) => JSON.stringify({ class_method: classMethod, input });
 const workloads = [
   { name: 'unary', path: '/api/reasoning_engine', body: envelope('async_create_session', { user_id: 'bench-user', state: { lang: 'en' } }), unit: 'req/s' },
-  { name: 'unary 64 KB', path: '/api/reasoning_engine', body: envelope('async_create_session', { user_id: 'bench-user', state: { blob: 'x'.repeat(65536) } }), unit: 'req/s' },
-  { name: 'stream 20', path: '/api/stream_reasoning_engine', body: envelope('async_stream_query', { message: 'hello', user_id: 'bench-user', run_config: { events: 20 } }), unit: 'events/s' },
-  { name: 'stream 1000', path: '/api/stream_reasoning_engine', body: envelope('async_stream_query', { message: 'hello', user_id: 'bench-user', run_config: { events: 1000 } }), unit: 'events/s' },
+  {
+    name: 'unary 64 KB',
+    path: '/api/reasoning_engine',
+    body: envelope('async_create_session', { user_id: 'bench-user', state: { blob: 'x'.repeat(65536) } }),
+    unit: 'req/s',
+  },
+  {
+    name: 'stream 20',
+    path: '/api/stream_reasoning_engine',
+    body: envelope('async_stream_query', { message: 'hello', user_id: 'bench-user', run_config: { events: 20 } }),
+    unit: 'events/s',
+  },
+  {
+    name: 'stream 1000',
+    path: '/api/stream_reasoning_engine',
+    body: envelope('async_stream_query', { message: 'hello', user_id: 'bench-user', run_config: { events: 1000 } }),
+    unit: 'events/s',
+  },
 ];
 const connections = [1, 50];
 
@@ -74,7 +89,12 @@ async function fastapiTarget() {
   if (port === undefined) {
     child.kill();
     const why = /No module named '(\w+)'/.exec(err)?.[1];
-    return { missing: why === undefined ? `did not start: ${err.trim().split('\n').at(-1) ?? 'no output'}` : `python3 has no ${why} (apt-get install python3-fastapi python3-uvicorn)` };
+    return {
+      missing:
+        why === undefined
+          ? `did not start: ${err.trim().split('\n').at(-1) ?? 'no output'}`
+          : `python3 has no ${why} (apt-get install python3-fastapi python3-uvicorn)`,
+    };
   }
   const loop = (() => {
     try {
@@ -113,7 +133,11 @@ async function window(target, workload, concurrency) {
   return { rate, cpuPer: cpu / (rate * elapsed) };
 }
 
-const targets = [await nodeTarget('generated', './server-targets.mjs', ['generated']), await nodeTarget('hand-written', './server-targets.mjs', ['hand-written']), await nodeTarget('fastify', './peers/fastify-server.mjs')];
+const targets = [
+  await nodeTarget('generated', './server-targets.mjs', ['generated']),
+  await nodeTarget('hand-written', './server-targets.mjs', ['hand-written']),
+  await nodeTarget('fastify', './peers/fastify-server.mjs'),
+];
 const fastapi = await fastapiTarget();
 const missing = {};
 if ('missing' in fastapi) missing.fastapi = fastapi.missing;

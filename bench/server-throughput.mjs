@@ -51,7 +51,11 @@ const comparisons = {
   'validate-results': { candidate: ['generated-validating', 'validateResults on'], baseline: ['generated', 'validateResults off'] },
   'otel-absent': {
     candidate: ['generated', 'no OTel', otelAbsent],
-    baseline: ['generated', process.env.AGENTGEN_BASELINE_RUNTIME === undefined ? 'HEAD runtime' : 'given runtime', { env: { OTEL_SDK_DISABLED: 'true' }, execArgv: preload('head-runtime.mjs') }],
+    baseline: [
+      'generated',
+      process.env.AGENTGEN_BASELINE_RUNTIME === undefined ? 'HEAD runtime' : 'given runtime',
+      { env: { OTEL_SDK_DISABLED: 'true' }, execArgv: preload('head-runtime.mjs') },
+    ],
   },
   // The same server twice: what the run's noise alone makes of a ratio.
   'otel-aa': { candidate: ['generated', 'no OTel A', otelAbsent], baseline: ['generated', 'no OTel B', otelAbsent] },
@@ -178,7 +182,10 @@ async function parentMain() {
     const res = await fetch(new URL(path, url), { method: 'POST', body, headers: { 'content-type': 'application/json' } });
     return `${res.status} ${await res.text()}`;
   };
-  for (const [path, body] of [['/api/reasoning_engine', unaryBody], ['/api/stream_reasoning_engine', streamBody]]) {
+  for (const [path, body] of [
+    ['/api/reasoning_engine', unaryBody],
+    ['/api/stream_reasoning_engine', streamBody],
+  ]) {
     const [a, b] = [await check(generatedUrl, path, body), await check(baselineUrl, path, body)];
     if (a !== b) throw new Error(`the servers answer differently on ${path}:\n${a}\n${b}`);
   }
@@ -217,7 +224,12 @@ async function parentMain() {
   } else {
     console.log(`\nlowest median round ratio ${candidateLabel}/${baselineLabel}: ${worst.toFixed(3)}`);
   }
-  console.log(`load average at the end: ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average at the end: ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 
   client.kill();
   await Promise.all([targets.generated.stop(), targets.handWritten.stop()]);

@@ -34,18 +34,20 @@ try {
   const idle = memoryOf(container.pid).rss;
   // Each caller sends its request, reads the first bytes (the stream has started), then stops reading.
   await Promise.all(
-    Array.from({ length: streams }, () =>
-      new Promise((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1', () => socket.write(requestBytes));
-        socket.setTimeout(30_000, () => reject(new Error('no answer within 30 s')));
-        socket.once('data', () => {
-          socket.pause();
-          socket.setTimeout(0);
-          resolve();
-        });
-        socket.on('error', reject);
-        sockets.push(socket);
-      }),
+    Array.from(
+      { length: streams },
+      () =>
+        new Promise((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1', () => socket.write(requestBytes));
+          socket.setTimeout(30_000, () => reject(new Error('no answer within 30 s')));
+          socket.once('data', () => {
+            socket.pause();
+            socket.setTimeout(0);
+            resolve();
+          });
+          socket.on('error', reject);
+          sockets.push(socket);
+        }),
     ),
   );
   let peak = 0;

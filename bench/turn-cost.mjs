@@ -126,7 +126,10 @@ const sequentialKey = 'round trips in sequence';
 /** The engine route of a request, ids left out: `GET session.events`, `POST session:appendEvent`. */
 function routeLabel(method, path) {
   const tail = path.replace(/^.*\/reasoningEngines\/[^/]+/, '').replace(/\?.*$/, '');
-  return `${method} ${tail.replace(/^\/sessions\/[^/:]+/, '/session').replace(/\/operations\/[^/]+$/, '/operation').slice(1)}`;
+  return `${method} ${tail
+    .replace(/^\/sessions\/[^/:]+/, '/session')
+    .replace(/\/operations\/[^/]+$/, '/operation')
+    .slice(1)}`;
 }
 
 /**
@@ -283,7 +286,11 @@ try {
       if (run >= 0) perRun[name].push(median(ms));
     }
     if (run >= 0) {
-      process.stdout.write(`  run ${run + 1}: ${Object.entries(perRun).map(([name, p50s]) => `${name} ${p50s.at(-1).toFixed(2)}`).join('; ')} (ms p50)\n`);
+      process.stdout.write(
+        `  run ${run + 1}: ${Object.entries(perRun)
+          .map(([name, p50s]) => `${name} ${p50s.at(-1).toFixed(2)}`)
+          .join('; ')} (ms p50)\n`,
+      );
     }
   }
 
@@ -307,10 +314,17 @@ try {
     const p50 = spread(p50s);
     const calls = perTurn(callCounts[name]);
     notes.callsPerTurn[name] = calls;
-    const callsText = Object.entries(calls).map(([method, n]) => `${method} ${n}`).join(', ');
+    const callsText = Object.entries(calls)
+      .map(([method, n]) => `${method} ${n}`)
+      .join(', ');
     table.push(`| ${name} | ${p50.median.toFixed(2)} [${p50.min.toFixed(2)}–${p50.max.toFixed(2)}] | ${(p50.median / floorP50).toFixed(2)} | ${callsText} |`);
     rows.push(
-      { metric: `${name}: turn p50`, unit: 'ms', ...p50, ...(name === floor ? {} : { baseline: floor, baselineMedian: floorP50, ratio: p50.median / floorP50 }) },
+      {
+        metric: `${name}: turn p50`,
+        unit: 'ms',
+        ...p50,
+        ...(name === floor ? {} : { baseline: floor, baselineMedian: floorP50, ratio: p50.median / floorP50 }),
+      },
       { metric: `${name}: session-service calls per turn`, unit: 'calls', ...total(callCounts[name]) },
     );
   }
@@ -332,8 +346,16 @@ try {
   notes.sqlStatementsPerTurn = perTurn(sqlCounts);
   rows.push({ metric: 'PostgreSQL: SQL statements per turn', unit: 'statements', ...sql });
   console.log(table.join('\n'));
-  console.log(`SQL statements per turn to PostgreSQL: ${sql.median} (${Object.entries(notes.sqlStatementsPerTurn).map(([kind, n]) => `${kind} ${n}`).join(', ')})`);
-  console.log(`HTTP requests per turn to the Sessions API: ${Object.entries(http).map(([route, n]) => `${route} ${n}`).join(', ')}`);
+  console.log(
+    `SQL statements per turn to PostgreSQL: ${sql.median} (${Object.entries(notes.sqlStatementsPerTurn)
+      .map(([kind, n]) => `${kind} ${n}`)
+      .join(', ')})`,
+  );
+  console.log(
+    `HTTP requests per turn to the Sessions API: ${Object.entries(http)
+      .map(([route, n]) => `${route} ${n}`)
+      .join(', ')}`,
+  );
   console.log(
     `round trips a turn waits for in sequence: ${roundTrips.median} counted at the proxy; ` +
       `the added latency ÷ ${2 * delayMs} ms: ${sequential.median.toFixed(2)} [${sequential.min.toFixed(2)}–${sequential.max.toFixed(2)}]`,

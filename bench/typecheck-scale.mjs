@@ -43,18 +43,22 @@ function generateOutput(n) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'agentgen.json'), JSON.stringify(scaleSpec(n)));
-  execFileSync(process.execPath, [join(root, 'cli/bin/agentgen.js'), 'generate', '--spec', join(dir, 'agentgen.json'), '--out', join(dir, 'out')], { stdio: 'inherit', timeout: 10 * 60_000 });
+  execFileSync(process.execPath, [join(root, 'cli/bin/agentgen.js'), 'generate', '--spec', join(dir, 'agentgen.json'), '--out', join(dir, 'out')], {
+    stdio: 'inherit',
+    timeout: 10 * 60_000,
+  });
   const include = files === undefined ? ['out/**/*.ts'] : files.map((f) => `out/${f}.ts`);
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: strictCompilerOptions, include }, null, 2));
   return dir;
 }
 
 function typecheckOnce(dir) {
-  const run = spawnSync(
-    '/usr/bin/time',
-    ['-f', 'agentgen-time %M %e', tsc.file, ...tsc.args, '-p', dir, '--extendedDiagnostics'],
-    { encoding: 'utf8', maxBuffer: 64 << 20, timeout: 30 * 60_000, killSignal: 'SIGKILL' },
-  );
+  const run = spawnSync('/usr/bin/time', ['-f', 'agentgen-time %M %e', tsc.file, ...tsc.args, '-p', dir, '--extendedDiagnostics'], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    timeout: 30 * 60_000,
+    killSignal: 'SIGKILL',
+  });
   const out = `${run.stdout}\n${run.stderr}`;
   const [, rssKb, seconds] = /agentgen-time (\d+) ([\d.]+)/.exec(out) ?? [];
   const heap = /Memory used:\s+(\d+)K/.exec(out)?.[1];
@@ -74,7 +78,9 @@ function typecheckOnce(dir) {
 
 const describe = (xs, digits) => `median ${median(xs).toFixed(digits)} (min ${Math.min(...xs).toFixed(digits)}, max ${Math.max(...xs).toFixed(digits)})`;
 
-console.log(`${compiler.name} (typescript ${tsc.version})${compiler.major < 7 ? `, heap cap ${heapMb} MB` : ''}, ${runs} runs per size${files ? `, files: ${files.join(',')}` : ''}`);
+console.log(
+  `${compiler.name} (typescript ${tsc.version})${compiler.major < 7 ? `, heap cap ${heapMb} MB` : ''}, ${runs} runs per size${files ? `, files: ${files.join(',')}` : ''}`,
+);
 const rows = [];
 for (const n of sizes) {
   const dir = generateOutput(n);
@@ -83,13 +89,25 @@ for (const n of sizes) {
     const r = typecheckOnce(dir);
     results.push(r);
     const status = r.ok ? 'ok' : r.oom ? 'OUT OF MEMORY' : `FAILED (${r.errors.length} errors: ${r.errors.slice(0, 3).join(' | ')})`;
-    console.log(`  ${n} ops, run ${i + 1}: ${status}, ${r.seconds.toFixed(1)} s, peak RSS ${r.rssMb.toFixed(0)} MB, tsc heap ${r.heapMb.toFixed(0)} MB, types ${r.types}, instantiations ${r.instantiations}`);
+    console.log(
+      `  ${n} ops, run ${i + 1}: ${status}, ${r.seconds.toFixed(1)} s, peak RSS ${r.rssMb.toFixed(0)} MB, tsc heap ${r.heapMb.toFixed(0)} MB, types ${r.types}, instantiations ${r.instantiations}`,
+    );
   }
   const rss = results.map((r) => r.rssMb);
   console.log(`${n} operations:`);
-  console.log(`  time       ${describe(results.map((r) => r.seconds), 1)} s`);
+  console.log(
+    `  time       ${describe(
+      results.map((r) => r.seconds),
+      1,
+    )} s`,
+  );
   console.log(`  peak RSS   ${describe(rss, 0)} MB  → ${(median(rss) / n).toFixed(3)} MB per operation`);
-  console.log(`  tsc heap   ${describe(results.map((r) => r.heapMb), 0)} MB  → ${(median(results.map((r) => r.heapMb)) / n).toFixed(3)} MB per operation`);
+  console.log(
+    `  tsc heap   ${describe(
+      results.map((r) => r.heapMb),
+      0,
+    )} MB  → ${(median(results.map((r) => r.heapMb)) / n).toFixed(3)} MB per operation`,
+  );
   if (results.some((r) => !r.ok)) process.exitCode = 1;
   const perOp = median(results.map((r) => r.heapMb)) / n;
   rows.push(

@@ -24,13 +24,7 @@ function isStatusBody(body: string, httpStatus: number): boolean {
   try {
     const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown; status?: unknown } };
     const error = parsed.error;
-    return (
-      typeof error === 'object' &&
-      error !== null &&
-      error.code === httpStatus &&
-      typeof error.message === 'string' &&
-      typeof error.status === 'string'
-    );
+    return typeof error === 'object' && error !== null && error.code === httpStatus && typeof error.message === 'string' && typeof error.status === 'string';
   } catch {
     return false;
   }

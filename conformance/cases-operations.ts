@@ -43,7 +43,10 @@ async function rightRouteCases(state: RunState, op: CheckedEntry): Promise<CaseR
   }
   const expected = 'a 2xx answer';
   if ('unavailable' in planned) {
-    return [dispatchCase, result(succeeds, 'succeeds', expected, `no valid input: ${planned.unavailable} (give a sample)`, 'not-checked', { successPath: true })];
+    return [
+      dispatchCase,
+      result(succeeds, 'succeeds', expected, `no valid input: ${planned.unavailable} (give a sample)`, 'not-checked', { successPath: true }),
+    ];
   }
   if (planned.from === 'nothing') {
     const why = `no parameter schema and no sample; input {} got ${describe(opened)}`;

@@ -100,7 +100,7 @@ async function readStream(state: RunState, name: string, op: string, input: unkn
   const lines: string[] = [];
   let broke: string | undefined;
   try {
-    for (let line = await stream.nextLine(state.observer.timeoutMs); line !== undefined; ) {
+    for (let line = await stream.nextLine(state.observer.timeoutMs); line !== undefined;) {
       if (line.trim() !== '') lines.push(line);
       if (lines.length >= maxLines) break;
       line = await stream.nextLine(state.observer.timeoutMs);
@@ -134,7 +134,7 @@ export async function disconnectCase(state: RunState): Promise<CaseResult[]> {
   const expected = 'the same answers after the hang-up';
   if (!state.operations.some(isStream)) return [];
   const [first] = runnableStreams(state);
-  if (first === undefined) return [result(name, 'disconnect', expected, 'no stream operation succeeded with the checker\'s inputs', 'not-checked', successPath)];
+  if (first === undefined) return [result(name, 'disconnect', expected, "no stream operation succeeded with the checker's inputs", 'not-checked', successPath)];
   const [op, input] = first;
   const route = streamContainerRoute;
   const opened = await state.observer.open(name, route, envelopeBody(op.name, input));

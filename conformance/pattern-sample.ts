@@ -36,7 +36,7 @@ export function patternSample(pattern: string, minLength = 0, maxLength = Number
   // each (a long minLength would cost its square), and a few after it are tried.
   const last = Math.max(minLength, 0) + 1;
   let low = 0;
-  for (let high = last; low < high; ) {
+  for (let high = last; low < high;) {
     const mid = Math.floor((low + high) / 2);
     if (lengthOf(nodes, mid) >= minLength) high = mid;
     else low = mid + 1;

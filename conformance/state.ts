@@ -11,8 +11,7 @@ import type { CaseResult, CaseStatus, CheckedEntry } from './types.js';
  * when no schema is known (`nothing`), or why none could be built.
  */
 export type PlannedInput =
-  | { readonly input: Readonly<Record<string, unknown>>; readonly from: 'sample' | 'schema' | 'nothing' }
-  | { readonly unavailable: string };
+  { readonly input: Readonly<Record<string, unknown>>; readonly from: 'sample' | 'schema' | 'nothing' } | { readonly unavailable: string };
 
 export interface RunState {
   readonly observer: Observer;

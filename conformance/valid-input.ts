@@ -64,7 +64,9 @@ interface Build {
 }
 
 /** About the whole input, wherever it is found: said as it is, not under a property's name. */
-const overCap: Sized = { unavailable: `the smallest valid value the checker can build is over ${maxInputBytes / 1024 / 1024} MiB of JSON, its cap on one input` };
+const overCap: Sized = {
+  unavailable: `the smallest valid value the checker can build is over ${maxInputBytes / 1024 / 1024} MiB of JSON, its cap on one input`,
+};
 const tooMuchWork: Sized = { unavailable: `building a value takes over ${maxSteps.toLocaleString('en-US')} schema steps, the checker's cap` };
 
 export function buildValue(schema: JsonSchema, named: NamedSchemas): Built {
@@ -85,7 +87,11 @@ function build(schema: JsonSchema, b: Build, depth: number): Sized {
   if (schema.$ref !== undefined) return buildRef(schema.$ref, b, depth + 1);
   if (schema.allOf !== undefined) {
     const { allOf, ...rest } = schema;
-    return build(allOf.reduce<JsonSchema>((merged, member) => merge(merged, resolveRef(member, b.named)), rest), b, depth + 1);
+    return build(
+      allOf.reduce<JsonSchema>((merged, member) => merge(merged, resolveRef(member, b.named)), rest),
+      b,
+      depth + 1,
+    );
   }
   const choices = schema.anyOf ?? schema.oneOf;
   if (choices !== undefined) {
@@ -184,7 +190,11 @@ function buildNumber(schema: JsonSchema, integer: boolean): Sized {
   let value = Math.min(Math.max(1, low), high);
   if (schema.multipleOf !== undefined) value = Math.ceil(value / schema.multipleOf) * schema.multipleOf;
   if (integer) value = Math.ceil(value);
-  const inside = value >= low && value <= high && (schema.exclusiveMinimum === undefined || value > schema.exclusiveMinimum) && (schema.exclusiveMaximum === undefined || value < schema.exclusiveMaximum);
+  const inside =
+    value >= low &&
+    value <= high &&
+    (schema.exclusiveMinimum === undefined || value > schema.exclusiveMinimum) &&
+    (schema.exclusiveMaximum === undefined || value < schema.exclusiveMaximum);
   if (!Number.isFinite(value) || !inside) return { unavailable: `no ${integer ? 'integer' : 'number'} inside the bounds` };
   return sized(value);
 }
@@ -251,8 +261,7 @@ function merge(a: JsonSchema, b: JsonSchema): JsonSchema {
   for (const [key, schema] of Object.entries(b.properties ?? {})) {
     properties[key] = properties[key] === undefined ? schema : { allOf: [properties[key]!, schema] };
   }
-  const tighter = (pick: (x: number, y: number) => number, x?: number, y?: number) =>
-    x === undefined ? y : y === undefined ? x : pick(x, y);
+  const tighter = (pick: (x: number, y: number) => number, x?: number, y?: number) => (x === undefined ? y : y === undefined ? x : pick(x, y));
   return {
     ...a,
     ...b,

@@ -25,7 +25,8 @@ export const sessionsModes: readonly SessionsMode[] = ['engine', 'memory'];
 
 export function checkSessionsMode(mode: string | undefined): SessionsMode {
   if (mode === undefined) return 'engine';
-  if (!(sessionsModes as readonly string[]).includes(mode)) throw new TypeError(`sessions must be one of ${sessionsModes.join(', ')}, got ${JSON.stringify(mode)}`);
+  if (!(sessionsModes as readonly string[]).includes(mode))
+    throw new TypeError(`sessions must be one of ${sessionsModes.join(', ')}, got ${JSON.stringify(mode)}`);
   return mode as SessionsMode;
 }
 

@@ -53,7 +53,9 @@ function accepts(port: number): Promise<boolean> {
 /** Resolves once the child's stdout and stderr have ended, or after `ms` (a grandchild may hold them open). */
 function outputEnded(child: ChildProcess, ms: number): Promise<void> {
   const ended = [child.stdout, child.stderr].map((stream) =>
-    stream === null || stream.readableEnded ? Promise.resolve() : new Promise<void>((resolve) => stream.once('end', () => resolve()).once('close', () => resolve())),
+    stream === null || stream.readableEnded
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => stream.once('end', () => resolve()).once('close', () => resolve())),
   );
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
@@ -199,7 +201,9 @@ async function spawnOnPort(options: ContainerProcessOptions, port: number): Prom
     if (await accepts(port)) break;
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`The container command ${JSON.stringify(options.command)} did not accept connections on PORT=${port} within ${options.startTimeoutMs} ms`);
+      throw new Error(
+        `The container command ${JSON.stringify(options.command)} did not accept connections on PORT=${port} within ${options.startTimeoutMs} ms`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }

@@ -4,7 +4,16 @@
  * the container's fixed routes. The faces only translate their wire to and from this.
  */
 import { defaultMaxDepth, resolveCall, resolveEnvelope, type PublicEndpoint, type ResolvedCall } from './envelope.js';
-import { forwardStream, forwardUnary, sendToPool, type Answer, type ContainerRequest, type StreamOutcome, type StreamSink, type UnaryOutcome } from './forward.js';
+import {
+  forwardStream,
+  forwardUnary,
+  sendToPool,
+  type Answer,
+  type ContainerRequest,
+  type StreamOutcome,
+  type StreamSink,
+  type UnaryOutcome,
+} from './forward.js';
 import type { MethodTable } from './manifest.js';
 import type { ReplicaPool } from './replicas.js';
 import { describeResource, type ReasoningEngineResource, type ResourceDescription } from './resource.js';

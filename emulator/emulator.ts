@@ -146,7 +146,8 @@ function containerUrls(given: EmulatorOptions['container']): URL[] {
 function checkLiveness(timing: LivenessTiming | undefined): LivenessTiming {
   if (timing === undefined) return defaultLivenessTiming;
   for (const [name, value] of Object.entries({ quietMs: timing.quietMs, probeTimeoutMs: timing.probeTimeoutMs })) {
-    if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`liveness.${name} must be a positive integer of milliseconds, got ${JSON.stringify(value)}`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new TypeError(`liveness.${name} must be a positive integer of milliseconds, got ${JSON.stringify(value)}`);
   }
   return timing;
 }
@@ -231,7 +232,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   try {
     const core = createCore({ ...coreOptions, forwardSyncAsString: options.forwardSyncAsString ?? true, maxDepth, pool: poolOrUnavailable });
     const engineServices =
-      parseEngineName(resource) === undefined ? undefined : createEngineEndpoints({ resource, authenticate: core.authenticate, token: options.token ?? 'local', log });
+      parseEngineName(resource) === undefined
+        ? undefined
+        : createEngineEndpoints({ resource, authenticate: core.authenticate, token: options.token ?? 'local', log });
     face = createRestFace(core, {
       allowedHosts: options.allowedHosts,
       timeouts,
@@ -254,12 +257,18 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     }
     if (given === undefined) {
       if (sessions === 'engine' && engineServices === undefined) {
-        log(`sessions and memory stay in the container: the resource is not named projects/P/locations/L/reasoningEngines/ID, so dev serves no engine services`);
+        log(
+          `sessions and memory stay in the container: the resource is not named projects/P/locations/L/reasoningEngines/ID, so dev serves no engine services`,
+        );
       }
       const bound = listening.address() as AddressInfo;
       const env = containerEnvironment(resource, sessions, localAddress(bound.address, bound.family, bound.port));
       children = await spawnReplicas(options, replicas, env, log);
-      pool = new ReplicaPool(children.map((child) => new URL(child.url)), log, liveness);
+      pool = new ReplicaPool(
+        children.map((child) => new URL(child.url)),
+        log,
+        liveness,
+      );
     }
   } catch (error) {
     await grpc?.close();

@@ -66,7 +66,10 @@ export function resolveEnvelope(envelope: unknown, endpoint: PublicEndpoint, tab
   // ProtoJSON refuses unknown fields; so does the emulator, so a typo is not silently dropped.
   const unknown = Object.keys(fields).filter((key) => !envelopeKeys.has(key));
   if (unknown.length > 0) {
-    throw new PublicError('invalidEnvelope', `Invalid JSON payload received. Unknown name ${unknown.map((k) => JSON.stringify(k)).join(', ')}: the body takes classMethod (or class_method) and input`);
+    throw new PublicError(
+      'invalidEnvelope',
+      `Invalid JSON payload received. Unknown name ${unknown.map((k) => JSON.stringify(k)).join(', ')}: the body takes classMethod (or class_method) and input`,
+    );
   }
   const rawInput = fields['input'];
   if (rawInput !== undefined && rawInput !== null && (typeof rawInput !== 'object' || Array.isArray(rawInput))) {
@@ -85,7 +88,10 @@ export function resolveEnvelope(envelope: unknown, endpoint: PublicEndpoint, tab
   if (declared === undefined) {
     const here = [...table.values()].filter((d) => d.routing.publicMethod === endpoint).map((d) => d.entry.name);
     const listing = here.length > 0 ? `Declared for ${endpoint}: ${here.join(', ')}` : `No method is declared for ${endpoint}`;
-    const what = given === undefined ? `No classMethod given, and the default for ${endpoint}, "${method}", is not declared` : `Method "${method}" is not declared in the resource's classMethods`;
+    const what =
+      given === undefined
+        ? `No classMethod given, and the default for ${endpoint}, "${method}", is not declared`
+        : `Method "${method}" is not declared in the resource's classMethods`;
     throw new PublicError('unknownOperation', `${what}. ${listing}.`);
   }
   if (declared.routing.publicMethod !== endpoint) {

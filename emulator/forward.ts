@@ -85,7 +85,14 @@ function sendTo(pool: ReplicaPool, replica: Replica, call: ContainerRequest, siz
       if (signal.aborted) reject(error);
       else if (error instanceof FrozenReplicaError) {
         pool.frozen(replica);
-        reject(new PublicError('containerUnreachable', `The agent container (${replica.name}) answers nothing, not even its liveness route: the call was given up`, {}, `${replica.name} frozen`));
+        reject(
+          new PublicError(
+            'containerUnreachable',
+            `The agent container (${replica.name}) answers nothing, not even its liveness route: the call was given up`,
+            {},
+            `${replica.name} frozen`,
+          ),
+        );
       } else if (error.code !== undefined && unreachableCodes.has(error.code)) reject(new UnreachableReplicaError(error.code));
       else reject(containerFailure(`The agent container failed before answering ${call.path}: ${error.message}`, `${replica.name} failed before answering`));
     });
@@ -274,17 +281,22 @@ export async function forwardStream(
         if (settled) return;
         settle(`${replica.name} frozen`);
         pool.frozen(replica);
-        sink.end(JSON.stringify(statusBody('containerUnreachable', `The agent container (${replica.name}) stopped answering mid-stream, not even its liveness route`)));
+        sink.end(
+          JSON.stringify(statusBody('containerUnreachable', `The agent container (${replica.name}) stopped answering mid-stream, not even its liveness route`)),
+        );
         response.destroy();
       },
     );
     // The runtime cuts a stream at its limit: the caller gets a last error line, the container its connection closed.
-    const limit = setTimeout(() => {
-      if (settled) return;
-      settle(`cut at the ${limitMs} ms stream limit`);
-      sink.end(JSON.stringify(statusBody('streamLimit', streamLimitMessage(limitMs))));
-      response.destroy();
-    }, Math.max(0, limitMs - (performance.now() - started)));
+    const limit = setTimeout(
+      () => {
+        if (settled) return;
+        settle(`cut at the ${limitMs} ms stream limit`);
+        sink.end(JSON.stringify(statusBody('streamLimit', streamLimitMessage(limitMs))));
+        response.destroy();
+      },
+      Math.max(0, limitMs - (performance.now() - started)),
+    );
     const resume = (): void => {
       response.resume();
     };

@@ -51,7 +51,11 @@ export class ReplicaPool {
   ) {
     if (origins.length === 0) throw new TypeError('A replica pool needs at least one container');
     this.states = origins.map((origin, index) => ({
-      replica: { name: origins.length === 1 ? 'container' : `replica ${index + 1}`, origin, agent: new Agent({ keepAlive: true, timeout: freeSocketTimeoutMs }) },
+      replica: {
+        name: origins.length === 1 ? 'container' : `replica ${index + 1}`,
+        origin,
+        agent: new Agent({ keepAlive: true, timeout: freeSocketTimeoutMs }),
+      },
       downUntil: undefined,
       frozen: false,
       probing: undefined,

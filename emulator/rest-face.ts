@@ -131,7 +131,12 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
   const noteOf = (replica: Replica, note: string | undefined, supportNote: string): string =>
     [options.nameReplicas ? replica.name : undefined, note, supportNote].filter((part) => part !== undefined).join(', ');
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, url: URL, onEnd: (call: ResolvedCall | undefined, status: number, note?: string) => void): Promise<void> => {
+  const handle = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    onEnd: (call: ResolvedCall | undefined, status: number, note?: string) => void,
+  ): Promise<void> => {
     let call: ResolvedCall | undefined;
     // Fires when the caller goes away before the answer is complete: the container request is aborted.
     const gone = new AbortController();
@@ -225,7 +230,13 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
     }
     // DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1 sends Host: evil.example.
     if (!hostAllowed(req.headers.host, allowedHosts)) {
-      refuse(new PublicError('permissionDenied', `Host ${JSON.stringify(req.headers.host ?? '')} is not a loopback name: start agentgen dev with --allowed-host NAME to accept it`), endpoint);
+      refuse(
+        new PublicError(
+          'permissionDenied',
+          `Host ${JSON.stringify(req.headers.host ?? '')} is not a loopback name: start agentgen dev with --allowed-host NAME to accept it`,
+        ),
+        endpoint,
+      );
       return;
     }
     if (options.engineServices?.(req, res, url) === true) return;
@@ -242,14 +253,22 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
     }
     if (req.method === 'OPTIONS') {
       if (origin !== undefined && !grant) {
-        refuse(new PublicError('permissionDenied', `Origin ${origin} is not a loopback origin: agentgen dev grants CORS to http(s)://localhost, 127.0.0.1 and [::1] only`), endpoint);
+        refuse(
+          new PublicError(
+            'permissionDenied',
+            `Origin ${origin} is not a loopback origin: agentgen dev grants CORS to http(s)://localhost, 127.0.0.1 and [::1] only`,
+          ),
+          endpoint,
+        );
         return;
       }
-      res.writeHead(204, {
-        'access-control-allow-methods': 'GET, POST',
-        'access-control-allow-headers': 'authorization, content-type, traceparent',
-        'access-control-max-age': '600',
-      }).end();
+      res
+        .writeHead(204, {
+          'access-control-allow-methods': 'GET, POST',
+          'access-control-allow-headers': 'authorization, content-type, traceparent',
+          'access-control-max-age': '600',
+        })
+        .end();
       return;
     }
     void handle(req, res, url, (call, status, note) => {
@@ -261,7 +280,7 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
 
   // Without a listener node:http drops a CONNECT's socket unanswered: a 405 Status instead.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    const message = 'CONNECT is not allowed: this is the runtime\'s public API, not a proxy';
+    const message = "CONNECT is not allowed: this is the runtime's public API, not a proxy";
     const http = answerOnSocket(socket, 'methodNotAllowed', message, 'allow: GET, HEAD, POST, OPTIONS\r\n');
     log(`CONNECT - - ${http} ${statusOf('methodNotAllowed').status} ${message}`);
   });

@@ -74,7 +74,8 @@ try {
   sh('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], app);
 
   const footprint = measure(app);
-  const describe = ({ megabytes, packages, copies, topLevel }) => `${megabytes} MB (du -sm node_modules); ${copies} packages installed, ${packages.size} distinct name@version, ${topLevel} top-level`;
+  const describe = ({ megabytes, packages, copies, topLevel }) =>
+    `${megabytes} MB (du -sm node_modules); ${copies} packages installed, ${packages.size} distinct name@version, ${topLevel} top-level`;
   console.log(`production install: ${describe(footprint)}`);
 
   // The floor: the same install with @google/adk and zod alone (ADK brings ts-morph of its own,
@@ -103,7 +104,16 @@ try {
   };
   walk(tree, []);
   for (const [name, paths] of through) console.log(`${name} is present, through: ${[...new Set(paths)].join('; ')}`);
-  const brought = [...through].filter(([name, paths]) => name.startsWith('@agentgen/') || paths.some((p) => p.split(' > ').slice(0, -1).some((n) => n.startsWith('@agentgen/'))));
+  const brought = [...through].filter(
+    ([name, paths]) =>
+      name.startsWith('@agentgen/') ||
+      paths.some((p) =>
+        p
+          .split(' > ')
+          .slice(0, -1)
+          .some((n) => n.startsWith('@agentgen/')),
+      ),
+  );
   const unexplained = added.filter((id) => forbidden.includes(id.slice(0, id.lastIndexOf('@'))));
   if (brought.length > 0 || unexplained.length > 0) {
     console.error(`FAIL: the @agentgen packages bring ${[...new Set([...brought.map(([name]) => name), ...unexplained])].join(', ')} into production`);

@@ -20,7 +20,12 @@ export function childEnv(extra?: Readonly<Record<string, string>>): NodeJS.Proce
 export function run(command: string, args: readonly string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<Result>;
 export function copyCheckout(target: string, workspaces: readonly Workspace[]): Promise<void>;
 export function tarballFor(dir: string, name: string): string;
-export function packWorkspaces(cwd: string, workspaces: readonly Workspace[], destination: string, options?: { parallel?: boolean }): Promise<Map<string, Packed>>;
+export function packWorkspaces(
+  cwd: string,
+  workspaces: readonly Workspace[],
+  destination: string,
+  options?: { parallel?: boolean },
+): Promise<Map<string, Packed>>;
 export const publishedWorkspaces: readonly Workspace[];
 export function packedOnce(): Promise<Map<string, Packed>>;
 export function startScopeRegistry(packed: ReadonlyMap<string, Packed>): Promise<{ url: string; requests: string[]; close(): Promise<void> }>;

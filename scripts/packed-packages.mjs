@@ -127,7 +127,10 @@ async function sourcesDigest() {
   const hash = createHash('sha256');
   for (const path of stdout.split('\0').sort()) {
     if (path === '' || !existsSync(join(repositoryRoot, path))) continue;
-    hash.update(`${path}\0`).update(readFileSync(join(repositoryRoot, path))).update('\0');
+    hash
+      .update(`${path}\0`)
+      .update(readFileSync(join(repositoryRoot, path)))
+      .update('\0');
   }
   return hash.digest('hex').slice(0, 24);
 }
@@ -212,7 +215,11 @@ export async function startScopeRegistry(packed) {
       res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(tarball.file));
     } else if (req.method === 'GET' && document) {
       const { manifest } = document;
-      const version = { ...manifest, _id: `${manifest.name}@${manifest.version}`, dist: { tarball: `${url}tarballs/${basename(document.file)}`, integrity: document.integrity, shasum: document.shasum } };
+      const version = {
+        ...manifest,
+        _id: `${manifest.name}@${manifest.version}`,
+        dist: { tarball: `${url}tarballs/${basename(document.file)}`, integrity: document.integrity, shasum: document.shasum },
+      };
       const packument = { _id: manifest.name, name: manifest.name, 'dist-tags': { latest: manifest.version }, versions: { [manifest.version]: version } };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(packument));
     } else {

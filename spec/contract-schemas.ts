@@ -46,8 +46,7 @@ export const contractSchemas: ReadonlyArray<readonly [name: string, schema: Json
     {
       type: 'object',
       description:
-        'An ADK event in wire form: snake_case keys, timestamps in seconds, no nulls. ' +
-        'Carries agent text, tool calls, tool results and model events.',
+        'An ADK event in wire form: snake_case keys, timestamps in seconds, no nulls. ' + 'Carries agent text, tool calls, tool results and model events.',
       properties: {
         id: str,
         invocation_id: str,
@@ -146,9 +145,7 @@ export const contractSchemas: ReadonlyArray<readonly [name: string, schema: Json
     'HandoffRequest',
     {
       type: 'object',
-      description:
-        'The JSON object inside `request_json` of streaming_agent_run_with_events. ' +
-        'Both spellings of the user and session id are accepted.',
+      description: 'The JSON object inside `request_json` of streaming_agent_run_with_events. ' + 'Both spellings of the user and session id are accepted.',
       properties: {
         message: { $ref: '#/components/schemas/Content' },
         events: { type: 'array', items: { $ref: '#/components/schemas/Event' } },

@@ -158,11 +158,7 @@ export class AgentApp implements AgentHandlers {
   private get core(): AppCore {
     this.#core ??= new AppCore(
       this.appName,
-      buildServices(
-        this.#plan,
-        this.#options.vertexServiceFactory ?? vertexServiceFactory,
-        this.#options.warn ?? ((message) => console.warn(message)),
-      ),
+      buildServices(this.#plan, this.#options.vertexServiceFactory ?? vertexServiceFactory, this.#options.warn ?? ((message) => console.warn(message))),
       this.#options.agent,
       this.#options.plugins ?? [],
     );
@@ -255,10 +251,7 @@ export class AgentApp implements AgentHandlers {
     return startStreamQuery(this.core, input, 'async_stream_query', context?.signal);
   }
 
-  streaming_agent_run_with_events(
-    input: StreamingAgentRunWithEventsInput,
-    context?: Context,
-  ): Promise<AsyncIterable<HandoffEnvelope>> {
+  streaming_agent_run_with_events(input: StreamingAgentRunWithEventsInput, context?: Context): Promise<AsyncIterable<HandoffEnvelope>> {
     return startHandoff({ app: this.core, temporary: this.temporaryCore }, input, context?.signal);
   }
 }

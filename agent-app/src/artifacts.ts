@@ -9,11 +9,7 @@
  * require ("Session ID must be provided for session-scoped artifacts.").
  */
 import { FileArtifactService, type ArtifactVersion, type BaseArtifactService } from '@google/adk';
-import type {
-  AsyncGetArtifactVersionResult,
-  AsyncListArtifactVersionsResult,
-  AsyncLoadArtifactResult,
-} from '../generated/types.js';
+import type { AsyncGetArtifactVersionResult, AsyncListArtifactVersionsResult, AsyncLoadArtifactResult } from '../generated/types.js';
 import type { AppCore } from './core.js';
 import { invalidArgument } from './errors.js';
 import { checkFilename, fitsFileFolder } from './ids.js';
@@ -38,7 +34,10 @@ function keyOf(core: AppCore, input: Input, operation: string, filename?: string
     );
   }
   if (core.services.artifactService instanceof FileArtifactService) {
-    for (const [key, id] of [['user_id', userId], ['session_id', sessionId]] as const) {
+    for (const [key, id] of [
+      ['user_id', userId],
+      ['session_id', sessionId],
+    ] as const) {
       if (id !== undefined && !fitsFileFolder(id)) {
         throw invalidArgument(`${operation}: ${key} must be letters, digits, '_', '@', '-' and '.' (not first) with file artifacts.`);
       }

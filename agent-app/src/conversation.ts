@@ -43,10 +43,7 @@ export async function startStreamQuery(
 
   return (async function* turn() {
     if (signal?.aborted) return;
-    const id =
-      sessionId === undefined
-        ? (await core.createSession({ userId, events })).id
-        : (await core.ensureSession({ userId, sessionId })).id;
+    const id = sessionId === undefined ? (await core.createSession({ userId, events })).id : (await core.ensureSession({ userId, sessionId })).id;
     const run = core.runnerForTurn({ userId, sessionId: id, labelled: labelsOf(runConfig) !== undefined }).runAsync({
       userId,
       sessionId: id,

@@ -37,7 +37,13 @@ function token(value: unknown): string | undefined {
 /** `error` as a SessionDatabaseError that holds none of its text. */
 export function redactDatabaseError(error: unknown, operation: string): SessionDatabaseError {
   const { name, code, sqlState, table, stack } = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
-  const frames = typeof stack === 'string' ? stack.split('\n').filter((line) => /^\s+at /.test(line)).join('\n') : '';
+  const frames =
+    typeof stack === 'string'
+      ? stack
+          .split('\n')
+          .filter((line) => /^\s+at /.test(line))
+          .join('\n')
+      : '';
   return new SessionDatabaseError(operation, token(name) ?? 'Error', token(sqlState) ?? token(code), token(table), frames);
 }
 

@@ -25,13 +25,10 @@ import { createHash } from 'node:crypto';
  * and mapping it would merge all of a user's new conversations into one.
  */
 const segment = '[A-Za-z0-9][A-Za-z0-9._:-]{0,127}';
-const sessionName = new RegExp(
-  `^projects/${segment}/locations/${segment}/collections/${segment}/engines/${segment}/sessions/${segment}$`,
-);
+const sessionName = new RegExp(`^projects/${segment}/locations/${segment}/collections/${segment}/engines/${segment}/sessions/${segment}$`);
 
 /** The form, for error messages: never the caller's value. */
-export const discoveryEngineSessionForm =
-  'projects/{project}/locations/{location}/collections/{collection}/engines/{engine}/sessions/{session}';
+export const discoveryEngineSessionForm = 'projects/{project}/locations/{location}/collections/{collection}/engines/{engine}/sessions/{session}';
 
 export function isDiscoveryEngineSessionName(id: string): boolean {
   return sessionName.test(id);
@@ -52,6 +49,8 @@ export function looksLikeResourceName(id: string): boolean {
  * letter and ending with a letter or digit (CreateSessionRequest.session_id, v1); so is this.
  */
 export function backendSessionId(userId: string, name: string): string {
-  const digest = createHash('sha256').update(JSON.stringify([userId, name])).digest('hex');
+  const digest = createHash('sha256')
+    .update(JSON.stringify([userId, name]))
+    .digest('hex');
   return `ge-${digest.slice(0, 48)}`;
 }

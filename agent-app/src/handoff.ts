@@ -33,12 +33,7 @@
 import { StreamingMode, type Event as AdkEvent, type RunConfig, type Session as AdkSession } from '@google/adk';
 import type { AppCore } from './core.js';
 import { checkDepth } from './depth.js';
-import {
-  backendSessionId,
-  discoveryEngineSessionForm,
-  isDiscoveryEngineSessionName,
-  looksLikeResourceName,
-} from './discovery-engine-session.js';
+import { backendSessionId, discoveryEngineSessionForm, isDiscoveryEngineSessionName, looksLikeResourceName } from './discovery-engine-session.js';
 import { invalidArgument } from './errors.js';
 import { checkId } from './ids.js';
 import type { HandoffEnvelope } from './handler-types.js';
@@ -46,16 +41,7 @@ import { inputObject, messageContent } from './inputs.js';
 import { loneSurrogatePath, syntaxErrorAt } from '@agentgen/runtime/server';
 import { withLabels } from './run-labels.js';
 import { tempStatePrefix } from './turn-state-session-service.js';
-import {
-  artifactsFromWire,
-  artifactToWire,
-  eventFromWire,
-  eventToWire,
-  type ArtifactVersionIn,
-  type Content,
-  type Part,
-  type WireArtifact,
-} from './wire.js';
+import { artifactsFromWire, artifactToWire, eventFromWire, eventToWire, type ArtifactVersionIn, type Content, type Part, type WireArtifact } from './wire.js';
 
 const operation = 'streaming_agent_run_with_events';
 /** The reference's user when the request names none. */
@@ -149,11 +135,12 @@ function authorizationState(value: unknown): Record<string, string> {
     throw invalidArgument(`${operation}: request_json.authorizations must be an object keyed by authorization id.`);
   }
   const state: Record<string, string> = {};
-  const define = (key: string, token: string) =>
-    Object.defineProperty(state, key, { value: token, enumerable: true, writable: true, configurable: true });
+  const define = (key: string, token: string) => Object.defineProperty(state, key, { value: token, enumerable: true, writable: true, configurable: true });
   for (const [id, auth] of Object.entries(value)) {
     const token =
-      typeof auth === 'object' && auth !== null ? ((auth as Record<string, unknown>)['access_token'] ?? (auth as Record<string, unknown>)['accessToken']) : undefined;
+      typeof auth === 'object' && auth !== null
+        ? ((auth as Record<string, unknown>)['access_token'] ?? (auth as Record<string, unknown>)['accessToken'])
+        : undefined;
     if (typeof token !== 'string') {
       throw invalidArgument(`${operation}: request_json.authorizations.${id} must be an object with an access_token string.`);
     }

@@ -29,13 +29,7 @@ export class RunLabelsPlugin extends BasePlugin {
     super('agentgen_run_labels');
   }
 
-  override async beforeModelCallback({
-    callbackContext,
-    llmRequest,
-  }: {
-    callbackContext: Context;
-    llmRequest: LlmRequest;
-  }): Promise<LlmResponse | undefined> {
+  override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
     const labels = labelsOf(callbackContext.invocationContext.runConfig);
     if (labels === undefined || Object.keys(labels).length === 0) return undefined;
     llmRequest.config ??= {};

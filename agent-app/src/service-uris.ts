@@ -55,8 +55,10 @@ export const databaseDrivers: Readonly<Record<string, string>> = {
 };
 
 const supported: Record<ServiceKind, string> = {
-  session: `memory://, or a database URI (${Object.keys(databaseDrivers).map((scheme) => `${scheme}://`).join(', ')})`,
-  memory: 'memory:// (the engine\'s Memory Bank is used when the runtime names the engine)',
+  session: `memory://, or a database URI (${Object.keys(databaseDrivers)
+    .map((scheme) => `${scheme}://`)
+    .join(', ')})`,
+  memory: "memory:// (the engine's Memory Bank is used when the runtime names the engine)",
   artifact: 'memory://, file:///folder, gs://bucket',
 };
 
@@ -193,7 +195,8 @@ export class DatabaseSessions extends DatabaseSessionService {
         const { name, code } = error as { name?: unknown; code?: unknown };
         // PostgreSQL may also report the race on the table's row type (42710 duplicate_object,
         // "type app_states already exists"), which MikroORM passes on as a plain DriverException.
-        const clash = name === 'TableExistsException' || name === 'UniqueConstraintViolationException' || (typeof code === 'string' && schemaRaceCodes.has(code));
+        const clash =
+          name === 'TableExistsException' || name === 'UniqueConstraintViolationException' || (typeof code === 'string' && schemaRaceCodes.has(code));
         const orm = (this as unknown as { orm?: { close(force?: boolean): Promise<void> } }).orm;
         await orm?.close(true).catch(() => undefined);
         if (!clash || attempt >= 5) throw error;

@@ -28,13 +28,7 @@
  *
  * Artifacts stay in memory by default, as in the reference `AdkApp`.
  */
-import {
-  InMemoryArtifactService,
-  InMemoryMemoryService,
-  InMemorySessionService,
-  VertexAiMemoryBankService,
-  VertexAiSessionService,
-} from '@google/adk';
+import { InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService, VertexAiMemoryBankService, VertexAiSessionService } from '@google/adk';
 import type { BaseArtifactService, BaseMemoryService, BaseSessionService } from '@google/adk';
 import {
   artifactServiceFromUri,

@@ -68,9 +68,7 @@ export async function addSessionToMemory(core: AppCore, raw: unknown, operation:
   checkId(session.userId, `${operation}: session.user_id`);
   checkId(session.id, `${operation}: session.id`);
   if (session.appName !== core.appName) {
-    throw invalidArgument(
-      `${operation}: session.app_name is ${JSON.stringify(session.appName)}, but this app is ${JSON.stringify(core.appName)}.`,
-    );
+    throw invalidArgument(`${operation}: session.app_name is ${JSON.stringify(session.appName)}, but this app is ${JSON.stringify(core.appName)}.`);
   }
   if (session.events.length === 0) session = await core.requireSession(session.userId, session.id);
   await core.services.memoryService.addSessionToMemory(session);

@@ -37,12 +37,7 @@ export class TurnStateSessionService extends BaseSessionService {
 
   override async getSession(request: GetSessionRequest): Promise<Session | undefined> {
     const session = await this.inner.getSession(request);
-    if (
-      session &&
-      request.appName === this.target.appName &&
-      request.userId === this.target.userId &&
-      request.sessionId === this.target.sessionId
-    ) {
+    if (session && request.appName === this.target.appName && request.userId === this.target.userId && request.sessionId === this.target.sessionId) {
       for (const [key, value] of Object.entries(this.turnState)) {
         Object.defineProperty(session.state, key, { value, enumerable: true, writable: true, configurable: true });
       }

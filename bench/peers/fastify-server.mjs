@@ -70,7 +70,6 @@ app.post('/api/stream_reasoning_engine', {
   },
 });
 
-
 await app.listen({ port: 0, host: '127.0.0.1' });
 process.send(app.server.address().port);
 process.on('message', (message) => {

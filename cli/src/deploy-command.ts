@@ -47,7 +47,9 @@ async function runDeployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv, reda
   const body = buildCreateRequest(model, deploy);
   const endpoint = args['api-endpoint'] ?? defaultApiEndpoint(deploy.location!);
   if (args['dry-run']) {
-    io.stdout(`dry run: nothing was called. The request a create sends (an update sends the same body with an updateMask):\nPOST ${endpoint}/v1/${parentOf(deploy)}/reasoningEngines\n${JSON.stringify(body, null, 2)}\n`);
+    io.stdout(
+      `dry run: nothing was called. The request a create sends (an update sends the same body with an updateMask):\nPOST ${endpoint}/v1/${parentOf(deploy)}/reasoningEngines\n${JSON.stringify(body, null, 2)}\n`,
+    );
     return 0;
   }
   const client = new ReasoningEnginesClient({ endpoint, token: tokenSource(args['access-token-env'], env, redactor) });
@@ -68,13 +70,16 @@ async function runDeployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv, reda
   }
   switch (outcome.kind) {
     case 'refused-breaking':
-      io.stderr(`${outcome.report}\nagentgen deploy: refused: the change breaks callers of the deployed classMethods; pass --allow-breaking to deploy it anyway\n`);
+      io.stderr(
+        `${outcome.report}\nagentgen deploy: refused: the change breaks callers of the deployed classMethods; pass --allow-breaking to deploy it anyway\n`,
+      );
       return exitRefusedBreaking;
     case 'not-confirmed':
       io.stderr('agentgen deploy: not confirmed; nothing was changed\n');
       return 1;
     default: {
-      const what = outcome.kind === 'updated' ? `updated ${outcome.resource.name} (updateMask: ${outcome.mask.join(',')})` : `${outcome.kind} ${outcome.resource.name}`;
+      const what =
+        outcome.kind === 'updated' ? `updated ${outcome.resource.name} (updateMask: ${outcome.mask.join(',')})` : `${outcome.kind} ${outcome.resource.name}`;
       const note = outcome.kind === 'unchanged' ? ': the deployed resource already matches the spec' : '';
       io.stdout(`${what}${note}\n\nCall it:\n${queryCommand(outcome.resource.name, endpoint, body.spec.classMethods as { name: string; api_mode: string }[])}`);
       return 0;

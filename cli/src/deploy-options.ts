@@ -9,7 +9,8 @@ export const apiEndpointOption = {
 
 export const accessTokenEnvOption = {
   type: 'string',
-  describe: 'Read the bearer token from this environment variable instead of Application Default Credentials (a trailing line ending is removed; a token with other control characters or whitespace is refused).',
+  describe:
+    'Read the bearer token from this environment variable instead of Application Default Credentials (a trailing line ending is removed; a token with other control characters or whitespace is refused).',
 } as const satisfies OptionSpec;
 
 /** A positive number option, or its default; anything else is a usage error. */

@@ -121,7 +121,9 @@ export async function runDev(args: DevArgs, io: Io, loadManifest: ManifestLoader
         ? []
         : [`  engine services: ${emulator.url}/v1beta1/${emulator.resource}/{sessions,memories}   metadata server: ${emulator.url}/computeMetadata/v1/`]),
       `  try: curl -s -H 'Authorization: Bearer ${args.token ?? 'local'}' ${base}`,
-      ...(emulator.grpcAddress === undefined ? [] : [`  gRPC ${emulator.grpcAddress}   (google.cloud.aiplatform.v1 and v1beta1: Query, StreamQuery, GetReasoningEngine; insecure channel)`]),
+      ...(emulator.grpcAddress === undefined
+        ? []
+        : [`  gRPC ${emulator.grpcAddress}   (google.cloud.aiplatform.v1 and v1beta1: Query, StreamQuery, GetReasoningEngine; insecure channel)`]),
       ...(consoleOn ? [`  console: ${emulator.url}/   (in a browser; --no-console turns it off)`] : []),
       '',
     ].join('\n'),
@@ -160,20 +162,31 @@ export function devCommand(loadManifest: ManifestLoader): Register {
             requiresArg: true,
             describe: 'URL of a running container, e.g. http://127.0.0.1:8080; repeat it for replicas, called round robin.',
           })
-          .option('command', { type: 'string', describe: 'Shell command that starts the container, in its deployed configuration: PORT, the engine id, project and location, dev as its engine services and metadata server.' })
-          .option('replicas', { type: 'number', describe: 'With --command: start this many replicas of it, each on its own PORT, called round robin (default 1).' })
+          .option('command', {
+            type: 'string',
+            describe:
+              'Shell command that starts the container, in its deployed configuration: PORT, the engine id, project and location, dev as its engine services and metadata server.',
+          })
+          .option('replicas', {
+            type: 'number',
+            describe: 'With --command: start this many replicas of it, each on its own PORT, called round robin (default 1).',
+          })
           .option('sessions', {
             type: 'string',
             choices: sessionsModes,
-            describe: "With --command: where the container keeps sessions and memory: engine (dev's engine services, as deployed; default) or memory (in the container).",
+            describe:
+              "With --command: where the container keeps sessions and memory: engine (dev's engine services, as deployed; default) or memory (in the container).",
           })
           .conflicts('container', 'command')
           .option('spec', { type: 'string', describe: 'Spec file whose manifest is declared. Default: ./agentgen.yaml, else the standard surface.' })
           .option('port', { type: 'number', default: defaultPort, describe: 'Port of the public API.' })
           .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on.' })
-          .option('grpc-port', { type: 'number', describe: 'Port of the gRPC face, for Google\'s clients (default: --port + 1; 0 picks a free port).' })
+          .option('grpc-port', { type: 'number', describe: "Port of the gRPC face, for Google's clients (default: --port + 1; 0 picks a free port)." })
           .option('grpc', { type: 'boolean', default: true, describe: 'Serve the gRPC face (--no-grpc turns it off).' })
-          .option('console', { type: 'boolean', describe: 'Serve the dev console (a web page) at / (default: on when --host is loopback; --no-console turns it off).' })
+          .option('console', {
+            type: 'boolean',
+            describe: 'Serve the dev console (a web page) at / (default: on when --host is loopback; --no-console turns it off).',
+          })
           .option('resource', { type: 'string', default: defaultResource, describe: 'Resource name served under /v1/.' })
           .option('token', { type: 'string', describe: 'Accept only this bearer token (default: any).' })
           .option('allowed-host', {
@@ -193,10 +206,14 @@ export function devCommand(loadManifest: ManifestLoader): Register {
             describe: 'Refuse (400 INVALID_ARGUMENT) input nested deeper than this many objects and arrays, as protobuf and the container do.',
           })
           .option('headers-timeout', { type: 'number', describe: "Milliseconds a caller may take to send the request's headers (default 60000); then 408." })
-          .option('request-timeout', { type: 'number', describe: 'Milliseconds a caller may take to send the whole request (default 300000; 0: no limit); then 408.' })
+          .option('request-timeout', {
+            type: 'number',
+            describe: 'Milliseconds a caller may take to send the whole request (default 300000; 0: no limit); then 408.',
+          })
           .option('stream-limit', {
             type: 'number',
-            describe: 'Milliseconds a stream may run before it is cut with a last DEADLINE_EXCEEDED line, as the runtime cuts streams (default 900000: 15 minutes).',
+            describe:
+              'Milliseconds a stream may run before it is cut with a last DEADLINE_EXCEEDED line, as the runtime cuts streams (default 900000: 15 minutes).',
           })
           .check((argv) => {
             if ((argv.container === undefined) === (argv.command === undefined)) throw new Error('Give exactly one of --container URL and --command "..."');
@@ -204,8 +221,10 @@ export function devCommand(loadManifest: ManifestLoader): Register {
             checkInteger('grpc-port', argv['grpc-port'], true);
             checkInteger('replicas', argv.replicas, false);
             checkInteger('stream-limit', argv['stream-limit'], false);
-            if (argv.replicas !== undefined && argv.command === undefined) throw new Error('--replicas applies to --command; give --container once per replica instead');
-            if (argv.sessions !== undefined && argv.command === undefined) throw new Error('--sessions applies to --command: a container given by URL has its own environment');
+            if (argv.replicas !== undefined && argv.command === undefined)
+              throw new Error('--replicas applies to --command; give --container once per replica instead');
+            if (argv.sessions !== undefined && argv.command === undefined)
+              throw new Error('--sessions applies to --command: a container given by URL has its own environment');
             checkInteger('headers-timeout', argv['headers-timeout'], true);
             checkInteger('request-timeout', argv['request-timeout'], true);
             return true;

@@ -130,7 +130,11 @@ function checkName(name: string, what: string, hint = ''): string {
 /** The package manager's install in the new project, its output shown as it runs. */
 function install(packageManager: PackageManager, dir: string): Promise<number> {
   return new Promise((resolvePromise) => {
-    const child = spawn(packageManager, ['install', '--no-audit', '--no-fund'], { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'], shell: process.platform === 'win32' });
+    const child = spawn(packageManager, ['install', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      shell: process.platform === 'win32',
+    });
     child.once('error', () => resolvePromise(127));
     child.once('exit', (code) => resolvePromise(code ?? 1));
   });

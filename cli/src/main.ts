@@ -58,7 +58,13 @@ const verbs: ReadonlyMap<string, VerbEntry> = new Map([
       load: async () => (await import('./breaking-command.js')).breakingVerb,
     },
   ],
-  ['init', { describe: 'Write a starter agentgen.yaml, or a whole project: --template adk|custom [dir] (what npm create agentgen runs).', load: async () => (await import('./init-command.js')).initVerb }],
+  [
+    'init',
+    {
+      describe: 'Write a starter agentgen.yaml, or a whole project: --template adk|custom [dir] (what npm create agentgen runs).',
+      load: async () => (await import('./init-command.js')).initVerb,
+    },
+  ],
   [
     'dev',
     {
@@ -168,7 +174,7 @@ async function baseParser(): Promise<Argv> {
   return yargs()
     .scriptName('agentgen')
     .usage(
-      '$0 <command> [options]\n\nSpec-first code generator for agents on Google\'s Agent Runtime (formerly Vertex AI Agent Engine; part of\n' +
+      "$0 <command> [options]\n\nSpec-first code generator for agents on Google's Agent Runtime (formerly Vertex AI Agent Engine; part of\n" +
         'Gemini Enterprise Agent Platform), deployed as a reasoningEngine resource.',
     )
     .strict()

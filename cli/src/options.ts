@@ -12,5 +12,6 @@ export const outOption = { type: 'string', default: 'generated', describe: 'Outp
 export const runtimeOption = {
   type: 'string',
   choices: runtimeModes,
-  describe: "Where generated code finds its runtime: 'package' imports @agentgen/runtime; 'bundle' copies it into <out>/runtime/. Default: the spec's `runtime`, else package.",
+  describe:
+    "Where generated code finds its runtime: 'package' imports @agentgen/runtime; 'bundle' copies it into <out>/runtime/. Default: the spec's `runtime`, else package.",
 } as const satisfies OptionSpec;

@@ -132,7 +132,10 @@ export function createConsoleHandler(options: ConsoleOptions): PageHandler {
     if (path === '/' || path === '/index.html') {
       const config = JSON.stringify({ resource: options.resource, token: tokenFor(req, options.token) ?? null });
       // A function, so that `$&` and the like in a token are not replacement patterns.
-      const page = Buffer.from(template.replace(configMarker, () => escapeAttribute(config)), 'utf8');
+      const page = Buffer.from(
+        template.replace(configMarker, () => escapeAttribute(config)),
+        'utf8',
+      );
       return send(req, res, 200, 'text/html; charset=utf-8', page);
     }
     const asset = loaded.get(path);
@@ -152,6 +155,9 @@ function requestUrl(target: string | undefined): URL | undefined {
 
 /** Whether `--host` keeps the emulator on this machine: then the console is on unless `--no-console`. */
 export function isLoopbackHost(host: string): boolean {
-  const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   return name === 'localhost' || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
 }

@@ -42,8 +42,30 @@ interface StoredMemory {
 }
 
 const revisionFields = ['revisionLabels', 'revisionExpireTime', 'revisionTtl', 'disableMemoryRevisions'];
-const createFields = ['fact', 'scope', 'displayName', 'description', 'ttl', 'expireTime', 'topics', 'metadata', 'memoryType', 'structuredContent', ...revisionFields];
-const generateFields = ['vertexSessionSource', 'directContentsSource', 'directMemoriesSource', 'scope', 'disableConsolidation', 'metadata', 'metadataMergeStrategy', 'allowedTopics', ...revisionFields];
+const createFields = [
+  'fact',
+  'scope',
+  'displayName',
+  'description',
+  'ttl',
+  'expireTime',
+  'topics',
+  'metadata',
+  'memoryType',
+  'structuredContent',
+  ...revisionFields,
+];
+const generateFields = [
+  'vertexSessionSource',
+  'directContentsSource',
+  'directMemoriesSource',
+  'scope',
+  'disableConsolidation',
+  'metadata',
+  'metadataMergeStrategy',
+  'allowedTopics',
+  ...revisionFields,
+];
 const retrieveFields = ['scope', 'similaritySearchParams', 'simpleRetrievalParams', 'filter', 'filterGroups', 'memoryTypes'];
 
 /** The reference's numbers: at most 5 direct memories a call; retrieval returns 3 unless asked, at most 100. */
@@ -117,7 +139,9 @@ export class Memories {
       if (operator !== '=' && operator !== '!=') throw invalidArgument('Invalid filter: memories are filtered with = or != only.');
     }
     const matching = this.#all(call.now).filter((memory) =>
-      comparisons.every(({ field, operator, value }) => compare((field === 'fact' ? memory.fact : memory.scope[field.slice('scope.'.length)]) ?? '', operator, value)),
+      comparisons.every(({ field, operator, value }) =>
+        compare((field === 'fact' ? memory.fact : memory.scope[field.slice('scope.'.length)]) ?? '', operator, value),
+      ),
     );
     const size = pageSizeOf(call.query.get('pageSize') ?? undefined, listPages.default, listPages.max, 'pageSize');
     const page = pageOf(matching, size, call.query.get('pageToken') ?? undefined, `memories ${filter ?? ''}`);
@@ -184,8 +208,11 @@ export class Memories {
     if (source === 'directMemoriesSource') {
       const direct = messageFields(fields[source], ['directMemories'], source);
       const memories = optionalArray(direct, 'directMemories', source) ?? [];
-      if (memories.length === 0 || memories.length > maxDirectMemories) throw invalidArgument(`'${source}.directMemories' must hold 1 to ${maxDirectMemories} memories.`);
-      const facts = memories.map((memory, index) => requiredString(messageFields(memory, ['fact', 'topics'], `${source}.directMemories[${index}]`), 'fact', `${source}.directMemories[${index}]`));
+      if (memories.length === 0 || memories.length > maxDirectMemories)
+        throw invalidArgument(`'${source}.directMemories' must hold 1 to ${maxDirectMemories} memories.`);
+      const facts = memories.map((memory, index) =>
+        requiredString(messageFields(memory, ['fact', 'topics'], `${source}.directMemories[${index}]`), 'fact', `${source}.directMemories[${index}]`),
+      );
       return { facts: [...new Set(facts)], defaultScope: undefined };
     }
     if (source === 'directContentsSource') {
@@ -209,7 +236,13 @@ export class Memories {
     return { facts: factsOf(contents), defaultScope: { user_id: session.userId } };
   }
 
-  #store(id: string, fact: string, scope: Record<string, string>, now: number, more: Partial<Pick<StoredMemory, 'displayName' | 'description' | 'topics' | 'metadata' | 'expireTime'>>): StoredMemory {
+  #store(
+    id: string,
+    fact: string,
+    scope: Record<string, string>,
+    now: number,
+    more: Partial<Pick<StoredMemory, 'displayName' | 'description' | 'topics' | 'metadata' | 'expireTime'>>,
+  ): StoredMemory {
     const memory: StoredMemory = {
       name: `${this.engine}/memories/${id}`,
       fact,

@@ -83,6 +83,13 @@ export function serveMetadata(req: IncomingMessage, res: ServerResponse, url: UR
     case '/computeMetadata/v1/universe/universe-domain':
       return text(res, 'googleapis.com');
     default:
-      return sendServiceError(res, new ServiceError('NOT_FOUND', 'agentgen dev\'s metadata server does not serve this path (it serves the project id, the default service account and its token).'), flavor);
+      return sendServiceError(
+        res,
+        new ServiceError(
+          'NOT_FOUND',
+          "agentgen dev's metadata server does not serve this path (it serves the project id, the default service account and its token).",
+        ),
+        flavor,
+      );
   }
 }

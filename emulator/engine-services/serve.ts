@@ -51,7 +51,8 @@ const devServiceAccount = 'agentgen-dev@local.invalid';
 
 export function createEngineEndpoints(options: EngineEndpointsOptions): EngineEndpoints {
   const name = parseEngineName(options.resource);
-  if (name === undefined) throw new TypeError(`The engine services need a resource named projects/P/locations/L/reasoningEngines/ID, got ${JSON.stringify(options.resource)}`);
+  if (name === undefined)
+    throw new TypeError(`The engine services need a resource named projects/P/locations/L/reasoningEngines/ID, got ${JSON.stringify(options.resource)}`);
   const operations = new Operations();
   const sessions = new Sessions(options.resource, operations);
   const services: EngineServices = { engine: options.resource, sessions, operations, memories: new Memories(options.resource, operations, sessions) };

@@ -123,7 +123,11 @@ export class Sessions {
       .filter((session): session is StoredSession => session !== undefined)
       .filter((session) =>
         comparisons.every(({ field, operator, value }) => {
-          const actual = field.startsWith('labels.') ? session.labels?.[field.slice('labels.'.length)] : field === 'userId' ? session.userId : session.displayName;
+          const actual = field.startsWith('labels.')
+            ? session.labels?.[field.slice('labels.'.length)]
+            : field === 'userId'
+              ? session.userId
+              : session.displayName;
           return compare(actual ?? '', operator, value);
         }),
       );
@@ -148,7 +152,7 @@ export class Sessions {
     for (const name of ['content', 'actions', 'eventMetadata', 'rawEvent']) optionalObject(fields, name, 'event');
     optionalString(fields, 'errorCode', 'event');
     optionalString(fields, 'errorMessage', 'event');
-    const stateDelta = isObject(fields['actions']) ? fields['actions']['stateDelta'] ?? fields['actions']['state_delta'] : undefined;
+    const stateDelta = isObject(fields['actions']) ? (fields['actions']['stateDelta'] ?? fields['actions']['state_delta']) : undefined;
     if (stateDelta !== undefined && !isObject(stateDelta)) throw invalidArgument("Invalid value at 'event.actions.stateDelta': expected an object.");
     const name = `${session.name}/events/${numericId()}`;
     const json: JsonObject = { name, ...structuredClone(fields), author, invocationId, timestamp: iso(at) };

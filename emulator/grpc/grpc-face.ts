@@ -83,7 +83,9 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
   }
   const protos = loadProtos();
   // Converted once: a field the published proto lacks fails here, at start-up.
-  const resources = new Map(apiVersions.map((version) => [version, fromProtoJson(protos.type(`google.cloud.aiplatform.${version}.ReasoningEngine`), core.description)]));
+  const resources = new Map(
+    apiVersions.map((version) => [version, fromProtoJson(protos.type(`google.cloud.aiplatform.${version}.ReasoningEngine`), core.description)]),
+  );
 
   const checkDecoded = (request: unknown): void => {
     if (isUndecodable(request)) throw new PublicError('invalidInput', `Invalid protobuf payload received: ${request.undecodable}`);

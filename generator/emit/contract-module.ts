@@ -16,5 +16,8 @@ export const runtimeContractDir = 'contract-schemas';
 /** Both files, by their path under the runtime's `src/`. Any model will do: every model holds the contract's schemas. */
 export function emitRuntimeContract(model: Model, assets: Assets): EmittedFile[] {
   const header = assets.runtimeContractHeader({ version: model.generatorVersion }).trimEnd();
-  return [contractTypesFile(model, header), contractValidatorsFile(model, header)].map((file) => ({ path: `${runtimeContractDir}/${file.path}`, contents: file.contents }));
+  return [contractTypesFile(model, header), contractValidatorsFile(model, header)].map((file) => ({
+    path: `${runtimeContractDir}/${file.path}`,
+    contents: file.contents,
+  }));
 }

@@ -106,7 +106,9 @@ function hclBody(body: Body, indent: string): string {
 }
 
 export function terraformHcl(body: ReasoningEngineBody, deploy: DeployConfig, resourceName: string): string {
-  const notes = notInTerraform(body).map((note) => `  # ${note}\n`).join('');
+  const notes = notInTerraform(body)
+    .map((note) => `  # ${note}\n`)
+    .join('');
   return `resource "${terraformResourceType}" "${hclIdentifier(resourceName)}" {\n${notes}${hclBody(resourceBody(body, deploy), '  ')}}\n`;
 }
 

@@ -90,7 +90,9 @@ export class GeneratedFile {
   /** The text of `code`, its symbols imported (as types when `asType`). */
   text(source: Code | string, asType = false): string {
     if (typeof source === 'string') return source;
-    return source.parts.map((part) => (typeof part === 'string' ? part : part.kind === 'symbol' ? this.use(part, asType || part.typeOnly) : this.text(part, asType))).join('');
+    return source.parts
+      .map((part) => (typeof part === 'string' ? part : part.kind === 'symbol' ? this.use(part, asType || part.typeOnly) : this.text(part, asType)))
+      .join('');
   }
 
   /** A statement (or a comment line); a leading `\n` makes a blank line before it. */
@@ -123,14 +125,12 @@ export class GeneratedFile {
   /** The whole file: `header`, a blank line, imports, re-exports, then the statements; parse-checked. */
   print(header: string): string {
     const { StructureKind } = tsMorph();
-    const exports = this.reexports.map(
-      ({ module, names, typeOnly }): ExportDeclarationStructure => ({
-        kind: StructureKind.ExportDeclaration,
-        isTypeOnly: typeOnly,
-        moduleSpecifier: module.specifier,
-        ...(names === '*' ? {} : { namedExports: [...names] }),
-      }),
-    );
+    const exports = this.reexports.map(({ module, names, typeOnly }): ExportDeclarationStructure => ({
+      kind: StructureKind.ExportDeclaration,
+      isTypeOnly: typeOnly,
+      moduleSpecifier: module.specifier,
+      ...(names === '*' ? {} : { namedExports: [...names] }),
+    }));
     const imports = this.imports();
     // A blank line between the imports, the re-exports and the statements.
     const gap = (before: readonly unknown[], after: readonly unknown[]) =>
@@ -157,7 +157,13 @@ export class GeneratedFile {
       const uses = [...this.uses.get(specifier)!.values()];
       const note = this.modules.get(specifier)!.note;
       for (const { symbol, typeOnly } of uses.filter((u) => u.symbol.namespace)) {
-        declarations.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: specifier, namespaceImport: symbol.name, isTypeOnly: typeOnly, leadingTrivia: noteOnce(note) });
+        declarations.push({
+          kind: StructureKind.ImportDeclaration,
+          moduleSpecifier: specifier,
+          namespaceImport: symbol.name,
+          isTypeOnly: typeOnly,
+          leadingTrivia: noteOnce(note),
+        });
       }
       const named = uses.filter((u) => !u.symbol.namespace).sort((a, b) => compareText(a.symbol.name, b.symbol.name));
       if (named.length === 0) continue;

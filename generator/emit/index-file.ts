@@ -11,7 +11,10 @@ export function emitIndex(model: Model, assets: Assets): EmittedFile {
   const f = new GeneratedFile('index.ts');
   f.reexportAll(localTypes.module, { typeOnly: true });
   f.reexportAll(localValidators.module, { typeOnly: false });
-  for (const [specifier, exports] of [['./server.js', serverExports], ['./client.js', clientExports]] as const) {
+  for (const [specifier, exports] of [
+    ['./server.js', serverExports],
+    ['./client.js', clientExports],
+  ] as const) {
     const symbols = (names: readonly string[]) => names.map((name) => importSymbol(name, { specifier }));
     f.reexport(symbols([...exports.own.values, ...exports.fromRuntime.values]), { typeOnly: false });
     f.reexport(symbols([...exports.own.types, ...exports.fromRuntime.types]), { typeOnly: true });

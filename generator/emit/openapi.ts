@@ -53,9 +53,26 @@ export function buildOpenApi(model: Model): Json {
     schema: { type: 'string' },
   };
   // The public API's refusals (as `agentgen dev` answers them, after the reference platform), then the container's own.
-  const publicCallErrors = errorResponses(['malformedJson', 'invalidEnvelope', 'invalidInput', 'wrongRoute', 'containerFailed', 'unauthenticated', 'unknownPath', 'unknownOperation']);
+  const publicCallErrors = errorResponses([
+    'malformedJson',
+    'invalidEnvelope',
+    'invalidInput',
+    'wrongRoute',
+    'containerFailed',
+    'unauthenticated',
+    'unknownPath',
+    'unknownOperation',
+  ]);
   const resourceErrors = errorResponses(['unauthenticated', 'unknownPath']);
-  const containerCallErrors = errorResponses(['malformedJson', 'invalidEnvelope', 'invalidInput', 'wrongRoute', 'unknownOperation', 'bodyTooLarge', 'unsupportedMediaType']);
+  const containerCallErrors = errorResponses([
+    'malformedJson',
+    'invalidEnvelope',
+    'invalidInput',
+    'wrongRoute',
+    'unknownOperation',
+    'bodyTooLarge',
+    'unsupportedMediaType',
+  ]);
   const paths: Json = {};
   if (unary.length > 0) {
     paths['/v1/{resource_name}:query'] = {
@@ -114,7 +131,10 @@ export function buildOpenApi(model: Model): Json {
         summary: 'Container route for streaming operations: newline-delimited JSON events.',
         requestBody: { required: true, content: json(oneOf(stream.map(containerRequest))) },
         responses: {
-          200: { description: 'One JSON event per line; an error after the first line is a last line `{"error": {...}}`.', content: json(anyOf(stream.map((op) => ref(op.names.outputType)))) },
+          200: {
+            description: 'One JSON event per line; an error after the first line is a last line `{"error": {...}}`.',
+            content: json(anyOf(stream.map((op) => ref(op.names.outputType)))),
+          },
           ...containerCallErrors,
         },
       },
@@ -131,7 +151,9 @@ export function buildOpenApi(model: Model): Json {
     },
     // The description sits on the server, not its variable: swagger-parser's 3.1 schema misspells
     // the variable's field (`descriptions`) and rejects `description` there.
-    servers: [{ url: '{baseUrl}', description: 'baseUrl: the regional API host, or `agentgen dev`.', variables: { baseUrl: { default: 'http://127.0.0.1:8600' } } }],
+    servers: [
+      { url: '{baseUrl}', description: 'baseUrl: the regional API host, or `agentgen dev`.', variables: { baseUrl: { default: 'http://127.0.0.1:8600' } } },
+    ],
     security: [{ bearerAuth: [] }],
     tags: [{ name: 'container', description: 'Routes inside the agent container, called by the runtime only.' }],
     paths,
@@ -185,8 +207,12 @@ export function toOpenApi(schema: JsonSchema): Json {
   // Where null cannot be added to a type or an enum, the schema becomes one alternative of two.
   const wrapNull =
     schema.nullable === true &&
-    (schema.$ref !== undefined || schema.const !== undefined || schema.anyOf !== undefined || schema.oneOf !== undefined ||
-      schema.allOf !== undefined || schema.not !== undefined);
+    (schema.$ref !== undefined ||
+      schema.const !== undefined ||
+      schema.anyOf !== undefined ||
+      schema.oneOf !== undefined ||
+      schema.allOf !== undefined ||
+      schema.not !== undefined);
   const addNull = schema.nullable === true && !wrapNull;
   if (schema.$ref !== undefined) out.$ref = schema.$ref;
   if (schema.title !== undefined) out.title = schema.title;
@@ -271,7 +297,7 @@ const conditionText: Readonly<Record<ErrorCondition, string>> = {
   headersTooLarge: 'the request headers are too large',
   requestTimeout: 'the request did not arrive in time',
   permissionDenied: 'the host or origin is not allowed',
-  streamLimit: 'the stream ran past the runtime\'s time limit',
+  streamLimit: "the stream ran past the runtime's time limit",
   shuttingDown: 'the server is shutting down',
 };
 

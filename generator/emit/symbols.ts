@@ -16,7 +16,8 @@ export type RuntimeSide = 'server' | 'client' | 'validation' | 'pattern' | 'cont
 
 /** The runtime's code-generation entry for one side, with a line that tells what a `tsc` error on its import means. */
 export function runtimeEntry(model: Model, side: RuntimeSide): ModuleRef {
-  if (model.runtime === 'bundle') return { specifier: `./runtime/${codegenEntry}/${side}.js`, note: 'The runtime, copied into ./runtime/ (`runtime: bundle`).' };
+  if (model.runtime === 'bundle')
+    return { specifier: `./runtime/${codegenEntry}/${side}.js`, note: 'The runtime, copied into ./runtime/ (`runtime: bundle`).' };
   return {
     specifier: `@agentgen/runtime/${codegenEntry}/${side}`,
     note:

@@ -41,9 +41,23 @@ export function emitTypes(model: Model, assets: Assets): EmittedFile {
   f.add('\n// Operations.');
   for (const op of model.operations) {
     const differ = op.names.callInputType !== op.names.inputType;
-    f.declare(declare(op.names.inputType, op.input, operationDoc(op, 'Keyword arguments', differ ? 'As the handler receives them: defaults are filled.' : undefined), value));
+    f.declare(
+      declare(
+        op.names.inputType,
+        op.input,
+        operationDoc(op, 'Keyword arguments', differ ? 'As the handler receives them: defaults are filled.' : undefined),
+        value,
+      ),
+    );
     if (differ) {
-      f.declare(declare(op.names.callInputType, op.input, operationDoc(op, 'Keyword arguments', 'As a caller passes them: an argument with a default may be left out.'), input));
+      f.declare(
+        declare(
+          op.names.callInputType,
+          op.input,
+          operationDoc(op, 'Keyword arguments', 'As a caller passes them: an argument with a default may be left out.'),
+          input,
+        ),
+      );
     }
     f.declare(declare(op.names.outputType, op.output, operationDoc(op, op.routing.response === 'stream' ? 'One streamed event' : 'Result'), input));
   }
@@ -115,8 +129,12 @@ function declare(name: string, schema: JsonSchema, doc: string | undefined, cont
   const declared = identifier(name);
   const types = schemaTypes(schema);
   const isPlainObject =
-    types.length === 1 && types[0] === 'object' && !schema.nullable && isAnyJson({ ...schema, type: undefined }) &&
-    schema.not === undefined && Object.keys(schema.properties ?? {}).length > 0;
+    types.length === 1 &&
+    types[0] === 'object' &&
+    !schema.nullable &&
+    isAnyJson({ ...schema, type: undefined }) &&
+    schema.not === undefined &&
+    Object.keys(schema.properties ?? {}).length > 0;
   if (!isPlainObject) {
     return { kind: StructureKind.TypeAlias, name: declared, isExported: true, docs, type: tsType(schema, context) };
   }
@@ -136,8 +154,7 @@ function declare(name: string, schema: JsonSchema, doc: string | undefined, cont
         docs: propertyDocs(property),
       };
     }),
-    indexSignatures:
-      extra === undefined || extra === false ? [] : [{ keyName: 'key', keyType: 'string', returnType: 'unknown' }],
+    indexSignatures: extra === undefined || extra === false ? [] : [{ keyName: 'key', keyType: 'string', returnType: 'unknown' }],
   };
 }
 

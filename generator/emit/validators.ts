@@ -47,7 +47,14 @@ function zodContext(f: GeneratedFile, byName: ReadonlyMap<string, NamedSchema>, 
 /** One named schema's exported validator. */
 function namedDeclaration(f: GeneratedFile, byName: ReadonlyMap<string, NamedSchema>, refs: ZodRefs, s: NamedSchema): string {
   return schemaDeclaration(
-    { name: s.schemaConst, type: refs.type(s.name), inputType: refs.type(s.inputName), schema: s.schema, doc: s.schema.description, recursive: s.cycle.length > 0 },
+    {
+      name: s.schemaConst,
+      type: refs.type(s.name),
+      inputType: refs.type(s.inputName),
+      schema: s.schema,
+      doc: s.schema.description,
+      recursive: s.cycle.length > 0,
+    },
     zodContext(f, byName, refs, s.cycle),
   );
 }
@@ -68,7 +75,11 @@ export function emitValidators(model: Model, assets: Assets): EmittedFile {
   f.reexport([...contractConsts.values(), ...envelopeValidators.map(({ name }) => runtimeValue(model, 'contract', name))], { typeOnly: false });
   const refs: ZodRefs = {
     runtime: (name) =>
-      name === 'matchesPattern' ? runtimeValue(model, 'pattern', name) : name === 'Produces' || name === 'Shape' ? runtimeType(model, 'validation', name) : runtimeValue(model, 'validation', name),
+      name === 'matchesPattern'
+        ? runtimeValue(model, 'pattern', name)
+        : name === 'Produces' || name === 'Shape'
+          ? runtimeType(model, 'validation', name)
+          : runtimeValue(model, 'validation', name),
     contractConst: (schema) => contractConsts.get(schema.name),
     type: (name) => `${f.use(localTypes)}.${identifier(name)}`,
   };
@@ -81,7 +92,13 @@ export function emitValidators(model: Model, assets: Assets): EmittedFile {
     const context = zodContext(f, byName, refs, []);
     f.add(
       schemaDeclaration(
-        { name: op.names.inputSchema, type: refs.type(op.names.inputType), inputType: refs.type(op.names.callInputType), schema: op.input, doc: `Validates the keyword arguments of \`${op.name}\`.` },
+        {
+          name: op.names.inputSchema,
+          type: refs.type(op.names.inputType),
+          inputType: refs.type(op.names.callInputType),
+          schema: op.input,
+          doc: `Validates the keyword arguments of \`${op.name}\`.`,
+        },
         context,
       ),
       schemaDeclaration(
@@ -132,7 +149,7 @@ export function contractValidatorsFile(model: Model, header: string): EmittedFil
   f.use(zod);
   registerEnglish(f);
   f.add("\n// The contract's named schemas.", ...model.schemas.filter((s) => s.origin === 'contract').map((s) => namedDeclaration(f, byName, refs, s)));
-  f.add('\n// Envelopes.', "const keywordArguments = z.record(z.string(), z.unknown());");
+  f.add('\n// Envelopes.', 'const keywordArguments = z.record(z.string(), z.unknown());');
   const produces = f.use(refs.runtime('Produces'), true);
   for (const { source } of envelopeValidators) f.add(source(refs.type, produces));
   return { path: 'validators.ts', contents: f.print(header) };

@@ -159,7 +159,11 @@ function toProblems(issue: z.core.$ZodIssue, keyAt: KeyPosition): SpecProblem[] 
     // One problem per key, located at the key itself; the path names the map that holds it.
     const known = strictObjectAt(specFormat as unknown as ZodLike, path);
     const expected =
-      known === undefined ? '' : known.schemaKeywords ? `; the supported schema keywords are ${known.keys.join(', ')}` : `; expected one of ${known.keys.join(', ')}`;
+      known === undefined
+        ? ''
+        : known.schemaKeywords
+          ? `; the supported schema keywords are ${known.keys.join(', ')}`
+          : `; expected one of ${known.keys.join(', ')}`;
     return issue.keys.map((key) => ({ path, at: keyAt(path, key), message: `unknown field ${JSON.stringify(key)}${expected}` }));
   }
   if (issue.code === 'invalid_type') {
@@ -170,7 +174,9 @@ function toProblems(issue: z.core.$ZodIssue, keyAt: KeyPosition): SpecProblem[] 
   if (issue.code === 'invalid_union' && issue.message === 'Invalid input') {
     // zod's own message, for a value of none of the union's types (a value of one of them is
     // reported as that option's issues): name the types. A message the format sets is kept.
-    const expected = issue.errors.map((option) => (option.length === 1 && option[0]!.code === 'invalid_type' && option[0]!.path.length === 0 ? option[0]!.expected : undefined));
+    const expected = issue.errors.map((option) =>
+      option.length === 1 && option[0]!.code === 'invalid_type' && option[0]!.path.length === 0 ? option[0]!.expected : undefined,
+    );
     if (expected.length > 0 && expected.every((type) => type !== undefined)) {
       return [{ path, message: `expected ${[...new Set(expected)].join(' or ')}, got ${describe(issue.input)}` }];
     }
@@ -284,9 +290,7 @@ function pathAt(node: unknown, offset: number, path: Segment[]): Segment[] {
   }
   // Inside a child; else at the very end of a map or list (an unclosed bracket is reported where
   // the text ends).
-  const child =
-    children.find((c) => c.start <= offset && offset < c.end) ??
-    children.find((c) => c.end === offset && (isMap(c.node) || isSeq(c.node)));
+  const child = children.find((c) => c.start <= offset && offset < c.end) ?? children.find((c) => c.end === offset && (isMap(c.node) || isSeq(c.node)));
   return child === undefined ? path : pathAt(child.node, offset, [...path, child.segment]);
 }
 

@@ -28,9 +28,7 @@ const count = z.int({ error: 'expected a whole number' }).nonnegative({ error: '
  */
 export const jsonSchemaFormat: z.ZodType<JsonSchema> = z.lazy(() =>
   z.strictObject({
-    type: z
-      .union([jsonType, z.array(jsonType).min(1)], { error: `expected one of ${typeNames}, or a list of them` })
-      .optional(),
+    type: z.union([jsonType, z.array(jsonType).min(1)], { error: `expected one of ${typeNames}, or a list of them` }).optional(),
     title: z.string().optional(),
     description: z.string().optional(),
     properties: z.record(z.string(), jsonSchemaFormat).optional(),
@@ -69,8 +67,7 @@ export const jsonSchemaFormat: z.ZodType<JsonSchema> = z.lazy(() =>
 );
 
 const apiModeFormat = z.enum(apiModes, {
-  error: (issue) =>
-    `unknown api_mode ${JSON.stringify(issue.input)}; expected one of ${apiModes.map((m) => JSON.stringify(m)).join(', ')}`,
+  error: (issue) => `unknown api_mode ${JSON.stringify(issue.input)}; expected one of ${apiModes.map((m) => JSON.stringify(m)).join(', ')}`,
 });
 
 export const operationFormat = z.strictObject({
@@ -89,22 +86,23 @@ export const operationFormat = z.strictObject({
 export const licenseFormat = z
   .strictObject({
     name: z.string().min(1, 'expected a non-empty name'),
-    identifier: z.string().regex(/^[A-Za-z0-9.+:()-]+(?: (?:AND|OR|WITH) [A-Za-z0-9.+:()-]+)*$/, 'expected an SPDX licence expression, e.g. Apache-2.0').optional(),
+    identifier: z
+      .string()
+      .regex(/^[A-Za-z0-9.+:()-]+(?: (?:AND|OR|WITH) [A-Za-z0-9.+:()-]+)*$/, 'expected an SPDX licence expression, e.g. Apache-2.0')
+      .optional(),
     url: z.url({ error: 'expected an absolute URL' }).optional(),
   })
   .refine((license) => license.identifier === undefined || license.url === undefined, 'give identifier or url, not both (OpenAPI 3.1 allows one)');
 
 export const specFormat = z.strictObject({
   agentgen: z.literal(specFormatVersion, {
-    error: (issue) =>
-      `unsupported spec format version ${JSON.stringify(issue.input)}; this agentgen reads version ${specFormatVersion}`,
+    error: (issue) => `unsupported spec format version ${JSON.stringify(issue.input)}; this agentgen reads version ${specFormatVersion}`,
   }),
   name: z.string().min(1, 'expected a non-empty name'),
   /** A standard surface by version; `agent-app` is `agent-app@1` (see spec/agent-app-surface/). */
   surface: z
     .enum(surfaceNames as [SurfaceName, ...SurfaceName[]], {
-      error: (issue) =>
-        `unknown surface ${JSON.stringify(issue.input)}; expected one of ${surfaceNames.map((n) => JSON.stringify(n)).join(', ')}`,
+      error: (issue) => `unknown surface ${JSON.stringify(issue.input)}; expected one of ${surfaceNames.map((n) => JSON.stringify(n)).join(', ')}`,
     })
     .optional(),
   include: z.array(z.string()).optional(),

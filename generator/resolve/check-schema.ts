@@ -94,7 +94,10 @@ export function checkSchema(schema: JsonSchema, path: SpecPath, names: SchemaNam
   if (schema.format !== undefined && Object.hasOwn(knownFormats, schema.format)) {
     const applies = knownFormats[schema.format]!;
     if (!applies.some((kind) => typesInclude(types, kind))) {
-      problems.push({ path: [...path, 'format'], message: `format ${JSON.stringify(schema.format)} applies to ${kindName[applies[0]!]}: it needs ${kindType[applies[0]!]}` });
+      problems.push({
+        path: [...path, 'format'],
+        message: `format ${JSON.stringify(schema.format)} applies to ${kindName[applies[0]!]}: it needs ${kindType[applies[0]!]}`,
+      });
     }
   }
   if (schema.pattern !== undefined) {
@@ -108,8 +111,16 @@ export function checkSchema(schema: JsonSchema, path: SpecPath, names: SchemaNam
       problems.push({ path: [...path, min], message: `${min} ${low} is greater than ${max} ${high}: no value can match` });
     }
   }
-  if (schema.not !== undefined && schema.$ref === undefined && types.length === 0 && schema.enum === undefined && schema.const === undefined &&
-    schema.anyOf === undefined && schema.oneOf === undefined && schema.allOf === undefined) {
+  if (
+    schema.not !== undefined &&
+    schema.$ref === undefined &&
+    types.length === 0 &&
+    schema.enum === undefined &&
+    schema.const === undefined &&
+    schema.anyOf === undefined &&
+    schema.oneOf === undefined &&
+    schema.allOf === undefined
+  ) {
     problems.push({
       path: [...path, 'not'],
       message: 'not needs a type, $ref, enum, const, anyOf, oneOf or allOf beside it: TypeScript has no type for "anything except"',

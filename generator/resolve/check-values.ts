@@ -84,7 +84,8 @@ export function pathKey(path: SpecPath): string {
 function typeMismatch(issue: import('zod').z.core.$ZodRawIssue): string | undefined {
   if (issue.code !== 'invalid_type') return undefined;
   const format = (issue.inst as { format?: unknown } | undefined)?.format;
-  const expected = issue.expected === 'number' && (format === 'safeint' || format === 'int32') ? 'integer' : issue.expected === 'int' ? 'integer' : issue.expected;
+  const expected =
+    issue.expected === 'number' && (format === 'safeint' || format === 'int32') ? 'integer' : issue.expected === 'int' ? 'integer' : issue.expected;
   return `expected ${expected}, got ${describe(issue.input)}`;
 }
 

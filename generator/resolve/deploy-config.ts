@@ -73,7 +73,10 @@ export function resolveDeploy(doc: SpecDocument | undefined, env: Environment | 
     return { name, value: value(raw, ['env', name]) ?? '' };
   });
   const secretEntries = Object.entries(section.secret_env ?? {}).map(([name, ref]) => {
-    keyed(['secret_env', name], rules.envNameProblem(name) ?? (Object.hasOwn(section.env ?? {}, name) ? `${name} is also under env; a variable is set once` : undefined));
+    keyed(
+      ['secret_env', name],
+      rules.envNameProblem(name) ?? (Object.hasOwn(section.env ?? {}, name) ? `${name} is also under env; a variable is set once` : undefined),
+    );
     return {
       name,
       secret: value(ref.secret, ['secret_env', name, 'secret'], rules.secretProblem) ?? '',
@@ -118,7 +121,8 @@ export function resolveDeploy(doc: SpecDocument | undefined, env: Environment | 
       section.keep_alive === undefined
         ? undefined
         : {
-            path: value(section.keep_alive.path ?? rules.defaultKeepAlivePath, ['keep_alive', 'path'], rules.keepAlivePathProblem) ?? rules.defaultKeepAlivePath,
+            path:
+              value(section.keep_alive.path ?? rules.defaultKeepAlivePath, ['keep_alive', 'path'], rules.keepAlivePathProblem) ?? rules.defaultKeepAlivePath,
             maxSeconds: number(section.keep_alive.max_seconds, ['keep_alive', 'max_seconds'], rules.keepAliveSecondsProblem),
           },
     agentServerMode: section.agent_server_mode,

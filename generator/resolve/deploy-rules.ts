@@ -25,7 +25,8 @@ export const instanceBounds = { min: [0, 10], max: [1, 1000] } as const;
 const maxLabels = 64;
 
 export function envNameProblem(name: string): string | undefined {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `${JSON.stringify(name)} is not an environment variable name: letters, digits and _, not starting with a digit`;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    return `${JSON.stringify(name)} is not an environment variable name: letters, digits and _, not starting with a digit`;
   if (reservedEnvNames.has(name)) return `${name} is set by the runtime itself and cannot be set here; reserved: ${[...reservedEnvNames].join(', ')}`;
   return undefined;
 }
@@ -53,7 +54,9 @@ export function cpuProblem(cpu: string): string | undefined {
 export function memoryProblem(memory: string): string | undefined {
   const match = /^([0-9]+)(Gi|Mi)$/.exec(memory);
   const mebibytes = match === null ? NaN : Number(match[1]) * (match[2] === 'Gi' ? 1024 : 1);
-  return mebibytes >= 1024 && mebibytes <= 32 * 1024 ? undefined : `memory ${JSON.stringify(memory)} is not supported; expected 1Gi to 32Gi (e.g. 4Gi, or 2048Mi)`;
+  return mebibytes >= 1024 && mebibytes <= 32 * 1024
+    ? undefined
+    : `memory ${JSON.stringify(memory)} is not supported; expected 1Gi to 32Gi (e.g. 4Gi, or 2048Mi)`;
 }
 
 export function instancesProblem(which: 'min' | 'max', value: number): string | undefined {
@@ -66,7 +69,9 @@ export function concurrencyProblem(value: number): string | undefined {
 }
 
 export function agentFrameworkProblem(value: string): string | undefined {
-  return (agentFrameworks as readonly string[]).includes(value) ? undefined : `unknown agent_framework ${JSON.stringify(value)}; expected one of ${agentFrameworks.join(', ')}`;
+  return (agentFrameworks as readonly string[]).includes(value)
+    ? undefined
+    : `unknown agent_framework ${JSON.stringify(value)}; expected one of ${agentFrameworks.join(', ')}`;
 }
 
 /** A pattern rule: the value must match, else the message. */
@@ -78,9 +83,18 @@ export const projectProblem = matching(/^(?:[a-z][a-z0-9-]{4,28}[a-z0-9]|[0-9]+)
 export const locationProblem = matching(/^[a-z]+-[a-z]+[0-9]+$/, 'a region such as us-central1');
 export const imageProblem = matching(/^[^\s]+$/, 'a container image URI (no spaces)');
 export const serviceAccountProblem = matching(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'a service account e-mail address');
-export const encryptionKeyProblem = matching(/^projects\/[^/]+\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/]+$/, 'a Cloud KMS key name (projects/P/locations/L/keyRings/R/cryptoKeys/K)');
-export const resourceProblem = matching(/^(?:projects\/[^/]+\/locations\/[^/]+\/reasoningEngines\/)?[0-9]+$/, 'a reasoningEngine name (projects/P/locations/L/reasoningEngines/ID) or ID');
-export const secretProblem = matching(/^(?:projects\/[^/]+\/secrets\/)?[A-Za-z0-9_-]{1,255}$/, 'a Secret Manager secret id (letters, digits, _ or -) or projects/P/secrets/ID');
+export const encryptionKeyProblem = matching(
+  /^projects\/[^/]+\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/]+$/,
+  'a Cloud KMS key name (projects/P/locations/L/keyRings/R/cryptoKeys/K)',
+);
+export const resourceProblem = matching(
+  /^(?:projects\/[^/]+\/locations\/[^/]+\/reasoningEngines\/)?[0-9]+$/,
+  'a reasoningEngine name (projects/P/locations/L/reasoningEngines/ID) or ID',
+);
+export const secretProblem = matching(
+  /^(?:projects\/[^/]+\/secrets\/)?[A-Za-z0-9_-]{1,255}$/,
+  'a Secret Manager secret id (letters, digits, _ or -) or projects/P/secrets/ID',
+);
 export const secretVersionProblem = matching(/^(?:latest|[1-9][0-9]*)$/, 'a secret version: a number or latest');
 export const displayNameProblem = (value: string): string | undefined =>
   value.length >= 1 && [...value].length <= 128 ? undefined : 'a display name is 1 to 128 characters';
@@ -96,5 +110,7 @@ export function portProblem(port: number): string | undefined {
 export const keepAlivePathProblem = matching(/^\/[^\s?#]*$/, 'an HTTP path starting with / (no spaces, query or fragment)');
 
 export function keepAliveSecondsProblem(seconds: number): string | undefined {
-  return seconds >= 1 && seconds <= maxKeepAliveSeconds ? undefined : `keep_alive.max_seconds ${seconds} is out of range; the platform allows 1 to ${maxKeepAliveSeconds}`;
+  return seconds >= 1 && seconds <= maxKeepAliveSeconds
+    ? undefined
+    : `keep_alive.max_seconds ${seconds} is out of range; the platform allows 1 to ${maxKeepAliveSeconds}`;
 }

@@ -68,9 +68,7 @@ function manifestWriter(model: Model): Writer {
 }
 
 function parameters(input: JsonSchema, writer: Writer): ManifestSchema {
-  const properties = Object.fromEntries(
-    Object.entries(input.properties ?? {}).map(([key, schema]) => [key, manifestSchema(schema, writer)]),
-  );
+  const properties = Object.fromEntries(Object.entries(input.properties ?? {}).map(([key, schema]) => [key, manifestSchema(schema, writer)]));
   const required = (input.required ?? []).filter((key) => input.properties?.[key]?.default === undefined);
   return { properties, required, type: 'object' };
 }
@@ -138,10 +136,7 @@ function manifestSchema(schema: JsonSchema, writer: Writer): ManifestSchema {
     allOf: allOf.length > 0 ? allOf : undefined,
     not: schema.not === undefined ? undefined : inner(schema.not),
     items: schema.items === undefined ? undefined : inner(schema.items),
-    properties:
-      schema.properties === undefined
-        ? undefined
-        : Object.fromEntries(Object.entries(schema.properties).map(([k, s]) => [k, inner(s)])),
+    properties: schema.properties === undefined ? undefined : Object.fromEntries(Object.entries(schema.properties).map(([k, s]) => [k, inner(s)])),
     required: schema.required,
     default: annotations.default,
     examples: annotations.examples,

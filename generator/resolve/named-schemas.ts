@@ -24,7 +24,8 @@ export function specSchemaConst(name: string): string {
 export function checkSchemaName(name: string, problems: SpecProblem[]): boolean {
   let message: string | undefined;
   if (!schemaNamePattern.test(name)) message = 'a schema name must match ^[A-Za-z_][A-Za-z0-9_]*$ (it names a TypeScript type)';
-  else if (reservedWords.has(name) || globalTypesInUse.has(name)) message = `${JSON.stringify(name)} is a reserved word or a built-in type of TypeScript; choose another`;
+  else if (reservedWords.has(name) || globalTypesInUse.has(name))
+    message = `${JSON.stringify(name)} is a reserved word or a built-in type of TypeScript; choose another`;
   else message = protocolNameProblem(name);
   if (message !== undefined) problems.push({ path: ['schemas', name], message, atKey: true });
   return message === undefined;

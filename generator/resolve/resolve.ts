@@ -157,7 +157,7 @@ function namedSchemas(specSchemas: ReadonlyMap<string, JsonSchema>, names: Schem
   // The input form's name, where a default inside (or in a schema referred to) makes the forms differ; to a fixed point, for cycles.
   const inputNames = new Map(spec.map((s) => [s.name, s.name]));
   const input: TsContext = { form: 'input', named: (n) => inputNames.get(n) ?? n };
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const s of spec) {
       if (inputNames.get(s.name) === s.name && tsType(s.schema, plainNames) !== tsType(s.schema, input)) {
@@ -264,11 +264,7 @@ function checkOperationName(name: string, path: string[], problems: SpecProblem[
   return message === undefined;
 }
 
-function checkDerivedNames(
-  operations: readonly OperationModel[],
-  schemas: readonly Pick<NamedSchema, 'name' | 'inputName'>[],
-  problems: SpecProblem[],
-): void {
+function checkDerivedNames(operations: readonly OperationModel[], schemas: readonly Pick<NamedSchema, 'name' | 'inputName'>[], problems: SpecProblem[]): void {
   const taken = new Map<string, string>(fixedTypeNames.map((n) => [n, 'a name agentgen emits']));
   for (const [name] of contractSchemas) taken.set(name, 'a contract schema');
   const claim = (derived: string, owner: string, path: SpecPath, what: string) => {
@@ -279,7 +275,10 @@ function checkDerivedNames(
   const consts = new Map<string, string>();
   for (const schema of schemas) {
     if (taken.get(schema.name) === 'a contract schema') {
-      problems.push({ path: ['schemas', schema.name], message: `${JSON.stringify(schema.name)} is a schema of the contract (#/components/schemas/${schema.name}); choose another name` });
+      problems.push({
+        path: ['schemas', schema.name],
+        message: `${JSON.stringify(schema.name)} is a schema of the contract (#/components/schemas/${schema.name}); choose another name`,
+      });
       continue;
     }
     const owner = `the schema ${JSON.stringify(schema.name)}`;
@@ -288,7 +287,10 @@ function checkDerivedNames(
     const schemaConst = specSchemaConst(schema.name);
     const other = consts.get(schemaConst);
     if (other !== undefined) {
-      problems.push({ path: ['schemas', schema.name], message: `gives the zod schema name ${schemaConst}, which is already the schema ${JSON.stringify(other)}'s; choose another name` });
+      problems.push({
+        path: ['schemas', schema.name],
+        message: `gives the zod schema name ${schemaConst}, which is already the schema ${JSON.stringify(other)}'s; choose another name`,
+      });
     }
     consts.set(schemaConst, schema.name);
   }

@@ -71,4 +71,3 @@ export function liveBuilder(named: (name: string) => JsonSchema | undefined): Zo
   };
   return builder;
 }
-

@@ -16,7 +16,6 @@ import { isAnyJson, knownFormats, schemaTypes, type JsonPrimitive, type JsonSche
 import { docComment, identifier, jsonLiteral, objectLiteralKey, stringLiteral } from './escape.js';
 import { refName } from './to-ts.js';
 
-
 /** The checks zod has no method for, as `.refine` callbacks: source text and behaviour side by side. */
 export const refinements = {
   minLength: {
@@ -304,10 +303,17 @@ function miniTextBuilder(context: ZodTextContext): ZodBuilder<MiniText> {
   const check = (target: MiniText, call: string): MiniText => {
     const base = target.checks?.base ?? target;
     const calls = [...(target.checks?.calls ?? []), call];
-    return Object.assign((indent: string) => `${base(indent)}.check(${calls.join(', ')})`, { checks: { base, calls } }, target.array ? { array: true as const } : {});
+    return Object.assign(
+      (indent: string) => `${base(indent)}.check(${calls.join(', ')})`,
+      { checks: { base, calls } },
+      target.array ? { array: true as const } : {},
+    );
   };
   return {
-    factory: (path, ...values) => () => `z.${path}(${args(values)})`,
+    factory:
+      (path, ...values) =>
+      () =>
+        `z.${path}(${args(values)})`,
     method: (target, name, ...values) => {
       const wrapper = miniWrappers[name];
       if (wrapper !== undefined) return (indent) => `z.${wrapper}(${[target(indent), ...values.map((v) => jsonLiteral(v))].join(', ')})`;

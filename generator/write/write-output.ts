@@ -80,7 +80,9 @@ export async function removeLeftovers(outDir: string, paths: readonly string[]):
   await Promise.all(paths.map((path) => rm(join(outDir, path), { force: true })));
   if (paths.length === 0) return;
   // Empty folders go, deepest first; a folder that still holds a file of the user's stays.
-  const folders = [...new Set(paths.filter((path) => path.includes('/')).map((path) => path.slice(0, path.lastIndexOf('/'))))].sort((a, b) => b.length - a.length);
+  const folders = [...new Set(paths.filter((path) => path.includes('/')).map((path) => path.slice(0, path.lastIndexOf('/'))))].sort(
+    (a, b) => b.length - a.length,
+  );
   for (const folder of folders) {
     for (let dir = folder; dir.startsWith('runtime'); dir = dir.slice(0, Math.max(dir.lastIndexOf('/'), 0))) {
       const left = await readdir(join(outDir, dir)).catch(() => undefined);

@@ -41,7 +41,6 @@ export const containerErrors = {
   requestTimeout: { http: 408, status: 'DEADLINE_EXCEEDED' },
 } as const satisfies Readonly<Record<string, ErrorRow>>;
 
-
 export type ContainerErrorCondition = keyof typeof containerErrors;
 
 /** HTTP status of each `google.rpc.Status` code name (Google's HTTP mapping). */
@@ -104,7 +103,5 @@ export interface ManifestEntry {
 export interface Validator {
   safeParse(
     data: unknown,
-  ):
-    | { success: true; data: unknown }
-    | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+  ): { success: true; data: unknown } | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
 }

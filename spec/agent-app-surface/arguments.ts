@@ -34,8 +34,7 @@ export const int = (description?: string): Argument => both({ type: 'integer', .
 export const userId = str('The ID of the user.');
 
 /** `Dict[str, Any]`: any JSON object, kept whole. */
-export const dict = (description?: string): Argument =>
-  both({ additionalProperties: true, type: 'object', ...about(description) });
+export const dict = (description?: string): Argument => both({ additionalProperties: true, type: 'object', ...about(description) });
 
 /**
  * A `Dict[str, Any]` argument that holds one of the contract's objects (a session, a part): typed
@@ -72,8 +71,7 @@ export function optional(argument: Argument): Argument {
  * as the reference SDK infers them.
  */
 export function args(properties: Readonly<Record<string, Argument>>, required: readonly string[]): Arguments {
-  const pick = (form: keyof Argument) =>
-    Object.fromEntries(Object.entries(properties).map(([name, argument]) => [name, argument[form]]));
+  const pick = (form: keyof Argument) => Object.fromEntries(Object.entries(properties).map(([name, argument]) => [name, argument[form]]));
   return {
     input: { type: 'object', properties: pick('input'), required },
     // Keys in the catalogue's order.

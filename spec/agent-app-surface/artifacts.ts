@@ -46,12 +46,7 @@ export const artifactOperations: readonly SurfaceOperation[] = [
     { type: 'integer', description: 'The version saved: 0 for the first, one more for each save.' },
   ),
   operation('async_load_artifact', 'async', ofVersion, { ...ref('Part'), nullable: true }),
-  operation(
-    'async_list_artifact_keys',
-    'async',
-    args({ user_id: userId, session_id: sessionId }, ['user_id']),
-    { type: 'array', items: { type: 'string' } },
-  ),
+  operation('async_list_artifact_keys', 'async', args({ user_id: userId, session_id: sessionId }, ['user_id']), { type: 'array', items: { type: 'string' } }),
   operation('async_delete_artifact', 'async', ofFile, noResult),
   operation('async_list_versions', 'async', ofFile, { type: 'array', items: { type: 'integer' } }),
   operation('async_list_artifact_versions', 'async', ofFile, { type: 'array', items: artifactVersion }),

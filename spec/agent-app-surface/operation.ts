@@ -26,11 +26,6 @@ export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/
 export const noResult: JsonSchema = { type: 'null' };
 
 /** An operation of the surface: its documentation is the reference's, under its name. */
-export function operation(
-  name: string,
-  api_mode: ApiMode,
-  { input, parameters }: Arguments,
-  output: JsonSchema,
-): SurfaceOperation {
+export function operation(name: string, api_mode: ApiMode, { input, parameters }: Arguments, output: JsonSchema): SurfaceOperation {
   return { name, api_mode, ...documentation(name), input, parameters, output };
 }

@@ -7,26 +7,10 @@
 const lines = (...text: string[]): string => text.join('\n');
 
 export const referenceDocs: Readonly<Record<string, string>> = {
-  get_session: lines(
-    'Deprecated. Use async_get_session instead.',
-    '',
-    'Get a session for the given user.',
-  ),
-  list_sessions: lines(
-    'Deprecated. Use async_list_sessions instead.',
-    '',
-    'List sessions for the given user.',
-  ),
-  create_session: lines(
-    'Deprecated. Use async_create_session instead.',
-    '',
-    'Creates a new session.',
-  ),
-  delete_session: lines(
-    'Deprecated. Use async_delete_session instead.',
-    '',
-    'Deletes a session for the given user.',
-  ),
+  get_session: lines('Deprecated. Use async_get_session instead.', '', 'Get a session for the given user.'),
+  list_sessions: lines('Deprecated. Use async_list_sessions instead.', '', 'List sessions for the given user.'),
+  create_session: lines('Deprecated. Use async_create_session instead.', '', 'Creates a new session.'),
+  delete_session: lines('Deprecated. Use async_delete_session instead.', '', 'Deletes a session for the given user.'),
   async_get_session: lines(
     'Get a session for the given user.',
     '',

@@ -72,9 +72,7 @@ export const agentAppV1: readonly SurfaceOperation[] = [
     'async_stream',
     args(
       {
-        request_json: str(
-          'A JSON object as a string: message, events, artifacts, authorizations, user id, session id.',
-        ),
+        request_json: str('A JSON object as a string: message, events, artifacts, authorizations, user id, session id.'),
       },
       ['request_json'],
     ),

@@ -13,9 +13,7 @@ import { AgentApp } from '@agentgen/agent-app';
 import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
 import { drain, makeApp, textOf } from './fixtures.js';
 
-const manifest = JSON.parse(
-  readFileSync(new URL('../../agent-app/generated/class-methods.json', import.meta.url), 'utf8'),
-) as ManifestEntry[];
+const manifest = JSON.parse(readFileSync(new URL('../../agent-app/generated/class-methods.json', import.meta.url), 'utf8')) as ManifestEntry[];
 
 let server: AgentServer;
 let emulator: Emulator;
@@ -72,10 +70,7 @@ describe('artifacts through the generated client, agentgen dev and AgentApp', ()
     expect(await client.async_load_artifact({ ...at, version: 0 })).toEqual({ text: 'first draft' });
     expect(await client.async_load_artifact({ ...at, version: 7 })).toBeNull();
 
-    expect(await client.async_list_artifact_versions(at)).toEqual([
-      { version: 0 },
-      { version: 1, custom_metadata: { source: 'test', pages: 2 } },
-    ]);
+    expect(await client.async_list_artifact_versions(at)).toEqual([{ version: 0 }, { version: 1, custom_metadata: { source: 'test', pages: 2 } }]);
     expect(await client.async_get_artifact_version({ ...at, version: 0 })).toEqual({ version: 0 });
     expect(await client.async_get_artifact_version(at)).toMatchObject({ version: 1 });
 
@@ -96,7 +91,7 @@ describe('artifacts through the generated client, agentgen dev and AgentApp', ()
     expect(await client.async_list_versions(at)).toEqual([0]);
   });
 
-  it('keeps artifacts apart per user and per session; a user: file is the whole user\'s', async () => {
+  it("keeps artifacts apart per user and per session; a user: file is the whole user's", async () => {
     const a = await client.async_create_session({ user_id: 'u3' });
     const b = await client.async_create_session({ user_id: 'u3' });
     await client.async_save_artifact({ user_id: 'u3', session_id: a.id, filename: 'only-a.txt', artifact: 'a' });
@@ -112,9 +107,9 @@ describe('artifacts through the generated client, agentgen dev and AgentApp', ()
   it('refuses a session-scoped filename without session_id, and an artifact with no content', async () => {
     expect(await containerStatus(client.async_save_artifact({ user_id: 'u4', filename: 'notes.txt', artifact: 'x' }))).toBe('INVALID_ARGUMENT');
     expect(await containerStatus(client.async_load_artifact({ user_id: 'u4', filename: 'notes.txt' }))).toBe('INVALID_ARGUMENT');
-    expect(
-      await containerStatus(client.async_save_artifact({ user_id: 'u4', session_id: 's', filename: 'empty', artifact: { role: 'user' } })),
-    ).toBe('INVALID_ARGUMENT');
+    expect(await containerStatus(client.async_save_artifact({ user_id: 'u4', session_id: 's', filename: 'empty', artifact: { role: 'user' } }))).toBe(
+      'INVALID_ARGUMENT',
+    );
   });
 
   it('checks `version` as the integer the reference declares, before sending', async () => {
@@ -128,7 +123,12 @@ describe("the weather-agent example's save_report tool (issue 11 item 6), with i
     const session = await app.async_create_session({ user_id: 'ada' });
     const turn = await drain(app.async_stream_query({ user_id: 'ada', session_id: session.id, message: 'Save the Paris report, please.' }));
 
-    expect(turn.map((event) => event.content?.['parts']).flat().find((part) => part?.['function_call'])?.['function_call']).toMatchObject({
+    expect(
+      turn
+        .map((event) => event.content?.['parts'])
+        .flat()
+        .find((part) => part?.['function_call'])?.['function_call'],
+    ).toMatchObject({
       name: 'save_report',
       args: { city: 'Paris' },
     });

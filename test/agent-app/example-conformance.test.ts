@@ -62,7 +62,10 @@ afterAll(async () => {
 
 describe('agentgen conformance against the example container', () => {
   it('passes every case: no violation, no advice, nothing not checked', () => {
-    expect(results.filter((r) => r.status !== 'pass'), formatConformanceTable(results)).toEqual([]);
+    expect(
+      results.filter((r) => r.status !== 'pass'),
+      formatConformanceTable(results),
+    ).toEqual([]);
     expect(conformancePassed(results, true)).toBe(true);
   });
 
@@ -70,11 +73,10 @@ describe('agentgen conformance against the example container', () => {
     expect(operations.map((op) => op.name)).toEqual(agentAppSurfaces['agent-app@2'].map((op) => op.name));
     for (const op of operations) {
       const cases = results.filter((r) => r.case.startsWith(`${op.name} `));
-      expect(cases.map((r) => r.case.replace(/ on \/api\/\w+/, ' on <route>')), op.name).toEqual([
-        `${op.name} is dispatched on <route>`,
-        `${op.name} succeeds on <route>`,
-        `${op.name} on <route> (wrong route)`,
-      ]);
+      expect(
+        cases.map((r) => r.case.replace(/ on \/api\/\w+/, ' on <route>')),
+        op.name,
+      ).toEqual([`${op.name} is dispatched on <route>`, `${op.name} succeeds on <route>`, `${op.name} on <route> (wrong route)`]);
     }
   });
 

@@ -168,7 +168,10 @@ describe('behind the generated server, in the shape Gemini Enterprise posts (adk
     const { app } = makeApp();
     const { status, text } = await post(app, { message: message('chunks Hi there'), user_id: USER, session_id: NAME });
     expect(status).toBe(200);
-    const lines = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as HandoffEnvelope);
+    const lines = text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as HandoffEnvelope);
     expect(lines.map((e) => [Object.keys(e).sort(), textOf(e.events[0]!)])).toEqual([[['events', 'session_id'], 'Hi there']]);
     expect(await sessionIds(app, USER)).toEqual([lines[0]!.session_id]);
   });

@@ -30,7 +30,7 @@ async function sessionIds(services: App['services'], appName: string, userId: st
   return (await services.sessionService.listSessions({ appName, userId })).sessions.map((s) => s.id);
 }
 
-describe('streaming_agent_run_with_events (4.6) with a session id: the app\'s own services and runner', () => {
+describe("streaming_agent_run_with_events (4.6) with a session id: the app's own services and runner", () => {
   it('1. resumes a session made with async_create_session (either id spelling); async_get_session reads the turns', async () => {
     const { app } = makeApp();
     const { id } = await app.async_create_session({ user_id: 'u1' });
@@ -45,7 +45,15 @@ describe('streaming_agent_run_with_events (4.6) with a session id: the app\'s ow
   it("1. saves the request's artifacts to a found session each turn; its events are not replayed", async () => {
     const { app } = makeApp();
     const { id } = await app.async_create_session({ user_id: 'u1' });
-    const artifacts = [{ file_name: 'brief.txt', versions: [{ version: 0, data: { text: 'v0' } }, { version: 1, data: { text: 'v1' } }] }];
+    const artifacts = [
+      {
+        file_name: 'brief.txt',
+        versions: [
+          { version: 0, data: { text: 'v0' } },
+          { version: 1, data: { text: 'v1' } },
+        ],
+      },
+    ];
     const events = [{ author: 'user', content: message('should not appear'), timestamp: 1_700_000_000 }];
     await handoff(app, { message: message('hi'), userId: 'u1', sessionId: id, artifacts, events });
     const key = { appName: app.appName, userId: 'u1', sessionId: id, filename: 'brief.txt' };

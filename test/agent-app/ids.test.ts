@@ -105,7 +105,10 @@ describe.each(Object.keys(backends))('bad ids and file names, %s', (backend) => 
     for (const { operation, field, input } of slots) {
       for (const { value } of badValues) {
         const method = app[operation as keyof AgentApp] as (input: unknown) => Promise<unknown>;
-        const error = await method(input(value)).then(() => undefined, (e: unknown) => e as { status?: string; message?: string });
+        const error = await method(input(value)).then(
+          () => undefined,
+          (e: unknown) => e as { status?: string; message?: string },
+        );
         expect({ at: `${operation} ${field}`, status: error?.status }).toEqual({ at: `${operation} ${field}`, status: 'INVALID_ARGUMENT' });
         expect(error?.message).toContain(field);
       }
@@ -166,7 +169,7 @@ describe('lone surrogates in PostgreSQL and in memory', () => {
 describe('file names that climb out of their folder', () => {
   const climbing = ['../escape.txt', 'a/../../escape.txt', '/etc/passwd', ' /abs.txt', '\\abs.txt', 'user:../../escape.txt', 'docs/./x.txt', '.', '..\\x'];
 
-  it('are 400 INVALID_ARGUMENT before ADK\'s file service sees them; nothing is written outside its folder', async () => {
+  it("are 400 INVALID_ARGUMENT before ADK's file service sees them; nothing is written outside its folder", async () => {
     const root = folder();
     const app = await newApp({ artifactService: pathToFileURL(join(root, 'store')).href });
     for (const filename of climbing) {
@@ -190,7 +193,7 @@ describe('file names that climb out of their folder', () => {
 describe('a failing INSERT in PostgreSQL', () => {
   const secret = 'sk-secret-7Qw9Zt2Lx';
 
-  it('logs its operation and SQLSTATE, never the statement\'s parameters: not in a log line, not in the answer', async () => {
+  it("logs its operation and SQLSTATE, never the statement's parameters: not in a log line, not in the answer", async () => {
     const app = await newApp({ sessionService: pg.uri });
     const lines: string[] = [];
     // The server's own loggers, both formats, as a container writes them.

@@ -6,13 +6,7 @@
  * with the position where it stops being JSON, quoting none of its text in the answer or a log.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  contentFromWire,
-  eventFromWire,
-  eventToWire,
-  partFromWire,
-  runConfigFromWire,
-} from '@agentgen/agent-app';
+import { contentFromWire, eventFromWire, eventToWire, partFromWire, runConfigFromWire } from '@agentgen/agent-app';
 import { createEvent } from '@google/adk';
 import { createAgentServer, type AgentServer, type LogEntry } from '../../generated/server.js';
 import { captureOutput } from '../helpers/capture-output.js';
@@ -63,7 +57,11 @@ describe.each([5_000, 100_000])('input nested %i levels deep', (levels) => {
     expect(handoff.error).toEqual({ ...tooDeep, message: expect.stringContaining('request_json is nested deeper than 1000 levels') });
 
     // A client's mistake: logged at info, no stack, nothing about a call stack.
-    expect(c.logs.map((entry) => [entry.level, entry.error])).toEqual([['info', undefined], ['info', undefined], ['info', undefined]]);
+    expect(c.logs.map((entry) => [entry.level, entry.error])).toEqual([
+      ['info', undefined],
+      ['info', undefined],
+      ['info', undefined],
+    ]);
     expect(JSON.stringify(c.logs)).not.toContain('call stack');
     // And the app still serves.
     expect((await c.post('reasoning_engine', '{"class_method":"async_list_sessions","input":{"user_id":"u1"}}')).status).toBe(200);
@@ -74,8 +72,12 @@ describe.each([5_000, 100_000])('input nested %i levels deep', (levels) => {
     const deep = deepValue(levels);
     await expect(app.async_create_session({ user_id: 'u1', state: deep as Record<string, unknown> })).rejects.toMatchObject({ status: 'INVALID_ARGUMENT' });
     await expect(app.async_stream_query({ user_id: 'u1', message: { role: 'user', parts: [deep] } })).rejects.toMatchObject({ status: 'INVALID_ARGUMENT' });
-    await expect(app.async_stream_query({ user_id: 'u1', message: 'hi', session_events: [deep] as never })).rejects.toMatchObject({ status: 'INVALID_ARGUMENT' });
-    await expect(app.async_add_session_to_memory({ session: { id: 's', user_id: 'u1', events: [deep] } as never })).rejects.toMatchObject({ status: 'INVALID_ARGUMENT' });
+    await expect(app.async_stream_query({ user_id: 'u1', message: 'hi', session_events: [deep] as never })).rejects.toMatchObject({
+      status: 'INVALID_ARGUMENT',
+    });
+    await expect(app.async_add_session_to_memory({ session: { id: 's', user_id: 'u1', events: [deep] } as never })).rejects.toMatchObject({
+      status: 'INVALID_ARGUMENT',
+    });
     const request_json = `{"message":{"role":"user","parts":[{"text":"hi"}]},"events":[${deepJson(levels)}]}`;
     await expect(app.streaming_agent_run_with_events({ request_json })).rejects.toMatchObject({ status: 'INVALID_ARGUMENT' });
 

@@ -29,7 +29,9 @@ const projectAgentTemplates = join(root, 'templates', 'scaffold', 'adk');
 
 describe('@google/adk stays a peer dependency', () => {
   it.each(mayNotImport)('%s/ does not import it', (folder) => {
-    const offenders = sources(join(root, folder)).filter((file) => !file.startsWith(projectAgentTemplates)).filter((file) => /from\s+['"]@google\/adk|import\(\s*['"]@google\/adk|require\(\s*['"]@google\/adk/.test(readFileSync(file, 'utf8')));
+    const offenders = sources(join(root, folder))
+      .filter((file) => !file.startsWith(projectAgentTemplates))
+      .filter((file) => /from\s+['"]@google\/adk|import\(\s*['"]@google\/adk|require\(\s*['"]@google\/adk/.test(readFileSync(file, 'utf8')));
     expect(offenders).toEqual([]);
   });
 

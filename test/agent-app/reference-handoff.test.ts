@@ -119,7 +119,9 @@ describe('streaming_agent_run_with_events as the reference runs it (adk.py: stre
     expect(out.map((e) => [e.session_id, textOf(e.events[0]!)])).toEqual([[newId, 'I have seen 2 user messages']]);
     const read = await client.async_get_session({ user_id: 'ada', session_id: newId });
     expect(read.events.map(textOf)).toEqual(['I am flying to Japan', 'how many messages', 'I have seen 2 user messages']);
-    expect(await app.services.artifactService.loadArtifact({ appName: app.appName, userId: 'ada', sessionId: newId, filename: 'seed.txt' })).toEqual({ text: 'seeded' });
+    expect(await app.services.artifactService.loadArtifact({ appName: app.appName, userId: 'ada', sessionId: newId, filename: 'seed.txt' })).toEqual({
+      text: 'seeded',
+    });
     await expect(client.async_get_session({ user_id: 'ada', session_id: 'chat-404' })).rejects.toMatchObject(containerError('NOT_FOUND'));
   });
 
@@ -131,7 +133,11 @@ describe('streaming_agent_run_with_events as the reference runs it (adk.py: stre
   });
 
   it('without a session id: a temporary in-memory session (its own memory service too), deleted after the turn', async () => {
-    const out = await handoff({ message: message('save scratch'), userId: 'lin', artifacts: [{ file_name: 'a.txt', versions: [{ version: 0, data: { text: 'a' } }] }] });
+    const out = await handoff({
+      message: message('save scratch'),
+      userId: 'lin',
+      artifacts: [{ file_name: 'a.txt', versions: [{ version: 0, data: { text: 'a' } }] }],
+    });
     expect(out).toHaveLength(3);
     const tempId = out[0]!.session_id;
     expect(out.every((e) => e.session_id === tempId)).toBe(true);

@@ -37,11 +37,7 @@ export class ScriptedLlm extends BaseLlm {
     super({ model: 'scripted' });
   }
 
-  override async *generateContentAsync(
-    request: LlmRequest,
-    stream = false,
-    abortSignal?: AbortSignal,
-  ): AsyncGenerator<LlmResponse, void> {
+  override async *generateContentAsync(request: LlmRequest, stream = false, abortSignal?: AbortSignal): AsyncGenerator<LlmResponse, void> {
     this.streamRequests.push(stream);
     const last = request.contents[request.contents.length - 1];
     const toolResult = last?.parts?.find((part) => part.functionResponse)?.functionResponse;

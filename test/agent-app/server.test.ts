@@ -33,7 +33,13 @@ async function start(app = makeApp()) {
   const stream = async (method: string, input: unknown) => {
     const res = await post('/api/stream_reasoning_engine', { class_method: method, input });
     const text = await res.text();
-    return { status: res.status, lines: text.split('\n').filter(Boolean).map((line) => JSON.parse(line)) };
+    return {
+      status: res.status,
+      lines: text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    };
   };
   return { ...app, port, post, unary, stream };
 }

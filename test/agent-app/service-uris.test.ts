@@ -149,7 +149,7 @@ describe('a PostgreSQL session service shared by two apps (two replicas)', () =>
 describe('the choice between option, platform, environment and memory', () => {
   const cloud = { GOOGLE_CLOUD_PROJECT: 'demo-project', GOOGLE_CLOUD_LOCATION: 'us-central1', GOOGLE_CLOUD_AGENT_ENGINE_ID: '4242' };
 
-  it('keeps the engine\'s Vertex AI services on the platform over URIs in the environment, and says so', () => {
+  it("keeps the engine's Vertex AI services on the platform over URIs in the environment, and says so", () => {
     const notices: string[] = [];
     const app = new AgentApp({
       agent: makeAgent().agent,
@@ -164,7 +164,7 @@ describe('the choice between option, platform, environment and memory', () => {
     ]);
   });
 
-  it('uses the environment\'s URIs under a local emulator (engine id without project and location)', () => {
+  it("uses the environment's URIs under a local emulator (engine id without project and location)", () => {
     const notices: string[] = [];
     const app = new AgentApp({
       agent: makeAgent().agent,
@@ -181,7 +181,11 @@ describe('the choice between option, platform, environment and memory', () => {
   });
 
   it('reads a scheme in any case', () => {
-    const app = new AgentApp({ agent: makeAgent().agent, env: { AGENT_SESSION_SERVICE_URI: 'PostgreSQL://db.example/agent', AGENT_ARTIFACT_SERVICE_URI: 'MEMORY://' }, warn: () => {} });
+    const app = new AgentApp({
+      agent: makeAgent().agent,
+      env: { AGENT_SESSION_SERVICE_URI: 'PostgreSQL://db.example/agent', AGENT_ARTIFACT_SERVICE_URI: 'MEMORY://' },
+      warn: () => {},
+    });
     expect(app.services.sessionService).toBeInstanceOf(DatabaseSessionService);
     expect(app.services.origins.session).toBe('postgresql://db.example/agent (AGENT_SESSION_SERVICE_URI)');
     expect(app.services.artifactService).toBeInstanceOf(InMemoryArtifactService);
@@ -200,7 +204,10 @@ describe('bad URIs fail when the app is built, naming where they came from', () 
   const agent = () => makeAgent().agent;
   it.each([
     [{ AGENT_SESSION_SERVICE_URI: 'postgresql//db/agent' }, /AGENT_SESSION_SERVICE_URI "postgresql\/\/db\/agent" is not a URI/],
-    [{ AGENT_SESSION_SERVICE_URI: 'redis://cache:6379' }, /AGENT_SESSION_SERVICE_URI "redis:\/\/cache:6379" has an unsupported scheme redis:\/\/; supported: memory:\/\/, or a database URI \(postgresql:\/\//],
+    [
+      { AGENT_SESSION_SERVICE_URI: 'redis://cache:6379' },
+      /AGENT_SESSION_SERVICE_URI "redis:\/\/cache:6379" has an unsupported scheme redis:\/\/; supported: memory:\/\/, or a database URI \(postgresql:\/\//,
+    ],
     [{ AGENT_SESSION_SERVICE_URI: 'vertexai://x' }, /the Vertex AI session service is chosen from GOOGLE_CLOUD_AGENT_ENGINE_ID/],
     [{ AGENT_SESSION_SERVICE_URI: 'postgresql:///agent' }, /"postgresql:\/\/\/agent" names no host/],
     [{ AGENT_SESSION_SERVICE_URI: 'postgresql://u:pw@:x/agent' }, /"postgresql:\/\/u:\*\*\*@:x\/agent" is not a valid URL/],
@@ -213,7 +220,9 @@ describe('bad URIs fail when the app is built, naming where they came from', () 
   });
 
   it('says which option holds a bad URI', () => {
-    expect(() => new AgentApp({ agent: agent(), env: {}, artifactService: 's3://bucket' })).toThrow(/option artifactService "s3:\/\/bucket" has an unsupported scheme s3:\/\//);
+    expect(() => new AgentApp({ agent: agent(), env: {}, artifactService: 's3://bucket' })).toThrow(
+      /option artifactService "s3:\/\/bucket" has an unsupported scheme s3:\/\//,
+    );
   });
 });
 
@@ -237,7 +246,9 @@ describe('ready() fails at start, with a clear message, when a store cannot be u
 
   it('an artifact folder that cannot be made', async () => {
     const app = new AgentApp({ agent: makeAgent().agent, env: { AGENT_ARTIFACT_SERVICE_URI: 'file:///dev/null/artifacts' }, warn: () => {} });
-    await expect(app.ready()).rejects.toThrow(/AgentApp: the artifact folder file:\/\/\/dev\/null\/artifacts \(AGENT_ARTIFACT_SERVICE_URI\) cannot be used: ENOTDIR/);
+    await expect(app.ready()).rejects.toThrow(
+      /AgentApp: the artifact folder file:\/\/\/dev\/null\/artifacts \(AGENT_ARTIFACT_SERVICE_URI\) cannot be used: ENOTDIR/,
+    );
   });
 });
 

@@ -4,11 +4,7 @@
  * services are reached for real through `agentgen dev`'s own (AGENTGEN_ENGINE_API_ENDPOINT), with
  * the token from dev's metadata server (GCE_METADATA_HOST), as under `agentgen dev --command`.
  */
-import {
-  InMemoryArtifactService,
-  InMemoryMemoryService,
-  InMemorySessionService,
-} from '@google/adk';
+import { InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService } from '@google/adk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineIdFromEnv, type VertexServiceOptions } from '@agentgen/agent-app';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
@@ -102,7 +98,10 @@ describe('service choice', () => {
     expect(calls).toEqual([]); // constructing the app touched nothing
     void app.services;
     const options = { agentEngineId: '77', projectId: 'demo-project', location: 'us-central1' };
-    expect(calls).toEqual([['session', options], ['memory', options]]);
+    expect(calls).toEqual([
+      ['session', options],
+      ['memory', options],
+    ]);
     expect(app.appName).toBe('77');
   });
 
@@ -124,7 +123,11 @@ describe('service choice', () => {
 
   it('stays in memory, and says why once, with an engine id but no project or location (a local emulator)', () => {
     const warnings: string[] = [];
-    const app = new AgentApp({ agent: makeAgent().agent, env: { GOOGLE_CLOUD_AGENT_ENGINE_ID: '9', GOOGLE_CLOUD_PROJECT: 'p' }, warn: (m) => warnings.push(m) });
+    const app = new AgentApp({
+      agent: makeAgent().agent,
+      env: { GOOGLE_CLOUD_AGENT_ENGINE_ID: '9', GOOGLE_CLOUD_PROJECT: 'p' },
+      warn: (m) => warnings.push(m),
+    });
     expect(app.appName).toBe('9');
     expect(app.services.kind).toBe('in-memory');
     expect(app.services.sessionService).toBeInstanceOf(InMemorySessionService);

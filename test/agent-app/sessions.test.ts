@@ -114,7 +114,10 @@ describe.each(forms)('session lifecycle ($label form)', ({ create, get, list, de
       status: 'INVALID_ARGUMENT',
       message: expect.stringContaining('ttl or expire_time'),
     });
-    await expect(app[create]({ user_id: 'u1', ttl: 60 } as never)).rejects.toMatchObject({ status: 'INVALID_ARGUMENT', message: expect.stringContaining('ttl') });
+    await expect(app[create]({ user_id: 'u1', ttl: 60 } as never)).rejects.toMatchObject({
+      status: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('ttl'),
+    });
   });
 });
 

@@ -82,7 +82,10 @@ async function startTurns(url: string, sessions: { queried: string; handedOff: s
     body: envelope('streaming_agent_run_with_events', { request_json: JSON.stringify({ user_id, session_id: sessions.handedOff, message: 'fail me' }) }),
   });
   expect(JSON.parse((await turn.nextLine())!)).toMatchObject({ content: { parts: [{ text: 'working on: answer me' }] } });
-  expect(JSON.parse((await handoff.nextLine())!)).toMatchObject({ session_id: sessions.handedOff, events: [{ content: { parts: [{ text: 'working on: fail me' }] } }] });
+  expect(JSON.parse((await handoff.nextLine())!)).toMatchObject({
+    session_id: sessions.handedOff,
+    events: [{ content: { parts: [{ text: 'working on: fail me' }] } }],
+  });
   return { turn, handoff };
 }
 
@@ -134,7 +137,11 @@ describe('SIGTERM in an AgentApp container with ADK turns that will not end (iss
       lock = await holdRowLock(pg, `id = '${doomed}'`);
       const turns = await startTurns(target.url, { queried, handedOff });
       // On a connection of its own (the idle one stays idle): a delete the row lock holds up.
-      const deleting = probe(target.url, { path: '/api/reasoning_engine', body: envelope('async_delete_session', { user_id, session_id: doomed }), timeoutMs: 10_000 });
+      const deleting = probe(target.url, {
+        path: '/api/reasoning_engine',
+        body: envelope('async_delete_session', { user_id, session_id: doomed }),
+        timeoutMs: 10_000,
+      });
       await waitForLockWait(pg, 'delete from "sessions"%');
 
       const signalled = Date.now();
@@ -184,7 +191,10 @@ describe('SIGTERM in an AgentApp container with ADK turns that will not end (iss
       expectModelCancelled(modelLog, shutdownAt, grace);
       // Time for whatever the cancelled runs might still write (an in-memory write takes well under 1 ms).
       await sleep(300);
-      for (const [session, said] of [[queried, 'answer me'], [handedOff, 'fail me']] as const) {
+      for (const [session, said] of [
+        [queried, 'answer me'],
+        [handedOff, 'fail me'],
+      ] as const) {
         const { events } = await app.async_get_session({ user_id, session_id: session });
         const stored = events.map((event) => `${event.author}: ${event.content?.parts?.[0]?.text ?? event.error_code ?? '?'}`);
         expect(stored).toEqual(storedBeforeCancel(said));

@@ -108,7 +108,14 @@ describe('async_stream_query (4.7)', () => {
     const { app } = makeApp();
     const seed = [
       { id: 'seed-1', invocation_id: 'old', author: 'user', timestamp: 1_700_000_000.25, content: { role: 'user', parts: [{ text: 'earlier question' }] } },
-      { id: 'seed-2', invocationId: 'old', author: 'weather_agent', timestamp: 1_700_000_001, content: { role: 'model', parts: [{ text: 'earlier answer' }] }, partial: null },
+      {
+        id: 'seed-2',
+        invocationId: 'old',
+        author: 'weather_agent',
+        timestamp: 1_700_000_001,
+        content: { role: 'model', parts: [{ text: 'earlier answer' }] },
+        partial: null,
+      },
     ];
     await drain(app.async_stream_query({ user_id: 'u1', message: 'now', session_events: seed as never }));
     const { sessions } = await app.async_list_sessions({ user_id: 'u1' });
@@ -126,9 +133,11 @@ describe('async_stream_query (4.7)', () => {
     const { app } = makeApp();
     const session = await app.async_create_session({ user_id: 'u1' });
     const seed = [{ author: 'user', timestamp: 1_700_000_000, content: { role: 'user', parts: [{ text: 'old' }] } }];
-    await expect(
-      app.async_stream_query({ user_id: 'u1', session_id: session.id, message: 'x', session_events: seed as never }),
-    ).rejects.toMatchObject({ status: 'INVALID_ARGUMENT', httpStatus: 400, message: expect.stringContaining('session_events') });
+    await expect(app.async_stream_query({ user_id: 'u1', session_id: session.id, message: 'x', session_events: seed as never })).rejects.toMatchObject({
+      status: 'INVALID_ARGUMENT',
+      httpStatus: 400,
+      message: expect.stringContaining('session_events'),
+    });
     const events = await drain(app.async_stream_query({ user_id: 'u1', session_id: session.id, message: 'hi', session_events: [] }));
     expect(textOf(events[0]!)).toBe('You said: hi');
     expect((await app.async_get_session({ user_id: 'u1', session_id: session.id })).events.map(textOf)).toEqual(['hi', 'You said: hi']);
@@ -203,9 +212,7 @@ describe('stream_query (sync form)', () => {
   it('ignores session_events, which it does not declare', async () => {
     const { app } = makeApp();
     const session = await app.create_session({ user_id: 'u1' });
-    const events = await drain(
-      app.stream_query({ user_id: 'u1', session_id: session.id, message: 'hi', session_events: [{}] } as never),
-    );
+    const events = await drain(app.stream_query({ user_id: 'u1', session_id: session.id, message: 'hi', session_events: [{}] } as never));
     expect(textOf(events[0]!)).toBe('You said: hi');
   });
 });

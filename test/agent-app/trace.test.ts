@@ -128,7 +128,7 @@ describe('a turn of the example agent through agentgen dev, traced', () => {
 
     // ADK's spans hang under the server span: invocation > invoke_agent > call_llm / execute_tool.
     const under = (span: ReadableSpan): boolean => {
-      for (let parent = span.parentSpanContext?.spanId; parent !== undefined; ) {
+      for (let parent = span.parentSpanContext?.spanId; parent !== undefined;) {
         if (parent === server.spanContext().spanId) return true;
         parent = spans.find((s) => s.spanContext().spanId === parent)?.parentSpanContext?.spanId;
       }
@@ -147,7 +147,9 @@ describe('a turn of the example agent through agentgen dev, traced', () => {
     expect(exporter.getFinishedSpans().filter((span) => span.name.startsWith('call_llm') && span.spanContext().traceId !== traceId)).toEqual([]);
 
     // The container's log line of the turn links to the same trace and span.
-    const line = containerLog.find((entry) => (entry['logging.googleapis.com/labels'] as { operation?: string } | undefined)?.operation === 'async_stream_query');
+    const line = containerLog.find(
+      (entry) => (entry['logging.googleapis.com/labels'] as { operation?: string } | undefined)?.operation === 'async_stream_query',
+    );
     expect(line).toMatchObject({
       severity: 'INFO',
       'logging.googleapis.com/trace': `projects/${project}/traces/${traceId}`,

@@ -97,7 +97,15 @@ describe('events', () => {
   });
 
   it('accepts the camelCase spelling with nulls that some adapters send', () => {
-    const camel = { id: 'e', invocationId: 'i', author: 'user', timestamp: 1_700_000_000, content: { role: 'user', parts: [{ text: 'x', functionCall: null }] }, errorCode: null, actions: null };
+    const camel = {
+      id: 'e',
+      invocationId: 'i',
+      author: 'user',
+      timestamp: 1_700_000_000,
+      content: { role: 'user', parts: [{ text: 'x', functionCall: null }] },
+      errorCode: null,
+      actions: null,
+    };
     const event = eventFromWire(camel);
     expect(event).toMatchObject({ id: 'e', invocationId: 'i', timestamp: 1_700_000_000_000 });
     expect(event.errorCode).toBeUndefined();
@@ -184,7 +192,13 @@ describe('timestamps, memories, contents, artifacts', () => {
 
   it('artifacts flatten to versions in order per file', () => {
     const versions = artifactsFromWire([
-      { file_name: 'b.txt', versions: [{ version: 2, data: { text: 'two' } }, { version: 1, data: { text: 'one' } }] },
+      {
+        file_name: 'b.txt',
+        versions: [
+          { version: 2, data: { text: 'two' } },
+          { version: 1, data: { text: 'one' } },
+        ],
+      },
       { fileName: 'a.png', versions: [{ version: 0, data: { inlineData: { mimeType: 'image/png', data: 'AA==' } } }] },
     ]);
     expect(versions).toEqual([

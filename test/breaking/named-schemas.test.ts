@@ -10,7 +10,8 @@ import { resolve } from '../../generator/resolve/resolve.js';
 import { fanOutSpec } from '../fuzz/hostile-specs.js';
 
 const surface = (text: string, label: string) => surfaceFromModel(resolve(parseSpec(text, `${label}.yaml`)), label);
-const head = 'agentgen: 1\nname: t\nschemas:\n  Item: { type: object, properties: { label: { type: string } } }\noperations:\n  fetch_item:\n    api_mode: async\n';
+const head =
+  'agentgen: 1\nname: t\nschemas:\n  Item: { type: object, properties: { label: { type: string } } }\noperations:\n  fetch_item:\n    api_mode: async\n';
 
 describe('breaking: results with $refs', () => {
   test('a change deep in named schemas that each refer to the next twice (20 levels) is found once, at once', () => {
@@ -29,7 +30,10 @@ describe('breaking: results with $refs', () => {
   });
 
   test('null admitted beside a $ref is a change where the $ref stands', () => {
-    const { changes } = compareSurfaces(surface(`${head}    output: { $ref: '#/schemas/Item' }\n`, 'old'), surface(`${head}    output: { $ref: '#/schemas/Item', nullable: true }\n`, 'new'));
+    const { changes } = compareSurfaces(
+      surface(`${head}    output: { $ref: '#/schemas/Item' }\n`, 'old'),
+      surface(`${head}    output: { $ref: '#/schemas/Item', nullable: true }\n`, 'new'),
+    );
     expect(changes.map((c) => [c.rule, c.path, c.message])).toEqual([['output-type-widened', 'output', 'type output: Item → Item | null']]);
   });
 

@@ -22,7 +22,9 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string; s
 }
 
 type Operations = Record<string, object>;
-const ask = (input: object, output: object = {}, apiMode = '') => ({ ask: { api_mode: apiMode, input: { type: 'object', ...input }, ...(Object.keys(output).length > 0 ? { output } : {}) } });
+const ask = (input: object, output: object = {}, apiMode = '') => ({
+  ask: { api_mode: apiMode, input: { type: 'object', ...input }, ...(Object.keys(output).length > 0 ? { output } : {}) },
+});
 const props = (properties: object, required: string[] = []) => ({ properties, required });
 const answer = (schema: object) => ({ type: 'object', properties: { answer: schema } });
 
@@ -38,26 +40,86 @@ const cases: Case[] = [
   { rule: 'operation-removed', old: { ...ask({}), extra: { api_mode: '' } }, new: ask({}), reverse: 'operation-added' },
   { rule: 'api-mode-stream-changed', old: ask({}), new: ask({}, {}, 'stream'), reverse: 'api-mode-stream-changed' },
   { rule: 'api-mode-changed', old: ask({}), new: ask({}, {}, 'async'), reverse: 'api-mode-changed' },
-  { rule: 'input-property-removed', old: ask(props({ a: { type: 'string' }, b: { type: 'integer' } })), new: ask(props({ a: { type: 'string' } })), reverse: 'input-optional-added' },
-  { rule: 'input-property-renamed', old: ask(props({ q: { type: 'string' } }, ['q'])), new: ask(props({ question: { type: 'string' } }, ['question'])), reverse: 'input-property-renamed' },
-  { rule: 'input-required-added', old: ask(props({ a: { type: 'string' } })), new: ask(props({ a: { type: 'string' } }, ['a'])), reverse: 'input-required-removed' },
+  {
+    rule: 'input-property-removed',
+    old: ask(props({ a: { type: 'string' }, b: { type: 'integer' } })),
+    new: ask(props({ a: { type: 'string' } })),
+    reverse: 'input-optional-added',
+  },
+  {
+    rule: 'input-property-renamed',
+    old: ask(props({ q: { type: 'string' } }, ['q'])),
+    new: ask(props({ question: { type: 'string' } }, ['question'])),
+    reverse: 'input-property-renamed',
+  },
+  {
+    rule: 'input-required-added',
+    old: ask(props({ a: { type: 'string' } })),
+    new: ask(props({ a: { type: 'string' } }, ['a'])),
+    reverse: 'input-required-removed',
+  },
   { rule: 'input-required-added', old: ask(props({})), new: ask(props({ a: { type: 'string' } }, ['a'])), reverse: 'input-property-removed' },
-  { rule: 'input-type-narrowed', old: ask(props({ a: { type: ['string', 'integer'] } })), new: ask(props({ a: { type: 'string' } })), reverse: 'input-type-widened' },
-  { rule: 'input-type-narrowed', old: ask(props({ a: { type: 'string', nullable: true } })), new: ask(props({ a: { type: 'string' } })), reverse: 'input-type-widened' },
+  {
+    rule: 'input-type-narrowed',
+    old: ask(props({ a: { type: ['string', 'integer'] } })),
+    new: ask(props({ a: { type: 'string' } })),
+    reverse: 'input-type-widened',
+  },
+  {
+    rule: 'input-type-narrowed',
+    old: ask(props({ a: { type: 'string', nullable: true } })),
+    new: ask(props({ a: { type: 'string' } })),
+    reverse: 'input-type-widened',
+  },
   { rule: 'input-type-narrowed', old: ask(props({ a: { type: 'number' } })), new: ask(props({ a: { type: 'string' } })), reverse: 'input-type-narrowed' },
-  { rule: 'input-enum-value-removed', old: ask(props({ a: { type: 'string', enum: ['x', 'y'] } })), new: ask(props({ a: { type: 'string', enum: ['x'] } })), reverse: 'input-enum-value-added' },
-  { rule: 'input-constraint-tightened', old: ask(props({ a: { type: 'string', maxLength: 10 } })), new: ask(props({ a: { type: 'string', maxLength: 5 } })), reverse: 'input-constraint-loosened' },
-  { rule: 'input-constraint-tightened', old: ask(props({ a: { type: 'integer', minimum: 0 } })), new: ask(props({ a: { type: 'integer', minimum: 1 } })), reverse: 'input-constraint-loosened' },
-  { rule: 'input-constraint-tightened', old: ask(props({ a: { type: 'string' } })), new: ask(props({ a: { type: 'string', pattern: '^[a-z]+$' } })), reverse: 'input-constraint-loosened' },
+  {
+    rule: 'input-enum-value-removed',
+    old: ask(props({ a: { type: 'string', enum: ['x', 'y'] } })),
+    new: ask(props({ a: { type: 'string', enum: ['x'] } })),
+    reverse: 'input-enum-value-added',
+  },
+  {
+    rule: 'input-constraint-tightened',
+    old: ask(props({ a: { type: 'string', maxLength: 10 } })),
+    new: ask(props({ a: { type: 'string', maxLength: 5 } })),
+    reverse: 'input-constraint-loosened',
+  },
+  {
+    rule: 'input-constraint-tightened',
+    old: ask(props({ a: { type: 'integer', minimum: 0 } })),
+    new: ask(props({ a: { type: 'integer', minimum: 1 } })),
+    reverse: 'input-constraint-loosened',
+  },
+  {
+    rule: 'input-constraint-tightened',
+    old: ask(props({ a: { type: 'string' } })),
+    new: ask(props({ a: { type: 'string', pattern: '^[a-z]+$' } })),
+    reverse: 'input-constraint-loosened',
+  },
   {
     rule: 'input-schema-changed',
     old: ask(props({ a: { anyOf: [{ type: 'string' }, { type: 'object', properties: { x: { type: 'string' } } }] } })),
     new: ask(props({ a: { anyOf: [{ type: 'string' }, { type: 'object', properties: { y: { type: 'string' } } }] } })),
     reverse: 'input-schema-changed',
   },
-  { rule: 'output-property-removed', old: ask({}, { type: 'object', properties: { answer: { type: 'string' }, score: { type: 'number' } } }), new: ask({}, answer({ type: 'string' })), reverse: 'output-property-added' },
-  { rule: 'output-type-widened', old: ask({}, answer({ type: 'string' })), new: ask({}, answer({ type: ['string', 'null'] })), reverse: 'output-type-narrowed' },
-  { rule: 'output-enum-value-added', old: ask({}, answer({ type: 'string', enum: ['x'] })), new: ask({}, answer({ type: 'string', enum: ['x', 'y'] })), reverse: 'output-enum-value-removed' },
+  {
+    rule: 'output-property-removed',
+    old: ask({}, { type: 'object', properties: { answer: { type: 'string' }, score: { type: 'number' } } }),
+    new: ask({}, answer({ type: 'string' })),
+    reverse: 'output-property-added',
+  },
+  {
+    rule: 'output-type-widened',
+    old: ask({}, answer({ type: 'string' })),
+    new: ask({}, answer({ type: ['string', 'null'] })),
+    reverse: 'output-type-narrowed',
+  },
+  {
+    rule: 'output-enum-value-added',
+    old: ask({}, answer({ type: 'string', enum: ['x'] })),
+    new: ask({}, answer({ type: 'string', enum: ['x', 'y'] })),
+    reverse: 'output-enum-value-removed',
+  },
   {
     rule: 'output-schema-changed',
     old: ask({}, answer({ oneOf: [{ type: 'string' }, { type: 'object', properties: { x: { type: 'string' } } }] })),
@@ -116,7 +178,9 @@ test('descriptions, examples and defaults never count; the table says what was c
   const now = await files('doc-new', ask(props({ a: { type: 'string', description: 'two', examples: ['x'] } })));
   expect(await run('breaking', old.spec, now.spec)).toEqual({ code: 0, stdout: 'doc-old.yaml → doc-new.yaml: 0 breaking, 0 safe\n', stderr: '' });
   const table = await run('breaking', old.manifest, now.spec);
-  expect(table.stdout).toBe('doc-old.json → doc-new.yaml: 0 breaking, 0 safe\n\nresults not compared: a manifest does not declare them (compare two spec files for that)\n');
+  expect(table.stdout).toBe(
+    'doc-old.json → doc-new.yaml: 0 breaking, 0 safe\n\nresults not compared: a manifest does not declare them (compare two spec files for that)\n',
+  );
 });
 
 test('a table row per change, breaking first; inputs that cannot be compared exit 2', async () => {
@@ -132,8 +196,14 @@ test('a table row per change, breaking first; inputs that cannot be compared exi
     stderr: '',
   });
   writeFileSync(join(dir, 'bad.json'), '{"not": "a manifest"}');
-  expect(await run('breaking', 'bad.json', now.spec)).toEqual({ code: 2, stdout: '', stderr: 'agentgen breaking: bad.json: not a manifest: expected a list of classMethods, or an object with spec.classMethods\n' });
+  expect(await run('breaking', 'bad.json', now.spec)).toEqual({
+    code: 2,
+    stdout: '',
+    stderr: 'agentgen breaking: bad.json: not a manifest: expected a list of classMethods, or an object with spec.classMethods\n',
+  });
   writeFileSync(join(dir, 'bad-mode.json'), '[{"name": "a", "api_mode": "sync"}]');
-  expect((await run('breaking', 'bad-mode.json', now.spec)).stderr).toBe('agentgen breaking: bad-mode.json: classMethods[0] (a) has an unknown api_mode "sync"\n');
+  expect((await run('breaking', 'bad-mode.json', now.spec)).stderr).toBe(
+    'agentgen breaking: bad-mode.json: classMethods[0] (a) has an unknown api_mode "sync"\n',
+  );
   expect((await run('breaking', old.spec)).code).toBe(2);
 });

@@ -97,9 +97,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, body: string): 
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
     return 200;
   }
-  const generated = req.method === 'GET' && path.startsWith('/generated/') && path.endsWith('.js')
-    ? fileUnder(generatedDir, `${path.slice('/generated/'.length, -'.js'.length)}.ts`)
-    : undefined;
+  const generated =
+    req.method === 'GET' && path.startsWith('/generated/') && path.endsWith('.js')
+      ? fileUnder(generatedDir, `${path.slice('/generated/'.length, -'.js'.length)}.ts`)
+      : undefined;
   if (generated !== undefined) {
     const { outputText } = ts.transpileModule(readFileSync(generated, 'utf8'), {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
@@ -108,9 +109,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, body: string): 
     res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(outputText);
     return 200;
   }
-  const zod = req.method === 'GET' && path.startsWith('/node_modules/zod/') && path.endsWith('.js')
-    ? fileUnder(zodDir, path.slice('/node_modules/zod/'.length))
-    : undefined;
+  const zod =
+    req.method === 'GET' && path.startsWith('/node_modules/zod/') && path.endsWith('.js')
+      ? fileUnder(zodDir, path.slice('/node_modules/zod/'.length))
+      : undefined;
   if (zod !== undefined) {
     res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(readFileSync(zod));
     return 200;
@@ -225,7 +227,11 @@ describe('the bundled generated client in Chromium, with only zod', () => {
       for await (const event of client.async_stream_query({ user_id: 'u1', message: 'hi' })) seen.push(event);
       return seen;`);
     expect(seen).toEqual(events);
-    expect(apiCalls().slice(before).map((c) => [c.path, c.status])).toEqual([[`${apiPath}:streamQuery`, 200]]);
+    expect(
+      apiCalls()
+        .slice(before)
+        .map((c) => [c.path, c.status]),
+    ).toEqual([[`${apiPath}:streamQuery`, 200]]);
   });
 
   it('a stream yields its events in order (?alt=sse)', async () => {
@@ -237,7 +243,11 @@ describe('the bundled generated client in Chromium, with only zod', () => {
       { sse: true },
     );
     expect(seen).toEqual(events);
-    expect(apiCalls().slice(before).map((c) => [c.path, c.status])).toEqual([[`${apiPath}:streamQuery?alt=sse`, 200]]);
+    expect(
+      apiCalls()
+        .slice(before)
+        .map((c) => [c.path, c.status]),
+    ).toEqual([[`${apiPath}:streamQuery?alt=sse`, 200]]);
   });
 
   it('input validation refuses bad input before sending (AgentValidationError)', async () => {
@@ -291,14 +301,16 @@ describe('the bundled generated client in Chromium, with only zod', () => {
     expect(browserRequests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
     expect(browserRequests.map((url) => url.slice(origin.length)).sort()).toEqual(served.map((entry) => entry.path).sort());
     const paths = loaded.map((entry) => entry.path);
-    expect(paths).toEqual(expect.arrayContaining([
-      '/generated/client.js',
-      '/generated/validators.js',
-      '/generated/runtime/codegenv1/client.js',
-      '/generated/runtime/client/client.js',
-      '/generated/runtime/contract.js',
-      '/node_modules/zod/mini/index.js',
-    ]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/generated/client.js',
+        '/generated/validators.js',
+        '/generated/runtime/codegenv1/client.js',
+        '/generated/runtime/client/client.js',
+        '/generated/runtime/contract.js',
+        '/node_modules/zod/mini/index.js',
+      ]),
+    );
     // The validators are zod/mini: classic zod is never loaded.
     expect(paths.filter((path) => path === '/node_modules/zod/index.js' || path.includes('/classic/'))).toEqual([]);
     // The client never pulls the server half (node: modules) or the package runtime.

@@ -1,12 +1,7 @@
 /** The client runtime over real HTTP against scripted servers on loopback. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  AgentApiError,
-  AgentValidationError,
-  createClientCore,
-  type ClientOperationTable,
-} from '@agentgen/runtime/client';
+import { AgentApiError, AgentValidationError, createClientCore, type ClientOperationTable } from '@agentgen/runtime/client';
 import { sleep, splitAt, startFixture, writeChunks, type Fixture, type Handler } from './http-fixture.js';
 
 const resourceName = 'projects/p/locations/l/reasoningEngines/42';
@@ -34,9 +29,11 @@ async function serve(handler: Handler): Promise<Fixture> {
   return fixture;
 }
 
-const json = (status: number, body: unknown): Handler => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
 
 describe('unary calls', () => {
   it('POSTs {classMethod, input} to :query with the bearer token and returns the normalised output', async () => {
@@ -77,9 +74,7 @@ describe('unary calls', () => {
   it('throws a clear error for a result that fails its validator', async () => {
     await serve(json(200, { output: { id: 1 } }));
     const client = createClientCore(table, { baseUrl: fixture!.url, resourceName, token: 't' });
-    await expect(Promise.resolve(client['async_create_session']?.({ user_id: 'u' }))).rejects.toThrow(
-      /^Invalid result from async_create_session: id: /,
-    );
+    await expect(Promise.resolve(client['async_create_session']?.({ user_id: 'u' }))).rejects.toThrow(/^Invalid result from async_create_session: id: /);
   });
 
   it('accepts a null output for an operation without a result', async () => {
@@ -265,7 +260,9 @@ describe('cancellation', () => {
     const client = createClientCore(table, { baseUrl: fixture!.url, resourceName, token: 't' });
     const controller = new AbortController();
     controller.abort(new Error('too late'));
-    await expect(collect(client['async_stream_query']?.({ user_id: 'u', message: 'm' }, { signal: controller.signal }) as AsyncIterable<unknown>)).rejects.toThrow('too late');
+    await expect(
+      collect(client['async_stream_query']?.({ user_id: 'u', message: 'm' }, { signal: controller.signal }) as AsyncIterable<unknown>),
+    ).rejects.toThrow('too late');
     await expect(Promise.resolve(client['async_create_session']?.({ user_id: 'u' }, { signal: controller.signal }))).rejects.toThrow('too late');
     expect(fixture!.requests).toHaveLength(0);
   });
@@ -309,9 +306,7 @@ describe('the client object', () => {
     await serve(json(200, resource));
     const client = createClientCore(table, { baseUrl: fixture!.url, resourceName, token: () => 'sync-token' });
     expect(await client.getResource()).toEqual(resource);
-    expect(fixture!.requests.map((r) => [r.method, r.url, r.headers.authorization, r.body])).toEqual([
-      ['GET', resourcePath, 'Bearer sync-token', ''],
-    ]);
+    expect(fixture!.requests.map((r) => [r.method, r.url, r.headers.authorization, r.body])).toEqual([['GET', resourcePath, 'Bearer sync-token', '']]);
   });
 
   it('call() reaches undeclared operations, unary and streaming', async () => {

@@ -65,8 +65,14 @@ describe('AgentApiError.container', () => {
     ['an error that is a string', answer('{"error":"late failure"}')],
     ['a detail with no quoted error', answer('{"detail":"Traceback (most recent call last): KeyError"}')],
     ['a JSON array', answer('[1,2]')],
-    ['no Error Details marker', JSON.stringify({ error: { code: 400, status: 'FAILED_PRECONDITION', message: 'Reasoning Engine Execution failed. {"error":{"status":"NOT_FOUND"}}' } })],
-    ['a message that does not start with the form', JSON.stringify({ error: { code: 400, status: 'FAILED_PRECONDITION', message: `Note: ${prefix}{"error":{"status":"NOT_FOUND"}}` } })],
+    [
+      'no Error Details marker',
+      JSON.stringify({ error: { code: 400, status: 'FAILED_PRECONDITION', message: 'Reasoning Engine Execution failed. {"error":{"status":"NOT_FOUND"}}' } }),
+    ],
+    [
+      'a message that does not start with the form',
+      JSON.stringify({ error: { code: 400, status: 'FAILED_PRECONDITION', message: `Note: ${prefix}{"error":{"status":"NOT_FOUND"}}` } }),
+    ],
     ['a plain error', JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', message: 'Method "x" is not declared' } })],
     ['a body that is not a Status', '<html>502 Bad Gateway</html>'],
   ])('is undefined for %s', (_, body) => {
@@ -79,11 +85,18 @@ describe('AgentApiError.container', () => {
       expect(() => new AgentApiError({ httpStatus: 400, code: 400, status: 'FAILED_PRECONDITION', message: `${prefix}${details}` })).not.toThrow();
     }
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ error: v }))), (details) => {
-        const container = new AgentApiError({ httpStatus: 400, code: 400, status: 'FAILED_PRECONDITION', message: `${prefix}${details}` }).container;
-        if (container === undefined) return true;
-        return Number.isInteger(container.code) && /^[A-Z][A-Z_]+$/.test(container.status) && typeof container.message === 'string';
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify({ error: v })),
+        ),
+        (details) => {
+          const container = new AgentApiError({ httpStatus: 400, code: 400, status: 'FAILED_PRECONDITION', message: `${prefix}${details}` }).container;
+          if (container === undefined) return true;
+          return Number.isInteger(container.code) && /^[A-Z][A-Z_]+$/.test(container.status) && typeof container.message === 'string';
+        },
+      ),
       { seed: 17, numRuns: 500 },
     );
   });

@@ -70,7 +70,10 @@ describe('StreamLineReader', () => {
   });
 
   it('reads SSE as the standard parses it: bare CR line ends, and one event over several data lines', () => {
-    const pretty = JSON.stringify(events[1], null, 2).split('\n').map((line) => `data: ${line}`).join('\r');
+    const pretty = JSON.stringify(events[1], null, 2)
+      .split('\n')
+      .map((line) => `data: ${line}`)
+      .join('\r');
     const text = `data: ${JSON.stringify(events[0])}\r\r${pretty}\r\r: comment\rdata: ${JSON.stringify(events[2])}\r\n\r\n`;
     const bytes = encoder.encode(text);
     for (let offset = 1; offset < bytes.length; offset++) {

@@ -27,7 +27,11 @@ function generateWith(node: string, env: Record<string, string> = {}): string {
   const temp = mkdtempSync(join(tmpdir(), 'agentgen-compile-cache-'));
   temps.push(temp);
   const { NODE_COMPILE_CACHE: _ignored, ...inherited } = process.env;
-  const run = spawnSync(node, [bin, 'generate', '--out', join(temp, 'out')], { encoding: 'utf8', env: { ...inherited, TMPDIR: temp, ...env }, timeout: 60_000 });
+  const run = spawnSync(node, [bin, 'generate', '--out', join(temp, 'out')], {
+    encoding: 'utf8',
+    env: { ...inherited, TMPDIR: temp, ...env },
+    timeout: 60_000,
+  });
   expect(run.status, run.stderr).toBe(0);
   expect(existsSync(join(temp, 'out/server.ts'))).toBe(true);
   return temp;

@@ -109,8 +109,7 @@ async function endlessStreamServer() {
   return { server, url: `http://127.0.0.1:${port}`, stopped };
 }
 
-const within = (promise, ms, what) =>
-  Promise.race([promise, new Promise((resolve) => setTimeout(() => resolve(`${what}: not within ${ms} ms`), ms).unref())]);
+const within = (promise, ms, what) => Promise.race([promise, new Promise((resolve) => setTimeout(() => resolve(`${what}: not within ${ms} ms`), ms).unref())]);
 
 /** The events of one streamed turn, reduced to what the example promises (README). */
 async function turn(client, userId, options) {

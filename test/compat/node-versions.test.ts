@@ -69,22 +69,26 @@ const parisTurn = {
 };
 
 describe.each(targets)('$label', ({ label, binary, expected }) => {
-  test('generate, check, the example through agentgen dev and its client, and a disconnect', () => {
-    const report = drive(binary(), label);
-    ran.push(String(report.node));
-    expect(report).toEqual({
-      node: expected,
-      generate: 0,
-      check: 0,
-      checkStale: { status: 1, namesFile: true },
-      methods: 20,
-      unary: { userId: 'u1', hasId: true },
-      ndjson: parisTurn,
-      sse: parisTurn,
-      devExit: 0,
-      devStopped: true,
-      disconnect: { received: 3, ended: 'compat: caller gone', handler: 'aborted: the caller went away' },
-      disconnectDevExit: 0,
-    });
-  }, perVersionTimeoutMs);
+  test(
+    'generate, check, the example through agentgen dev and its client, and a disconnect',
+    () => {
+      const report = drive(binary(), label);
+      ran.push(String(report.node));
+      expect(report).toEqual({
+        node: expected,
+        generate: 0,
+        check: 0,
+        checkStale: { status: 1, namesFile: true },
+        methods: 20,
+        unary: { userId: 'u1', hasId: true },
+        ndjson: parisTurn,
+        sse: parisTurn,
+        devExit: 0,
+        devStopped: true,
+        disconnect: { received: 3, ended: 'compat: caller gone', handler: 'aborted: the caller went away' },
+        disconnectDevExit: 0,
+      });
+    },
+    perVersionTimeoutMs,
+  );
 });

@@ -67,9 +67,9 @@ describe('agentgen conformance against a FastAPI container', () => {
         'plan_trip succeeds on /api/reasoning_engine',
         'count succeeds on /api/stream_reasoning_engine',
         'chat succeeds on /api/stream_reasoning_engine',
-        'result matches the spec\'s output schema (plan_trip)',
+        "result matches the spec's output schema (plan_trip)",
         'stream framing and media type (count)',
-        'events match the spec\'s output schema (chat)',
+        "events match the spec's output schema (chat)",
         'disconnect mid-stream: container keeps serving',
       ]),
     );

@@ -9,9 +9,33 @@ import { parseJunit } from './parse-junit.js';
 
 const hostile = `op <&"'> ]]> \u0001\t\n\r é 😀 \uD800 end`;
 const cases: CaseResult[] = [
-  { case: `${hostile} is dispatched on /api/reasoning_engine`, rule: 'contract 4.2 rule 8: <rule & "text">', grade: 'violation', expected: '4xx', observed: `200 ${hostile}`, status: 'fail', successPath: false },
-  { case: 'error body shape', rule: 'agentgen convention', grade: 'advice', expected: '{"error": ...}', observed: '400 {"detail": "x"}', status: 'advice', successPath: false },
-  { case: 'stream framing and media type (s)', rule: 'contract 4.2 rule 5', grade: 'violation', expected: 'NDJSON', observed: 's did not succeed', status: 'not-checked', successPath: true },
+  {
+    case: `${hostile} is dispatched on /api/reasoning_engine`,
+    rule: 'contract 4.2 rule 8: <rule & "text">',
+    grade: 'violation',
+    expected: '4xx',
+    observed: `200 ${hostile}`,
+    status: 'fail',
+    successPath: false,
+  },
+  {
+    case: 'error body shape',
+    rule: 'agentgen convention',
+    grade: 'advice',
+    expected: '{"error": ...}',
+    observed: '400 {"detail": "x"}',
+    status: 'advice',
+    successPath: false,
+  },
+  {
+    case: 'stream framing and media type (s)',
+    rule: 'contract 4.2 rule 5',
+    grade: 'violation',
+    expected: 'NDJSON',
+    observed: 's did not succeed',
+    status: 'not-checked',
+    successPath: true,
+  },
   { case: 'missing input (x)', rule: 'contract 2.4', grade: 'violation', expected: 'same', observed: 'same', status: 'pass', successPath: false },
 ];
 

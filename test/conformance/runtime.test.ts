@@ -1,12 +1,6 @@
 /** The checker against a container built from agentgen's runtime: everything passes, with no advice. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  conformancePassed,
-  conformanceSummary,
-  formatConformanceTable,
-  runConformance,
-  standardOperations,
-} from '../../conformance/index.js';
+import { conformancePassed, conformanceSummary, formatConformanceTable, runConformance, standardOperations } from '../../conformance/index.js';
 import { closeAll, start } from '../server/fixture.js';
 import { goodHandlers, goodOperations, goodTable } from './good-container.js';
 
@@ -19,7 +13,10 @@ afterAll(closeAll);
 describe('conformance against the runtime', () => {
   it('passes every case with no advice, building valid inputs from the parameter schemas (no samples)', async () => {
     const results = await runConformance({ url, operations: goodOperations });
-    expect(results.filter((r) => r.status !== 'pass'), formatConformanceTable(results)).toEqual([]);
+    expect(
+      results.filter((r) => r.status !== 'pass'),
+      formatConformanceTable(results),
+    ).toEqual([]);
     expect(results.find((r) => r.case === 'stream_query succeeds on /api/stream_reasoning_engine')?.observed).toContain(
       'the input built from its schema {"message":"agentgen","user_id":"agentgen"}',
     );
@@ -78,9 +75,9 @@ describe('conformance against the runtime', () => {
   it('refuses bad options with a clear error', async () => {
     await expect(runConformance({ url: 'localhost:8080' })).rejects.toThrow('--url must use http or https');
     await expect(runConformance({ url: 'not a url' })).rejects.toThrow('--url must be an absolute http(s) URL');
-    await expect(
-      runConformance({ url, operations: [{ name: 'x', api_mode: 'sync' as never }] }),
-    ).rejects.toThrow('has api_mode "sync"; expected one of "", "async", "stream", "async_stream"');
+    await expect(runConformance({ url, operations: [{ name: 'x', api_mode: 'sync' as never }] })).rejects.toThrow(
+      'has api_mode "sync"; expected one of "", "async", "stream", "async_stream"',
+    );
   });
 
   it('reports a container that is not there as failures, without hanging', async () => {

@@ -10,7 +10,11 @@ import { schemaChecks } from '../../conformance/schema-check.js';
 import { contractSchemas, type JsonSchema } from '../../spec/index.js';
 
 const spec: Record<string, JsonSchema> = {
-  Node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } }, required: ['name', 'children'] },
+  Node: {
+    type: 'object',
+    properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } },
+    required: ['name', 'children'],
+  },
 };
 const named = (name: string): JsonSchema | undefined => spec[name] ?? contractSchemas.find(([n]) => n === name)?.[1];
 const check = schemaChecks(named);
@@ -40,13 +44,47 @@ describe('buildValue', () => {
     ['base64', { type: 'string', format: 'byte' }, 'YWdlbnRnZW4='],
     ['a pattern', { type: 'string', pattern: '^u-[0-9]{3}$' }, 'u-000'],
     ['a pattern with alternatives and a long minLength', { type: 'string', pattern: '^(ab|cd)+x?$', minLength: 5 }, 'ababab'],
-    ['required properties only, nested', { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'integer' }, c: { type: 'string' } }, required: ['b'] }, d: { type: 'string' } }, required: ['a'] }, { a: { b: 1 } }],
+    [
+      'required properties only, nested',
+      {
+        type: 'object',
+        properties: { a: { type: 'object', properties: { b: { type: 'integer' }, c: { type: 'string' } }, required: ['b'] }, d: { type: 'string' } },
+        required: ['a'],
+      },
+      { a: { b: 1 } },
+    ],
     ['an array with one item, in bounds', { type: 'array', items: { type: 'string', enum: ['x'] }, maxItems: 3 }, ['x']],
     ['minItems items', { type: 'array', items: { type: 'boolean' }, minItems: 2 }, [true, true]],
-    ['anyOf: the first member that can be built', { anyOf: [{ type: 'string', pattern: '(?=x)' }, { type: 'integer', minimum: 5 }] }, 5],
-    ['allOf: both parts', { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { type: 'object', properties: { b: { type: 'boolean' } }, required: ['b'] }] }, { a: 'agentgen', b: true }],
-    ['minProperties from optional properties', { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, minProperties: 1 }, { a: 'agentgen' }],
-    ['a recursive schema, ending', { $ref: '#/components/schemas/Node' }, { name: 'agentgen', children: [{ name: 'agentgen', children: [{ name: 'agentgen', children: [] }] }] }],
+    [
+      'anyOf: the first member that can be built',
+      {
+        anyOf: [
+          { type: 'string', pattern: '(?=x)' },
+          { type: 'integer', minimum: 5 },
+        ],
+      },
+      5,
+    ],
+    [
+      'allOf: both parts',
+      {
+        allOf: [
+          { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+          { type: 'object', properties: { b: { type: 'boolean' } }, required: ['b'] },
+        ],
+      },
+      { a: 'agentgen', b: true },
+    ],
+    [
+      'minProperties from optional properties',
+      { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, minProperties: 1 },
+      { a: 'agentgen' },
+    ],
+    [
+      'a recursive schema, ending',
+      { $ref: '#/components/schemas/Node' },
+      { name: 'agentgen', children: [{ name: 'agentgen', children: [{ name: 'agentgen', children: [] }] }] },
+    ],
     ['a contract session', { $ref: '#/components/schemas/Session' }, { id: 'agentgen', app_name: 'agentgen', user_id: 'agentgen', events: [{}] }],
   ])('%s', (_what, schema, expected) => {
     expect(valid(schema)).toEqual(expected);
@@ -61,7 +99,11 @@ describe('buildValue', () => {
   it.each<[string, JsonSchema, RegExp]>([
     ['bounds that exclude every integer', { type: 'integer', minimum: 1.2, maximum: 1.8 }, /no integer inside the bounds/],
     ['a pattern outside the subset', { type: 'string', pattern: '^(?<x>a)$' }, /no string built for pattern "\^\(\?<x>a\)\$" \(give a sample or an example\)/],
-    ['a required key additionalProperties forbids', { type: 'object', properties: {}, required: ['k'], additionalProperties: false }, /required "k" is not a declared property/],
+    [
+      'a required key additionalProperties forbids',
+      { type: 'object', properties: {}, required: ['k'], additionalProperties: false },
+      /required "k" is not a declared property/,
+    ],
     ['unique items beyond one', { type: 'array', items: { type: 'string' }, minItems: 2, uniqueItems: true }, /2 unique items \(give a sample\)/],
     ['a $ref to nothing', { $ref: '#/components/schemas/Missing' }, /no schema #\/components\/schemas\/Missing/],
   ])('says why it cannot build %s', (_what, schema, reason) => {
@@ -121,7 +163,11 @@ describe('buildValue is bounded whatever the schema', () => {
   });
 
   it('says a schema that requires itself recurses', () => {
-    const looped: NamedSchemas = () => ({ type: 'object', properties: { self: { $ref: '#/components/schemas/T' }, other: { $ref: '#/components/schemas/T' } }, required: ['self', 'other'] });
+    const looped: NamedSchemas = () => ({
+      type: 'object',
+      properties: { self: { $ref: '#/components/schemas/T' }, other: { $ref: '#/components/schemas/T' } },
+      required: ['self', 'other'],
+    });
     const { ms, built } = timedBuild({ $ref: '#/components/schemas/T' }, looped);
     expect('unavailable' in built ? built.unavailable : built).toMatch(/recurses through required properties$/);
     expect(ms).toBeLessThan(250);

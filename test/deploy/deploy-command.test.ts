@@ -93,7 +93,9 @@ describe('agentgen deploy', () => {
     expect(run.stdout).toMatch(new RegExp(`^updated ${existing.name} \\(updateMask: spec\\.containerSpec\\.imageUri\\)\n`));
     const [patch] = mutations();
     expect(patch).toMatchObject({ method: 'PATCH', path: `/v1/${existing.name}`, query: { updateMask: 'spec.containerSpec.imageUri' } });
-    expect(api.resources.get(existing.name)!.spec).toMatchObject({ containerSpec: { imageUri: 'us-central1-docker.pkg.dev/my-project/agents/weather-agent:v2' } });
+    expect(api.resources.get(existing.name)!.spec).toMatchObject({
+      containerSpec: { imageUri: 'us-central1-docker.pkg.dev/my-project/agents/weather-agent:v2' },
+    });
 
     const again = await deploy([], { IMAGE_TAG: 'v2' });
     expect(again.code).toBe(0);
@@ -135,7 +137,13 @@ describe('agentgen deploy', () => {
   test('refuses a change that breaks callers of the deployed classMethods, unless --allow-breaking', async () => {
     const deployed = await restBody();
     const spec = deployed.spec as { classMethods: object[] };
-    const existing = api.seed(parent, { ...deployed, spec: { ...spec, classMethods: [...spec.classMethods, { name: 'legacy_query', api_mode: '', parameters: { type: 'object', properties: {}, required: [] } }] } });
+    const existing = api.seed(parent, {
+      ...deployed,
+      spec: {
+        ...spec,
+        classMethods: [...spec.classMethods, { name: 'legacy_query', api_mode: '', parameters: { type: 'object', properties: {}, required: [] } }],
+      },
+    });
     const refused = await deploy();
     expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/^BREAKING {2}operation-removed {2}legacy_query {2}legacy_query is no longer declared$/m);
@@ -153,7 +161,10 @@ describe('agentgen deploy', () => {
     const spec = deployed.spec as { classMethods: object[] };
     api.seed(parent, { ...deployed, spec: { ...spec, classMethods: [...spec.classMethods, { name: 'legacy_query', api_mode: '' }] } });
     // Every ${VAR} of the deploy section is filled in, as for a deploy.
-    const run = await runCli(['breaking', '--deployed', '--api-endpoint', api.url, '--access-token-env', 'T'], { cwd: dir, env: { T: token, GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: 'v1' } });
+    const run = await runCli(['breaking', '--deployed', '--api-endpoint', api.url, '--access-token-env', 'T'], {
+      cwd: dir,
+      env: { T: token, GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: 'v1' },
+    });
     outputs.push(run.stdout, run.stderr);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(1);
@@ -161,18 +172,33 @@ describe('agentgen deploy', () => {
   });
 
   test('without --yes and without a terminal: a usage error before anything changes', async () => {
-    const run = await runCli(['deploy', '--api-endpoint', api.url, '--access-token-env', 'T'], { cwd: dir, env: { T: token, GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: 'v1' } });
+    const run = await runCli(['deploy', '--api-endpoint', api.url, '--access-token-env', 'T'], {
+      cwd: dir,
+      env: { T: token, GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: 'v1' },
+    });
     outputs.push(run.stdout, run.stderr);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^agentgen: would create "weather-agent" in projects\/my-project\/locations\/us-central1; pass --yes to deploy without a prompt\n/);
+    expect(run.stderr).toMatch(
+      /^agentgen: would create "weather-agent" in projects\/my-project\/locations\/us-central1; pass --yes to deploy without a prompt\n/,
+    );
     expect(mutations()).toEqual([]);
   });
 });
 
 describe('agentgen deploy: failures, each with its message and exit code', () => {
   test.each([
-    { name: '403 on list', fail: ['GET', 403, 'Permission aiplatform.reasoningEngines.list denied'], expected: /^agentgen deploy: listing reasoningEngines in projects\/my-project\/locations\/us-central1 failed: PERMISSION_DENIED \(HTTP 403\): Permission aiplatform\.reasoningEngines\.list denied\n {2}hint: the account needs roles\/aiplatform\.user/ },
-    { name: '409 on create', fail: ['POST', 409, 'The resource is being modified'], expected: /^agentgen deploy: creating a reasoningEngine in projects\/my-project\/locations\/us-central1 failed: ALREADY_EXISTS \(HTTP 409\): The resource is being modified\n {2}hint: a conflicting change/ },
+    {
+      name: '403 on list',
+      fail: ['GET', 403, 'Permission aiplatform.reasoningEngines.list denied'],
+      expected:
+        /^agentgen deploy: listing reasoningEngines in projects\/my-project\/locations\/us-central1 failed: PERMISSION_DENIED \(HTTP 403\): Permission aiplatform\.reasoningEngines\.list denied\n {2}hint: the account needs roles\/aiplatform\.user/,
+    },
+    {
+      name: '409 on create',
+      fail: ['POST', 409, 'The resource is being modified'],
+      expected:
+        /^agentgen deploy: creating a reasoningEngine in projects\/my-project\/locations\/us-central1 failed: ALREADY_EXISTS \(HTTP 409\): The resource is being modified\n {2}hint: a conflicting change/,
+    },
   ] as const)('$name', async ({ fail, expected }) => {
     api.failNext(fail[0], fail[1], fail[2]);
     const run = await deploy();
@@ -185,14 +211,18 @@ describe('agentgen deploy: failures, each with its message and exit code', () =>
     api.failNextOperation(9, 'Environment variable name GOOGLE_CLOUD_PROJECT is reserved.');
     const run = await deploy();
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/agentgen deploy: creating "weather-agent" failed: FAILED_PRECONDITION \(code 9\): Environment variable name GOOGLE_CLOUD_PROJECT is reserved\.\n {2}hint: the request is valid but the platform refused it/);
+    expect(run.stderr).toMatch(
+      /agentgen deploy: creating "weather-agent" failed: FAILED_PRECONDITION \(code 9\): Environment variable name GOOGLE_CLOUD_PROJECT is reserved\.\n {2}hint: the request is valid but the platform refused it/,
+    );
     expect(api.resources.size).toBe(0);
   });
 
   test('a token the API refuses (401)', async () => {
     const run = await deploy([], { DEPLOY_TOKEN: 'ya29.wrong' });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/failed: UNAUTHENTICATED \(HTTP 401\): Request had invalid authentication credentials\.\n {2}hint: the credentials were refused/);
+    expect(run.stderr).toMatch(
+      /failed: UNAUTHENTICATED \(HTTP 401\): Request had invalid authentication credentials\.\n {2}hint: the credentials were refused/,
+    );
     expect(run.stderr).not.toContain('ya29.wrong');
   });
 
@@ -214,7 +244,10 @@ describe('agentgen deploy: failures, each with its message and exit code', () =>
   test('an API that cannot be reached', async () => {
     const url = api.url;
     await api.stop();
-    const run = await runCli(['deploy', '--yes', '--api-endpoint', url, '--access-token-env', 'T'], { cwd: dir, env: { T: token, GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: 'v1' } });
+    const run = await runCli(['deploy', '--yes', '--api-endpoint', url, '--access-token-env', 'T'], {
+      cwd: dir,
+      env: { T: token, GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: 'v1' },
+    });
     outputs.push(run.stdout, run.stderr);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(new RegExp(`^agentgen deploy: listing reasoningEngines in ${parent} failed: UNAVAILABLE \\(network\\): cannot reach ${url}: `));
@@ -222,7 +255,10 @@ describe('agentgen deploy: failures, each with its message and exit code', () =>
   });
 
   test('--access-token-env naming an unset variable; bad option values', async () => {
-    const unset = await runCli(['deploy', '--yes', '--api-endpoint', api.url, '--access-token-env', 'NOPE'], { cwd: dir, env: { GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: 'v1' } });
+    const unset = await runCli(['deploy', '--yes', '--api-endpoint', api.url, '--access-token-env', 'NOPE'], {
+      cwd: dir,
+      env: { GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: 'v1' },
+    });
     expect(unset).toMatchObject({ code: 1, stderr: 'agentgen: --access-token-env NOPE: the environment variable NOPE is not set\n' });
     const badPoll = await runCli(['deploy', '--poll-interval', 'soon'], { cwd: dir });
     expect(badPoll).toMatchObject({ code: 2, stderr: expect.stringMatching(/^agentgen: --poll-interval takes a positive number, not "soon"\n/) });
@@ -248,7 +284,9 @@ describe('agentgen deploy: failures, each with its message and exit code', () =>
     });
     outputs.push(run.stdout, run.stderr);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^agentgen: no Application Default Credentials: .*no-such-credentials\.json.*Run `gcloud auth application-default login`, or set GOOGLE_APPLICATION_CREDENTIALS\.\n$/);
+    expect(run.stderr).toMatch(
+      /^agentgen: no Application Default Credentials: .*no-such-credentials\.json.*Run `gcloud auth application-default login`, or set GOOGLE_APPLICATION_CREDENTIALS\.\n$/,
+    );
     expect(api.requests).toEqual([]);
   });
 });

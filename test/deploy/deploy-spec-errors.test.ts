@@ -23,7 +23,10 @@ function errors(text: string): string {
 
 describe('deploy: refused at file:line:col', () => {
   test.each([
-    ['  env: { GOOGLE_CLOUD_PROJECT: x }\n', 'agentgen.yaml:5:10: deploy.env.GOOGLE_CLOUD_PROJECT: GOOGLE_CLOUD_PROJECT is set by the runtime itself and cannot be set here'],
+    [
+      '  env: { GOOGLE_CLOUD_PROJECT: x }\n',
+      'agentgen.yaml:5:10: deploy.env.GOOGLE_CLOUD_PROJECT: GOOGLE_CLOUD_PROJECT is set by the runtime itself and cannot be set here',
+    ],
     ['  env: { PORT: 9000 }\n', 'agentgen.yaml:5:10: deploy.env.PORT: PORT is set by the runtime itself'],
     ['  env: { 1BAD: x }\n', 'agentgen.yaml:5:10: deploy.env["1BAD"]: "1BAD" is not an environment variable name'],
     ['  env: { A: x }\n  secret_env: { A: { secret: s } }\n', 'agentgen.yaml:6:17: deploy.secret_env.A: A is also under env; a variable is set once'],
@@ -46,7 +49,10 @@ describe('deploy: refused at file:line:col', () => {
     ['  location: US\n', 'agentgen.yaml:5:13: deploy.location: "US" is not a region such as us-central1'],
     ['  image: ${IMAGE-TAG}\n', 'agentgen.yaml:5:10: deploy.image: "${IMAGE-TAG}" is not a reference'],
     ['  port: 0\n', 'agentgen.yaml:5:9: deploy.port: port 0 is out of range; expected 1 to 65535'],
-    ['  keep_alive: { max_seconds: 4000 }\n', 'agentgen.yaml:5:30: deploy.keep_alive.max_seconds: keep_alive.max_seconds 4000 is out of range; the platform allows 1 to 3600'],
+    [
+      '  keep_alive: { max_seconds: 4000 }\n',
+      'agentgen.yaml:5:30: deploy.keep_alive.max_seconds: keep_alive.max_seconds 4000 is out of range; the platform allows 1 to 3600',
+    ],
     ['  keep_alive: { path: is_busy }\n', 'agentgen.yaml:5:23: deploy.keep_alive.path: "is_busy" is not an HTTP path starting with /'],
     ['  keep_alive: { path: "/busy now" }\n', 'agentgen.yaml:5:23: deploy.keep_alive.path: "/busy now" is not an HTTP path'],
     ['  keep_alive: { seconds: 5 }\n', 'agentgen.yaml:5:17: deploy.keep_alive: unknown field "seconds"'],

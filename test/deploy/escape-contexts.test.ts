@@ -10,10 +10,15 @@ import { hclIdentifier, hclString, shellQuote, terraformJsonString } from '../..
 import { runProcess } from './run-cli.js';
 
 /** Strings rich in what each context treats specially; no NUL (no shell word can hold one) and no lone surrogate (not UTF-8). */
-const tricky = fc.array(
-  fc.oneof(fc.constantFrom('${', '%{', '$${', '%%{', '}', '"', "'", '\\', '\n', '\r', '\t', '\u2028', '\u007f', '\u0001', '$(', '`', '!', '~', 'é', '😀'), fc.string({ unit: 'grapheme' })),
-  { maxLength: 8 },
-).map((parts) => parts.join('').replace(/\u0000/g, ''));
+const tricky = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom('${', '%{', '$${', '%%{', '}', '"', "'", '\\', '\n', '\r', '\t', '\u2028', '\u007f', '\u0001', '$(', '`', '!', '~', 'é', '😀'),
+      fc.string({ unit: 'grapheme' }),
+    ),
+    { maxLength: 8 },
+  )
+  .map((parts) => parts.join('').replace(/\u0000/g, ''));
 
 const samples = fc.sample(tricky, { numRuns: 300, seed: 10 });
 const untemplate = (text: string) => text.replace(/\$\$\{/g, '${').replace(/%%\{/g, '%{');

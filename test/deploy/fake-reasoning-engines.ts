@@ -26,7 +26,15 @@ interface Operation {
   error: { code: number; message: string } | undefined;
 }
 
-const statusNames: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ALREADY_EXISTS', 500: 'INTERNAL', 503: 'UNAVAILABLE' };
+const statusNames: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  409: 'ALREADY_EXISTS',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+};
 
 /** The API's error body: a google.rpc.Status under `error`. */
 export function rpcStatusBody(status: number, message: string): string {
@@ -95,7 +103,13 @@ export class FakeReasoningEngines {
     let text = '';
     for await (const chunk of req) text += chunk;
     const body = text === '' || !(req.headers['content-type'] ?? '').includes('json') ? undefined : JSON.parse(text);
-    this.requests.push({ method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), authorization: req.headers.authorization, body });
+    this.requests.push({
+      method: req.method ?? '',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      authorization: req.headers.authorization,
+      body,
+    });
     const answer = (status: number, contentType: string, content: string) => {
       res.writeHead(status, { 'content-type': contentType });
       res.end(content);
@@ -105,7 +119,12 @@ export class FakeReasoningEngines {
     // The STS token exchange of an `external_account` credentials file (Application Default
     // Credentials as google-auth-library reads them): answers with this fake's bearer token.
     if (req.method === 'POST' && url.pathname === '/v1/token' && text.includes('grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange')) {
-      return send(200, { access_token: this.token, issued_token_type: 'urn:ietf:params:oauth:token-type:access_token', token_type: 'Bearer', expires_in: 3600 });
+      return send(200, {
+        access_token: this.token,
+        issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+        token_type: 'Bearer',
+        expires_in: 3600,
+      });
     }
     if (req.headers.authorization !== `Bearer ${this.token}`) return error(401, 'Request had invalid authentication credentials.');
     const chosen = this.answers.findIndex((a) => a.method === req.method);
@@ -118,7 +137,10 @@ export class FakeReasoningEngines {
     if (collection && req.method === 'GET') return send(200, this.list(collection[1]!, url.searchParams.get('pageToken')));
     if (collection && req.method === 'POST') {
       const resource = { ...(body as object), name: `${collection[1]}/reasoningEngines/${this.nextId++}` };
-      return send(200, this.operation(resource, () => this.resources.set(resource.name, resource)));
+      return send(
+        200,
+        this.operation(resource, () => this.resources.set(resource.name, resource)),
+      );
     }
     const operation = this.operations.get(path);
     if (operation && req.method === 'GET') return send(200, this.poll(operation));
@@ -129,7 +151,10 @@ export class FakeReasoningEngines {
       if (mask.length === 0) return error(400, 'update_mask is required');
       const updated = structuredClone(resource);
       for (const field of mask) setPath(updated, field, getPath(body, field));
-      return send(200, this.operation(updated, () => this.resources.set(path, updated)));
+      return send(
+        200,
+        this.operation(updated, () => this.resources.set(path, updated)),
+      );
     }
     return error(404, `no route for ${req.method} ${url.pathname}`);
   }
@@ -159,7 +184,9 @@ export class FakeReasoningEngines {
 }
 
 function getPath(object: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((value, key) => (value === null || typeof value !== 'object' ? undefined : (value as Record<string, unknown>)[key]), object);
+  return path
+    .split('.')
+    .reduce<unknown>((value, key) => (value === null || typeof value !== 'object' ? undefined : (value as Record<string, unknown>)[key]), object);
 }
 
 function setPath(object: Record<string, unknown>, path: string, value: unknown): void {

@@ -73,7 +73,9 @@ describe('--format rest: the v1 ReasoningEngine message', () => {
   });
 
   test('the check itself fails on an unknown field, a wrong type and an unknown enum name', () => {
-    expect(protoJsonProblems({ displayName: 'x', spec: { deploymentSpec: { minInstances: '1' }, identityType: 'ROOT', imageUri: 'x' } }, reasoningEngineType).sort()).toEqual([
+    expect(
+      protoJsonProblems({ displayName: 'x', spec: { deploymentSpec: { minInstances: '1' }, identityType: 'ROOT', imageUri: 'x' } }, reasoningEngineType).sort(),
+    ).toEqual([
       'spec.deploymentSpec.minInstances: expected an int32',
       'spec.identityType: "ROOT" is not a value of .google.cloud.aiplatform.v1.ReasoningEngineSpec.IdentityType',
       'spec.imageUri: no such field in .google.cloud.aiplatform.v1.ReasoningEngineSpec',
@@ -142,7 +144,10 @@ deploy:
 `;
   const referenceShape = z.strictObject({
     containerPort: z.int().min(1).max(65535),
-    keepAliveProbe: z.strictObject({ httpGet: z.strictObject({ path: z.string().startsWith('/'), port: z.int().optional() }), maxSeconds: z.int().min(1).max(3600).optional() }),
+    keepAliveProbe: z.strictObject({
+      httpGet: z.strictObject({ path: z.string().startsWith('/'), port: z.int().optional() }),
+      maxSeconds: z.int().min(1).max(3600).optional(),
+    }),
     agentServerMode: z.enum(['STABLE', 'EXPERIMENTAL']),
   });
 
@@ -199,7 +204,11 @@ describe('--format curl and gcloud: bash runs the command and the API receives t
     expect(run.stderr, run.stdout).toBe('');
     expect(run.code).toBe(0);
     const [request] = api.requests.slice(before);
-    expect(request).toMatchObject({ method: 'POST', path: '/v1/projects/my-project/locations/us-central1/reasoningEngines', authorization: 'Bearer token-for-curl' });
+    expect(request).toMatchObject({
+      method: 'POST',
+      path: '/v1/projects/my-project/locations/us-central1/reasoningEngines',
+      authorization: 'Bearer token-for-curl',
+    });
     expect(request!.body).toEqual(body);
     expect(readdirSync(dir)).not.toContain('pwned');
   });
@@ -221,7 +230,10 @@ describe('the deploy section never changes generated code', () => {
     const without = spec.slice(0, spec.indexOf('\n# Where and how it runs'));
     expect(without).not.toMatch(/deploy:/);
     const outputs: Record<string, string>[] = [];
-    for (const [name, text] of [['with', spec], ['without', `${without}\n`]] as const) {
+    for (const [name, text] of [
+      ['with', spec],
+      ['without', `${without}\n`],
+    ] as const) {
       const folder = join(dir, name);
       rmSync(folder, { recursive: true, force: true });
       writeFileSync(join(dir, 'agentgen.yaml'), text);

@@ -34,9 +34,11 @@ export function protoJsonProblems(value: unknown, type: protobuf.Type, path = ''
 
 function scalarOrMessage(value: unknown, field: protobuf.Field, at: string): string[] {
   const resolved = field.resolvedType;
-  if (resolved instanceof protobuf.Enum) return typeof value === 'string' && value in resolved.values ? [] : [`${at}: ${JSON.stringify(value)} is not a value of ${resolved.fullName}`];
+  if (resolved instanceof protobuf.Enum)
+    return typeof value === 'string' && value in resolved.values ? [] : [`${at}: ${JSON.stringify(value)} is not a value of ${resolved.fullName}`];
   if (resolved instanceof protobuf.Type) {
-    if (resolved.fullName === '.google.protobuf.Struct') return value !== null && typeof value === 'object' && !Array.isArray(value) ? [] : [`${at}: expected a JSON object (Struct)`];
+    if (resolved.fullName === '.google.protobuf.Struct')
+      return value !== null && typeof value === 'object' && !Array.isArray(value) ? [] : [`${at}: expected a JSON object (Struct)`];
     return protoJsonProblems(value, resolved, at);
   }
   if (field.type === 'string') return typeof value === 'string' ? [] : [`${at}: expected a string`];

@@ -93,23 +93,32 @@ describe('checkedToken', () => {
     ['only a line ending', '\r\n', 'is empty but for a line ending'],
     ['too short', 'ya29.x\n', 'is shorter than 8 characters'],
   ])('%s: refused, naming the variable and never the value', (_name, value, problem) => {
-    expect(() => checkedToken(value, origin)).toThrow(`--access-token-env ACCESS_TOKEN: the access token ${problem}; refused before any request (the value is not shown)`);
+    expect(() => checkedToken(value, origin)).toThrow(
+      `--access-token-env ACCESS_TOKEN: the access token ${problem}; refused before any request (the value is not shown)`,
+    );
   });
 
   test('property: a refused value gets one of five fixed messages: what is wrong, nothing of the value', () => {
     const messages = new Set<string>();
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.tuple(bearerTokenArbitrary, fc.string({ unit: 'binary' })).map(([a, b]) => a + b)), (value) => {
-        try {
-          checkedToken(value, origin);
-        } catch (error) {
-          messages.add((error as Error).message);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary' }),
+          fc.tuple(bearerTokenArbitrary, fc.string({ unit: 'binary' })).map(([a, b]) => a + b),
+        ),
+        (value) => {
+          try {
+            checkedToken(value, origin);
+          } catch (error) {
+            messages.add((error as Error).message);
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
     expect(messages.size).toBeGreaterThan(1);
     expect(messages.size).toBeLessThanOrEqual(5);
-    for (const message of messages) expect(message).toMatch(/^--access-token-env ACCESS_TOKEN: the access token (is|holds) [^;]+; refused before any request \(the value is not shown\)$/);
+    for (const message of messages)
+      expect(message).toMatch(/^--access-token-env ACCESS_TOKEN: the access token (is|holds) [^;]+; refused before any request \(the value is not shown\)$/);
   });
 });

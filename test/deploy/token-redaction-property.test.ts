@@ -28,20 +28,49 @@ afterEach(() => vi.unstubAllEnvs());
 
 /** Tokens as `checkedToken` accepts them: opaque ones (hidden by value) and Google-shaped ones. */
 const opaqueToken = fc.stringMatching(/^[A-Za-z0-9\-._~+/]{8,40}=*$/);
-const tokenArbitrary = fc.oneof(opaqueToken, opaqueToken.map((t) => `ya29.${t}`));
+const tokenArbitrary = fc.oneof(
+  opaqueToken,
+  opaqueToken.map((t) => `ya29.${t}`),
+);
 
 type Body = (token: string, authorization: string) => string;
 const text = fc.string({ maxLength: 30 });
 const bodyArbitrary: fc.Arbitrary<Body> = fc.oneof(
-  fc.tuple(text, text).map(([before, after]): Body => (token) => `${before}${token}${after}`),
-  text.map((before): Body => (_token, authorization) => `${before}Authorization: ${authorization}`),
-  fc.tuple(fc.constantFrom(400, 401, 403, 500), text).map(([status, words]): Body => (token, authorization) => rpcStatusBody(status, `${words} ${authorization} ${token}`)),
-  fc.integer({ min: 440, max: 520 }).map((length): Body => (token) => `${'x'.repeat(length)}${token}`),
-  fc.constant<Body>((token) =>
-    JSON.stringify({ reasoningEngines: [{ name: `${parent}/reasoningEngines/${token}`, displayName: 'weather-agent', spec: { classMethods: [{ name: token, api_mode: token }] } }] }),
+  fc.tuple(text, text).map(
+    ([before, after]): Body =>
+      (token) =>
+        `${before}${token}${after}`,
   ),
-  fc.boolean().map((done): Body => (token) => JSON.stringify({ name: `${parent}/operations/${token}`, done, error: { code: 13, message: `failed for ${token}` } })),
-  fc.constant<Body>((token) => JSON.stringify({ name: 'operations/1', done: true, response: { name: `${parent}/reasoningEngines/${token}`, displayName: token } })),
+  text.map(
+    (before): Body =>
+      (_token, authorization) =>
+        `${before}Authorization: ${authorization}`,
+  ),
+  fc.tuple(fc.constantFrom(400, 401, 403, 500), text).map(
+    ([status, words]): Body =>
+      (token, authorization) =>
+        rpcStatusBody(status, `${words} ${authorization} ${token}`),
+  ),
+  fc.integer({ min: 440, max: 520 }).map(
+    (length): Body =>
+      (token) =>
+        `${'x'.repeat(length)}${token}`,
+  ),
+  fc.constant<Body>((token) =>
+    JSON.stringify({
+      reasoningEngines: [
+        { name: `${parent}/reasoningEngines/${token}`, displayName: 'weather-agent', spec: { classMethods: [{ name: token, api_mode: token }] } },
+      ],
+    }),
+  ),
+  fc.boolean().map(
+    (done): Body =>
+      (token) =>
+        JSON.stringify({ name: `${parent}/operations/${token}`, done, error: { code: 13, message: `failed for ${token}` } }),
+  ),
+  fc.constant<Body>((token) =>
+    JSON.stringify({ name: 'operations/1', done: true, response: { name: `${parent}/reasoningEngines/${token}`, displayName: token } }),
+  ),
 );
 
 const answerArbitrary = fc.record({

@@ -34,7 +34,10 @@ afterEach(() => api.stop());
 
 /** Runs `agentgen ...args` with the token in ACCESS_TOKEN; fails the test if any output holds `secret` or a line of it. */
 async function run(args: readonly string[], { secret = token, endpoint = api.url }: { secret?: string; endpoint?: string } = {}): Promise<CliRun> {
-  const result = await runCli([...args, '--api-endpoint', endpoint, '--access-token-env', 'ACCESS_TOKEN'], { cwd: dir, env: { ...specEnv, ACCESS_TOKEN: secret } });
+  const result = await runCli([...args, '--api-endpoint', endpoint, '--access-token-env', 'ACCESS_TOKEN'], {
+    cwd: dir,
+    env: { ...specEnv, ACCESS_TOKEN: secret },
+  });
   expectNoSecret(result, secret);
   return result;
 }
@@ -67,7 +70,9 @@ describe('a token that would make an invalid header: refused before any request,
 
   test('a space inside the token', async () => {
     const result = await run(deploy, { secret: `${token} more-secret-words` });
-    expect(result.stderr).toBe('agentgen: --access-token-env ACCESS_TOKEN: the access token holds whitespace; refused before any request (the value is not shown)\n');
+    expect(result.stderr).toBe(
+      'agentgen: --access-token-env ACCESS_TOKEN: the access token holds whitespace; refused before any request (the value is not shown)\n',
+    );
     expect(api.requests).toEqual([]);
   });
 
@@ -110,7 +115,12 @@ describe('an API whose answer echoes the Authorization header and the token', ()
   });
 
   test('a resource named after the token: the prompt of a deploy without --yes names it redacted', async () => {
-    api.answerNext('GET', 200, () => JSON.stringify({ reasoningEngines: [{ name: `${parent}/reasoningEngines/${token}`, displayName: 'weather-agent', spec: { classMethods: [] } }] }), 'application/json');
+    api.answerNext(
+      'GET',
+      200,
+      () => JSON.stringify({ reasoningEngines: [{ name: `${parent}/reasoningEngines/${token}`, displayName: 'weather-agent', spec: { classMethods: [] } }] }),
+      'application/json',
+    );
     const result = await run(['deploy']);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^agentgen: would update ${parent}/reasoningEngines/\\[redacted\\]: .*; pass --yes to deploy without a prompt\n`));
@@ -120,7 +130,9 @@ describe('an API whose answer echoes the Authorization header and the token', ()
     api.answerNext('GET', 403, (authorization) => rpcStatusBody(403, echo(authorization)), 'application/json');
     const result = await run(breakingDeployed);
     expect(result).toMatchObject({ code: 2, stdout: '' });
-    expect(result.stderr).toMatch(/^agentgen breaking: listing reasoningEngines in \S+ failed: PERMISSION_DENIED \(HTTP 403\): the request had Authorization: Bearer \[redacted\] \(token \[redacted\]\)\n/);
+    expect(result.stderr).toMatch(
+      /^agentgen breaking: listing reasoningEngines in \S+ failed: PERMISSION_DENIED \(HTTP 403\): the request had Authorization: Bearer \[redacted\] \(token \[redacted\]\)\n/,
+    );
   });
 });
 
@@ -129,7 +141,9 @@ test('a network error that quotes an endpoint holding the token', async () => {
   await api.stop();
   const result = await run(deploy, { endpoint: `${url}/${token}` });
   expect(result.code).toBe(1);
-  expect(result.stderr).toMatch(new RegExp(`^agentgen deploy: listing reasoningEngines in ${parent} failed: UNAVAILABLE \\(network\\): cannot reach ${url}/\\[redacted\\]: `));
+  expect(result.stderr).toMatch(
+    new RegExp(`^agentgen deploy: listing reasoningEngines in ${parent} failed: UNAVAILABLE \\(network\\): cannot reach ${url}/\\[redacted\\]: `),
+  );
   api = await new FakeReasoningEngines(token).start(); // for afterEach
 });
 
@@ -139,7 +153,10 @@ describe('a token from Application Default Credentials gets the same treatment',
     const minting = await new FakeReasoningEngines(mintedToken).start();
     prepare(minting);
     try {
-      const result = await runCli([...deploy, '--api-endpoint', minting.url], { cwd: dir, env: { ...specEnv, ...externalAccountEnv(dir, `${minting.url}/v1/token`) } });
+      const result = await runCli([...deploy, '--api-endpoint', minting.url], {
+        cwd: dir,
+        env: { ...specEnv, ...externalAccountEnv(dir, `${minting.url}/v1/token`) },
+      });
       expectNoSecret(result, mintedToken);
       return result;
     } finally {

@@ -48,7 +48,14 @@ describe('--command', () => {
       // The deployed configuration (issue 28, item 4): the project and locations from the resource,
       // dev's metadata server and engine services, and loopback only.
       const devHost = new URL(emulator.url).host;
-      expect(output).toMatchObject({ project: 'p', location: 'l', engineLocation: 'l', metadataHost: devHost, engineEndpoint: `http://${devHost}`, serverHost: '127.0.0.1' });
+      expect(output).toMatchObject({
+        project: 'p',
+        location: 'l',
+        engineLocation: 'l',
+        metadataHost: devHost,
+        engineEndpoint: `http://${devHost}`,
+        serverHost: '127.0.0.1',
+      });
       expect(logs).toContain('[container] env-container booting');
     } finally {
       await emulator.close();
@@ -131,7 +138,7 @@ describe('--command', () => {
         `  await import(${JSON.stringify(pathToFileURL(envContainer).href)});`,
         '} else {',
         "  writeFileSync(marker, '');",
-        "  const port = Number(process.env.PORT);",
+        '  const port = Number(process.env.PORT);',
         "  createServer().listen(port, '127.0.0.2', () => createServer().listen(port, '0.0.0.0'));",
         '}',
       ].join('\n'),
@@ -192,9 +199,15 @@ describe('options', () => {
     await expect(startEmulator({ ...base, manifest: [{ name: 'a', api_mode: 'sync' }] })).rejects.toThrow(
       'manifest[0].api_mode of a must be one of "", "async", "stream", "async_stream", got "sync"',
     );
-    await expect(startEmulator({ ...base, manifest: [{ name: 'a', api_mode: '' }, { name: 'a', api_mode: 'async' }] })).rejects.toThrow(
-      'manifest[1]: a is declared twice',
-    );
+    await expect(
+      startEmulator({
+        ...base,
+        manifest: [
+          { name: 'a', api_mode: '' },
+          { name: 'a', api_mode: 'async' },
+        ],
+      }),
+    ).rejects.toThrow('manifest[1]: a is declared twice');
     await expect(startEmulator({ ...base, manifest, resource: 'a/../b' })).rejects.toThrow('resource must be a path like');
     await expect(startEmulator({ ...base, manifest, container: 'localhost:8080' })).rejects.toThrow('container must be an http:// URL');
     await expect(startEmulator({ ...base, manifest, command: 'true' })).rejects.toThrow('Give exactly one of container');
@@ -203,9 +216,9 @@ describe('options', () => {
   it('starts no container for a bad manifest', async () => {
     const marker = join(mkdtempSync(join(tmpdir(), 'agentgen-dev-')), 'started');
     const command = `${JSON.stringify(process.execPath)} -e "require('fs').writeFileSync(${JSON.stringify(JSON.stringify(marker)).slice(1, -1)}, '')"`;
-    await expect(startEmulator({ container: undefined, command, manifest: [{ name: 'a', api_mode: 'sync' as never }], port: 0, logger: () => {} })).rejects.toThrow(
-      'manifest[0].api_mode of a must be one of',
-    );
+    await expect(
+      startEmulator({ container: undefined, command, manifest: [{ name: 'a', api_mode: 'sync' as never }], port: 0, logger: () => {} }),
+    ).rejects.toThrow('manifest[0].api_mode of a must be one of');
     expect(existsSync(marker)).toBe(false);
   });
 });
@@ -228,10 +241,15 @@ describe('runDev (the CLI verb)', () => {
     const { out, io: sink } = io();
     const stop = new AbortController();
     const specs: Array<string | undefined> = [];
-    const running = runDev({ ...args, container: 'http://127.0.0.1:9', spec: 'my.yaml' }, sink, async (spec) => {
-      specs.push(spec);
-      return manifest;
-    }, stop.signal);
+    const running = runDev(
+      { ...args, container: 'http://127.0.0.1:9', spec: 'my.yaml' },
+      sink,
+      async (spec) => {
+        specs.push(spec);
+        return manifest;
+      },
+      stop.signal,
+    );
     await expect.poll(() => out.join('')).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/v1\/projects\/p\/locations\/l\/reasoningEngines\/777:query/);
     const url = /GET {2}(\S+)/.exec(out.join(''))?.[1] ?? '';
     const resourceBody = await (await fetch(url, { headers: { authorization: 'Bearer x' } })).json();
@@ -305,9 +323,11 @@ describe('devCommand (yargs options)', () => {
   async function parse(argv: string[]): Promise<DevArgs | Error> {
     let captured: DevArgs | undefined;
     // A runner that records the parsed options instead of starting the emulator.
-    const run = <A>(_action: unknown) => async (args: A) => {
-      captured = args as unknown as DevArgs;
-    };
+    const run =
+      <A>(_action: unknown) =>
+      async (args: A) => {
+        captured = args as unknown as DevArgs;
+      };
     const parser = devCommand(async () => manifest)(yargs(argv), run as never, 'dev')
       .strict()
       .exitProcess(false)

@@ -54,7 +54,11 @@ const partialReleased = new Promise<void>((resolve) => (releasePartial = resolve
 
 /** Model text as a streaming model sends it: partial events, then the whole text (ADK's wire form), then a failure. */
 async function* partialTextThenFailure(): AsyncGenerator<Record<string, unknown>> {
-  const part = (text: string, partial: boolean) => ({ author: 'weather_agent', content: { role: 'model', parts: [{ text }] }, ...(partial ? { partial: true } : {}) });
+  const part = (text: string, partial: boolean) => ({
+    author: 'weather_agent',
+    content: { role: 'model', parts: [{ text }] },
+    ...(partial ? { partial: true } : {}),
+  });
   yield part('It is ', true);
   yield part('clear <b>in</b> ', true);
   await partialReleased;
@@ -117,7 +121,16 @@ beforeAll(async () => {
     executablePath: chromiumPath,
     headless: true,
     viewport: { width: 1280, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   context.on('request', (request) => browserRequests.push(request.url()));
   tab = context.pages()[0] ?? (await context.newPage());
@@ -181,7 +194,10 @@ describe('the dev console in Chromium, in front of the weather-agent example', (
     const output = cards(0, 'output');
     await output.waitFor();
     expect(JSON.parse((await output.locator('.body').textContent()) ?? '')).toMatchObject({ id: 's-console', user_id: 'ada', state: { unit: 'C' } });
-    expect(JSON.parse((await cards(0, 'request').locator('.body').textContent()) ?? '')).toEqual({ classMethod: 'async_create_session', input: { user_id: 'ada', state: { unit: 'C' }, session_id: 's-console' } });
+    expect(JSON.parse((await cards(0, 'request').locator('.body').textContent()) ?? '')).toEqual({
+      classMethod: 'async_create_session',
+      input: { user_id: 'ada', state: { unit: 'C' }, session_id: 's-console' },
+    });
     // The call, then the sessions panel's refresh after a session operation.
     expect(apiCalls().slice(before)).toEqual([
       expect.stringMatching(/^POST :query async_create_session \("async"\) 200 /),
@@ -216,7 +232,10 @@ describe('the dev console in Chromium, in front of the weather-agent example', (
     expect(await answer.locator('.body').textContent()).toBe('It is clear and 18°C in Paris.');
     expect(await answer.locator('header .who').textContent()).toBe('weather_agent');
     // In order, each stamped with the time since the request.
-    const kinds = await turns().nth(1).locator('.card').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset['kind']));
+    const kinds = await turns()
+      .nth(1)
+      .locator('.card')
+      .evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset['kind']));
     expect(kinds).toEqual(['request', 'tool-call', 'tool-result', 'text', 'note']);
     const stamps = await turns().nth(1).locator('.card time').allTextContents();
     const ms = stamps.map((stamp) => Number(/^\+(\d+) ms$/.exec(stamp)?.[1]));
@@ -247,7 +266,9 @@ describe('the dev console in Chromium, in front of the weather-agent example', (
     writeFileSync(join(repo, 'test-results', '.gitignore'), '*\n');
     await call.locator('summary').click(); // raw JSON folded again
     await tab.screenshot({ path: join(outputDir, 'console.png'), fullPage: true });
-    await turns().nth(1).screenshot({ path: join(outputDir, 'turn.png') });
+    await turns()
+      .nth(1)
+      .screenshot({ path: join(outputDir, 'turn.png') });
     for (const file of ['console.png', 'turn.png']) expect(readFileSync(join(outputDir, file)).subarray(1, 4).toString()).toBe('PNG');
   });
 

@@ -58,7 +58,7 @@ async function dev(extra: Partial<DevArgs>): Promise<Dev> {
 
 /** The page's settings as the server wrote them into its `<meta>`. */
 function configOf(html: string): { resource: string; token: string | null } {
-  const content = /<meta name="agentgen-console" content="([^"]*)">/.exec(html)?.[1];
+  const content = /<meta name="agentgen-console" content="([^"]*)"\s*\/?>/.exec(html)?.[1];
   if (content === undefined) throw new Error(`no agentgen-console meta in ${html.slice(0, 300)}`);
   return JSON.parse(content.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))));
 }

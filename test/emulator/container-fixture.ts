@@ -89,7 +89,11 @@ export async function startTestContainer(port = 0): Promise<TestContainer> {
         res.writeHead(200, { 'content-type': 'application/json' });
         const bytes = Buffer.from(`{"n":0,"text":"héllo"}\r\n{"n":1,"text":"🦜"}\n\n{"n":2}`);
         const parrot = bytes.indexOf(Buffer.from('🦜'));
-        for (const [start, end] of [[0, 7], [7, parrot + 2], [parrot + 2, bytes.length]] as const) {
+        for (const [start, end] of [
+          [0, 7],
+          [7, parrot + 2],
+          [parrot + 2, bytes.length],
+        ] as const) {
           res.write(bytes.subarray(start, end));
           await sleep(5);
         }

@@ -127,7 +127,10 @@ describe('unary calls (:query)', () => {
 
   it('treats a 2xx that is not {"output": ...} JSON as a container failure', async () => {
     const notJson = await status(await post(`${base()}:query`, { classMethod: 'not_json' }));
-    expect(notJson.error).toMatchObject({ status: 'FAILED_PRECONDITION', message: `${platform}The agent container answered not_json with a body that is not JSON: Internal Server Error` });
+    expect(notJson.error).toMatchObject({
+      status: 'FAILED_PRECONDITION',
+      message: `${platform}The agent container answered not_json with a body that is not JSON: Internal Server Error`,
+    });
     const noOutput = await status(await post(`${base()}:query`, { classMethod: 'no_output' }));
     expect(noOutput.error.message).toBe(`${platform}The agent container answered no_output without {"output": ...}: {"result": 1}`);
   });
@@ -145,17 +148,73 @@ describe('unary calls (:query)', () => {
 describe('refused requests (google.rpc.Status, container not called)', () => {
   const cases: Array<[string, string, string | object, number, string, string | RegExp]> = [
     ['bad JSON', ':query', '{"classMethod": ', 400, 'INVALID_ARGUMENT', /^Invalid JSON payload received: /],
-    ['a body that is not an object', ':query', '[1]', 400, 'INVALID_ARGUMENT', 'The request body must be a JSON object {"classMethod": ..., "input": {...}}, got an array'],
-    ['an unknown field', ':query', { classMethod: 'echo', inputs: {} }, 400, 'INVALID_ARGUMENT', 'Invalid JSON payload received. Unknown name "inputs": the body takes classMethod (or class_method) and input'],
-    ['a non-object input', ':query', { classMethod: 'echo', input: 'hi' }, 400, 'INVALID_ARGUMENT', '"input" must be a JSON object of keyword arguments, got a string'],
-    ['an array input', ':streamQuery', { classMethod: 'awkward', input: [1] }, 400, 'INVALID_ARGUMENT', '"input" must be a JSON object of keyword arguments, got an array'],
+    [
+      'a body that is not an object',
+      ':query',
+      '[1]',
+      400,
+      'INVALID_ARGUMENT',
+      'The request body must be a JSON object {"classMethod": ..., "input": {...}}, got an array',
+    ],
+    [
+      'an unknown field',
+      ':query',
+      { classMethod: 'echo', inputs: {} },
+      400,
+      'INVALID_ARGUMENT',
+      'Invalid JSON payload received. Unknown name "inputs": the body takes classMethod (or class_method) and input',
+    ],
+    [
+      'a non-object input',
+      ':query',
+      { classMethod: 'echo', input: 'hi' },
+      400,
+      'INVALID_ARGUMENT',
+      '"input" must be a JSON object of keyword arguments, got a string',
+    ],
+    [
+      'an array input',
+      ':streamQuery',
+      { classMethod: 'awkward', input: [1] },
+      400,
+      'INVALID_ARGUMENT',
+      '"input" must be a JSON object of keyword arguments, got an array',
+    ],
     ['a non-string method', ':query', { classMethod: 5 }, 400, 'INVALID_ARGUMENT', '"classMethod" must be a string, got a number'],
-    ['two spellings that disagree', ':query', { classMethod: 'echo', class_method: 'fail' }, 400, 'INVALID_ARGUMENT', '"classMethod" (echo) and "class_method" (fail) disagree: send one of them'],
-    ['an undeclared method', ':query', { classMethod: 'nope' }, 404, 'NOT_FOUND', 'Method "nope" is not declared in the resource\'s classMethods. Declared for :query: echo, async_echo, query, fail, not_json, no_output.'],
+    [
+      'two spellings that disagree',
+      ':query',
+      { classMethod: 'echo', class_method: 'fail' },
+      400,
+      'INVALID_ARGUMENT',
+      '"classMethod" (echo) and "class_method" (fail) disagree: send one of them',
+    ],
+    [
+      'an undeclared method',
+      ':query',
+      { classMethod: 'nope' },
+      404,
+      'NOT_FOUND',
+      'Method "nope" is not declared in the resource\'s classMethods. Declared for :query: echo, async_echo, query, fail, not_json, no_output.',
+    ],
     ['__proto__', ':query', '{"classMethod": "__proto__"}', 404, 'NOT_FOUND', /^Method "__proto__" is not declared/],
     ['constructor', ':streamQuery', { classMethod: 'constructor' }, 404, 'NOT_FOUND', /^Method "constructor" is not declared/],
-    ['a stream method on :query', ':query', { classMethod: 'awkward' }, 400, 'FAILED_PRECONDITION', 'Method "awkward" has api_mode "async_stream" and is served by :streamQuery, not :query'],
-    ['a unary method on :streamQuery', ':streamQuery', { classMethod: 'async_echo' }, 400, 'FAILED_PRECONDITION', 'Method "async_echo" has api_mode "async" and is served by :query, not :streamQuery'],
+    [
+      'a stream method on :query',
+      ':query',
+      { classMethod: 'awkward' },
+      400,
+      'FAILED_PRECONDITION',
+      'Method "awkward" has api_mode "async_stream" and is served by :streamQuery, not :query',
+    ],
+    [
+      'a unary method on :streamQuery',
+      ':streamQuery',
+      { classMethod: 'async_echo' },
+      400,
+      'FAILED_PRECONDITION',
+      'Method "async_echo" has api_mode "async" and is served by :query, not :streamQuery',
+    ],
   ];
   it.each(cases)('%s', async (_name, endpoint, body, http, rpc, message) => {
     const before = container.received.length;
@@ -176,16 +235,23 @@ describe('refused requests (google.rpc.Status, container not called)', () => {
       });
       req.on('response', (res) => {
         let body = '';
-        res.setEncoding('utf8').on('data', (text: string) => (body += text)).on('end', () => {
-          resolve({ status: res.statusCode ?? 0, body });
-          req.destroy();
-        });
+        res
+          .setEncoding('utf8')
+          .on('data', (text: string) => (body += text))
+          .on('end', () => {
+            resolve({ status: res.statusCode ?? 0, body });
+            req.destroy();
+          });
       });
       req.on('error', reject);
       req.write('{"classMethod": "echo", "input": {"pad": "');
     });
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body).error).toMatchObject({ code: 413, status: 'OUT_OF_RANGE', message: 'Request body of 67108864 bytes exceeds the limit of 16777216' });
+    expect(JSON.parse(answer.body).error).toMatchObject({
+      code: 413,
+      status: 'OUT_OF_RANGE',
+      message: 'Request body of 67108864 bytes exceeds the limit of 16777216',
+    });
     expect(container.received.length).toBe(before);
   });
 
@@ -212,7 +278,9 @@ describe('refused requests (google.rpc.Status, container not called)', () => {
     const form = await status(await post(`${base()}:query`, 'classMethod=echo', { 'content-type': 'application/x-www-form-urlencoded' }));
     expect([form.http, form.error.status]).toEqual([415, 'INVALID_ARGUMENT']);
     const auth = { authorization: 'Bearer t' };
-    const other = await status(await fetch(`${emulator.url}/v1/projects/x/locations/l/reasoningEngines/1:query`, { method: 'POST', headers: auth, body: '{}' }));
+    const other = await status(
+      await fetch(`${emulator.url}/v1/projects/x/locations/l/reasoningEngines/1:query`, { method: 'POST', headers: auth, body: '{}' }),
+    );
     expect([other.http, other.error.message]).toEqual([404, `Resource projects/x/locations/l/reasoningEngines/1 not found: this emulator serves ${resource}`]);
     const verb = await status(await fetch(`${base()}:run`, { method: 'POST', headers: auth, body: '{}' }));
     expect([verb.http, verb.error.status]).toEqual([404, 'NOT_FOUND']);
@@ -227,7 +295,10 @@ describe('refused requests (google.rpc.Status, container not called)', () => {
 
 describe('browsers', () => {
   it('answers a CORS preflight from a loopback page without a token, and grants that origin on answers', async () => {
-    const preflight = await fetch(`${base()}:query`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(`${base()}:query`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+    });
     expect([preflight.status, preflight.headers.get('access-control-allow-origin'), preflight.headers.get('access-control-allow-headers')]).toEqual([
       204,
       'http://localhost:5173',
@@ -274,7 +345,10 @@ describe('GET /v1/{resource}', () => {
       resourceDescription: { displayName: 'travel-agent', agentFramework: 'google-adk', deploymentSpec: { minInstances: 1 } },
     });
     const body = await (await fetch(`${extra.url}/v1/${resource}`, { headers: { authorization: 'Bearer t' } })).json();
-    expect(body).toMatchObject({ displayName: 'travel-agent', spec: { agentFramework: 'google-adk', deploymentSpec: { minInstances: 1 }, classMethods: manifest } });
+    expect(body).toMatchObject({
+      displayName: 'travel-agent',
+      spec: { agentFramework: 'google-adk', deploymentSpec: { minInstances: 1 }, classMethods: manifest },
+    });
   });
 });
 
@@ -337,7 +411,9 @@ describe('streaming calls (:streamQuery)', () => {
     const lines = text.split('\n');
     expect(lines[0]).toBe('{"n":0}');
     expect(lines[1]).toBe('{"n": 1, "partial'); // passed through as it arrived
-    expect(JSON.parse(lines[2] ?? '')).toMatchObject({ error: { code: 400, status: 'FAILED_PRECONDITION', message: expect.stringMatching(/^The agent container's stream for broken broke off: /) } });
+    expect(JSON.parse(lines[2] ?? '')).toMatchObject({
+      error: { code: 400, status: 'FAILED_PRECONDITION', message: expect.stringMatching(/^The agent container's stream for broken broke off: /) },
+    });
     expect(lines.slice(3)).toEqual(['']);
     expect(logs.at(-1)).toMatch(/^POST :streamQuery broken .* 200 .* container stream broke off, support id [0-9a-f]{32}$/);
   });
@@ -389,14 +465,20 @@ describe('streaming calls (:streamQuery)', () => {
 
   it('refuses a stream limit that is not a positive integer', async () => {
     for (const streamLimitMs of [0, -1, 1.5]) {
-      await expect(startEmulator({ container: container.url, manifest, port: 0, resource, streamLimitMs })).rejects.toThrow('streamLimitMs must be a positive integer');
+      await expect(startEmulator({ container: container.url, manifest, port: 0, resource, streamLimitMs })).rejects.toThrow(
+        'streamLimitMs must be a positive integer',
+      );
     }
   });
 });
 
 const callerContext = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
-async function callWithHeaders(verb: ':query' | ':streamQuery', method: string, headers: Record<string, string>): Promise<Record<string, string | string[] | undefined>> {
+async function callWithHeaders(
+  verb: ':query' | ':streamQuery',
+  method: string,
+  headers: Record<string, string>,
+): Promise<Record<string, string | string[] | undefined>> {
   const before = container.received.length;
   const res = await fetch(`${emulator.url}/v1/${resource}${verb}`, {
     method: 'POST',
@@ -414,7 +496,10 @@ async function callWithHeaders(verb: ':query' | ':streamQuery', method: string, 
  * `traceparent`, which its log line names.
  */
 describe('trace headers to the container', () => {
-  for (const [verb, method] of [[':query', 'echo'], [':streamQuery', 'stream_query']] as const) {
+  for (const [verb, method] of [
+    [':query', 'echo'],
+    [':streamQuery', 'stream_query'],
+  ] as const) {
     it(`${verb}: the caller's context in Google-Agent-Engine-Traceparent, a support id in traceparent`, async () => {
       const headers = await callWithHeaders(verb, method, { traceparent: callerContext });
       expect(headers['google-agent-engine-traceparent']).toBe(callerContext);
@@ -449,7 +534,13 @@ describe('stopping with calls in flight (issue 29: dev stopped with a reset)', (
     });
     await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
     try {
-      const dev = await startEmulator({ container: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`, manifest, port: 0, resource, logger: () => {} });
+      const dev = await startEmulator({
+        container: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`,
+        manifest,
+        port: 0,
+        resource,
+        logger: () => {},
+      });
       const unary = post(`${dev.url}/v1/${resource}:query`, { classMethod: 'echo', input: {} });
       const stream = await post(`${dev.url}/v1/${resource}:streamQuery`, { classMethod: 'stream_query', input: {} });
       const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
@@ -463,7 +554,10 @@ describe('stopping with calls in flight (issue 29: dev stopped with a reset)', (
         { code: 503, status: 'UNAVAILABLE', message: 'agentgen dev is shutting down', details: [] },
       ]);
       for (let step = await reader.read(); !step.done; step = await reader.read()) text += new TextDecoder().decode(step.value);
-      const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+      const lines = text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown);
       expect(lines).toEqual([{ n: 0 }, { error: { code: 503, status: 'UNAVAILABLE', message: 'agentgen dev is shutting down', details: [] } }]);
       await expect.poll(() => [...aborted].sort()).toEqual(['/api/reasoning_engine', '/api/stream_reasoning_engine']);
     } finally {

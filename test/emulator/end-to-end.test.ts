@@ -37,7 +37,14 @@ function handlers(): AgentHandlers {
   const key = (user: string, id: string): string => `${user}/${id}`;
   const create = (input: { user_id: string; session_id?: string | null; state?: Record<string, unknown> | null }, context: HandlerContext): Session => {
     observed.engineIds.add(context.engineId);
-    const session: Session = { id: input.session_id ?? String(next++), app_name: 'e2e', user_id: input.user_id, state: input.state ?? {}, events: [], last_update_time: 1_700_000_000 };
+    const session: Session = {
+      id: input.session_id ?? String(next++),
+      app_name: 'e2e',
+      user_id: input.user_id,
+      state: input.state ?? {},
+      events: [],
+      last_update_time: 1_700_000_000,
+    };
     sessions.set(key(session.user_id, session.id), session);
     return session;
   };
@@ -61,7 +68,9 @@ function handlers(): AgentHandlers {
     async_list_sessions: async (input) => list(input),
     async_delete_session: async (input) => remove(input),
     async_add_session_to_memory: async () => undefined,
-    async_search_memory: async (input) => ({ memories: [{ content: { role: 'user', parts: [{ text: `remembered: ${input.query}` }] }, author: input.user_id }] }),
+    async_search_memory: async (input) => ({
+      memories: [{ content: { role: 'user', parts: [{ text: `remembered: ${input.query}` }] }, author: input.user_id }],
+    }),
     // Synchronous generator form.
     *stream_query(input) {
       yield* eventsFor(typeof input.message === 'string' ? input.message : 'object message', 3);
@@ -123,7 +132,13 @@ beforeAll(async () => {
     resourceDescription: { displayName: 'e2e-agent', agentFramework: 'google-adk' },
   });
   oddContainer = await startTestContainer();
-  oddEmulator = await startEmulator({ container: oddContainer.url, manifest: [{ name: 'awkward', api_mode: 'async_stream' }], port: 0, resource: resourceName, logger: () => {} });
+  oddEmulator = await startEmulator({
+    container: oddContainer.url,
+    manifest: [{ name: 'awkward', api_mode: 'async_stream' }],
+    port: 0,
+    resource: resourceName,
+    logger: () => {},
+  });
   client = createAgentClient({ baseUrl: emulator.url, resourceName, token });
   sseClient = createAgentClient({ baseUrl: emulator.url, resourceName, token: async () => token, sse: true });
 });
@@ -200,10 +215,17 @@ describe('end to end: generated client → agentgen dev → generated server', (
   });
 
   it('refuses an undeclared operation at the emulator', async () => {
-    await expect(client.call('teleport', {})).rejects.toMatchObject({ httpStatus: 404, status: 'NOT_FOUND', message: expect.stringMatching(/^Method "teleport" is not declared/) });
+    await expect(client.call('teleport', {})).rejects.toMatchObject({
+      httpStatus: 404,
+      status: 'NOT_FOUND',
+      message: expect.stringMatching(/^Method "teleport" is not declared/),
+    });
   });
 
-  for (const [framing, pick] of [['NDJSON', () => client], ['SSE', () => sseClient]] as const) {
+  for (const [framing, pick] of [
+    ['NDJSON', () => client],
+    ['SSE', () => sseClient],
+  ] as const) {
     describe(`streams (${framing})`, () => {
       it('stream_query from a synchronous generator', async () => {
         expect(await collect(pick().stream_query({ user_id: 'u', message: 'hello' }))).toEqual(eventsFor('hello', 3));

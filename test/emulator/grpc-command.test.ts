@@ -67,7 +67,7 @@ describe('agentgen dev --grpc-port / --no-grpc', () => {
     expect(String(await parse([...argv, '--grpc-port', '-1']))).toMatch(/--grpc-port must be a non-negative integer, got "-1"/);
   });
 
-  it('serves gRPC on --port + 1 by default, prints it, and Google\'s client reaches the container through it', async () => {
+  it("serves gRPC on --port + 1 by default, prints it, and Google's client reaches the container through it", async () => {
     const container = await startTestContainer();
     const out: string[] = [];
     const stop = new AbortController();
@@ -77,7 +77,12 @@ describe('agentgen dev --grpc-port / --no-grpc', () => {
     let running: Promise<number> | undefined;
     for (let attempt = 1; running === undefined; attempt++) {
       port = await freePortPair();
-      const started = runDev({ ...base, port, container: container.url }, { cwd: process.cwd(), stdout: (t) => void out.push(t), stderr: () => {} }, async () => manifest, stop.signal);
+      const started = runDev(
+        { ...base, port, container: container.url },
+        { cwd: process.cwd(), stdout: (t) => void out.push(t), stderr: () => {} },
+        async () => manifest,
+        stop.signal,
+      );
       let ended: { error?: unknown } | undefined;
       started.then(
         () => (ended = {}),
@@ -90,9 +95,17 @@ describe('agentgen dev --grpc-port / --no-grpc', () => {
     try {
       const address = /\n {2}gRPC (\S+)/.exec(out.join(''))?.[1] ?? '';
       expect(address).toBe(`127.0.0.1:${port + 1}`);
-      const client = new v1.ReasoningEngineExecutionServiceClient({ apiEndpoint: '127.0.0.1', port: port + 1, sslCreds: credentials.createInsecure(), universeDomain: 'googleapis.com' });
+      const client = new v1.ReasoningEngineExecutionServiceClient({
+        apiEndpoint: '127.0.0.1',
+        port: port + 1,
+        sslCreds: credentials.createInsecure(),
+        universeDomain: 'googleapis.com',
+      });
       try {
-        const [answer] = await client.queryReasoningEngine({ name: resource, classMethod: 'echo' }, { otherArgs: { headers: { authorization: 'Bearer any' } } });
+        const [answer] = await client.queryReasoningEngine(
+          { name: resource, classMethod: 'echo' },
+          { otherArgs: { headers: { authorization: 'Bearer any' } } },
+        );
         expect(answer.output?.structValue?.fields?.['echo']?.structValue?.fields?.['class_method']?.stringValue).toBe('echo');
         const refused = await client.queryReasoningEngine({ name: resource, classMethod: 'echo' }).catch((error: { code: number }) => error);
         expect((refused as { code: number }).code).toBe(status.UNAUTHENTICATED);
@@ -122,7 +135,12 @@ describe('agentgen dev --grpc-port / --no-grpc', () => {
   it('--no-grpc serves REST only', async () => {
     const out: string[] = [];
     const stop = new AbortController();
-    const running = runDev({ ...base, grpc: false, container: 'http://127.0.0.1:9' }, { cwd: process.cwd(), stdout: (t) => void out.push(t), stderr: () => {} }, async () => manifest, stop.signal);
+    const running = runDev(
+      { ...base, grpc: false, container: 'http://127.0.0.1:9' },
+      { cwd: process.cwd(), stdout: (t) => void out.push(t), stderr: () => {} },
+      async () => manifest,
+      stop.signal,
+    );
     await expect.poll(() => out.join('')).toMatch(/ {2}GET {2}http/);
     stop.abort();
     expect(await running).toBe(0);

@@ -67,7 +67,11 @@ function deepRequest(levels: number, method: string): Buffer {
     entrySize[k] = 3 + 1 + varint(valueSize[k]!).length + valueSize[k]!;
     structSize[k] = 1 + varint(entrySize[k]!).length + entrySize[k]!;
   }
-  const parts: Buffer[] = [bytes(0x0a, varint(name.length), Buffer.from(name)), bytes(0x1a, varint(method.length), Buffer.from(method)), bytes(0x12, varint(structSize[levels]!))];
+  const parts: Buffer[] = [
+    bytes(0x0a, varint(name.length), Buffer.from(name)),
+    bytes(0x1a, varint(method.length), Buffer.from(method)),
+    bytes(0x12, varint(structSize[levels]!)),
+  ];
   for (let k = levels; k >= 1; k--) {
     parts.push(bytes(0x0a, varint(entrySize[k]!), 0x0a, 0x01, 0x64, 0x12, varint(valueSize[k]!), 0x2a, varint(structSize[k - 1]!)));
   }
@@ -76,12 +80,19 @@ function deepRequest(levels: number, method: string): Buffer {
 
 function unary(request: Buffer): Promise<{ error: ServiceError | null; answer?: Buffer }> {
   return new Promise((resolve) => {
-    client.makeUnaryRequest(`${execution}/QueryReasoningEngine`, (b: Buffer) => b, (b: Buffer) => b, request, bearer(), (error, answer) => resolve({ error, answer }));
+    client.makeUnaryRequest(
+      `${execution}/QueryReasoningEngine`,
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      request,
+      bearer(),
+      (error, answer) => resolve({ error, answer }),
+    );
   });
 }
 
 describe("agentgen dev's gRPC face at its edges", () => {
-  it('refuses input nested past protobuf\'s limit as INVALID_ARGUMENT, without crashing, and keeps serving', async () => {
+  it("refuses input nested past protobuf's limit as INVALID_ARGUMENT, without crashing, and keeps serving", async () => {
     const forwarded = container.received.length;
     // 100,000 levels: what Google's client refuses to encode, sent as raw bytes.
     const { error } = await unary(deepRequest(100_000, 'echo'));
@@ -97,11 +108,13 @@ describe("agentgen dev's gRPC face at its edges", () => {
     // 48 levels are forwarded, but the echo (two levels deeper) cannot be encoded: said so, as a container failure.
     const { error: tooDeepAnswer } = await unary(deepRequest(48, 'echo'));
     expect(tooDeepAnswer?.code).toBe(status.FAILED_PRECONDITION);
-    expect(tooDeepAnswer?.details).toMatch(/^Reasoning Engine Execution failed\.\n.*Error Details: The agent container's output for echo cannot be sent over gRPC: .*protobuf allows 100 nested messages/s);
+    expect(tooDeepAnswer?.details).toMatch(
+      /^Reasoning Engine Execution failed\.\n.*Error Details: The agent container's output for echo cannot be sent over gRPC: .*protobuf allows 100 nested messages/s,
+    );
     expect(container.received.length).toBe(forwarded + 2);
   });
 
-  it('refuses a request over the REST face\'s 16 MiB body limit (RESOURCE_EXHAUSTED), before anything is forwarded', async () => {
+  it("refuses a request over the REST face's 16 MiB body limit (RESOURCE_EXHAUSTED), before anything is forwarded", async () => {
     const forwarded = container.received.length;
     // Padding in field 15, which the request does not have: protobuf skips it once the size is accepted.
     const padded = (size: number): Buffer => Buffer.concat([bytes(0x0a, varint(name.length), Buffer.from(name), 0x7a, varint(size)), Buffer.alloc(size, 0x78)]);
@@ -109,13 +122,22 @@ describe("agentgen dev's gRPC face at its edges", () => {
     expect(error?.code).toBe(status.RESOURCE_EXHAUSTED);
     // 5 MiB (over grpc-js's default of 4) is read: no method named, so the default `query`, not declared.
     const { error: read } = await unary(padded(5 * 1024 * 1024));
-    expect([read?.code, read?.details]).toEqual([status.NOT_FOUND, expect.stringMatching(/^No classMethod given, and the default for :query, "query", is not declared\./)]);
+    expect([read?.code, read?.details]).toEqual([
+      status.NOT_FOUND,
+      expect.stringMatching(/^No classMethod given, and the default for :query, "query", is not declared\./),
+    ]);
     expect(container.received.length).toBe(forwarded);
   });
 
   it('passes backpressure on: a caller that stops reading stops the container from writing', async () => {
     const request = bytes(0x0a, varint(name.length), Buffer.from(name), 0x1a, 0x05, Buffer.from('flood'));
-    const call = client.makeServerStreamRequest(`${execution}/StreamQueryReasoningEngine`, (b: Buffer) => b, (b: Buffer) => b, request, bearer());
+    const call = client.makeServerStreamRequest(
+      `${execution}/StreamQueryReasoningEngine`,
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      request,
+      bearer(),
+    );
     let received = 0;
     call.on('data', (chunk: Buffer) => {
       received += chunk.length;

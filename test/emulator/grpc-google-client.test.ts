@@ -35,12 +35,24 @@ const pacedGate = new Promise<void>((resolve) => (releasePaced = resolve));
 let endlessStopped!: () => void;
 const endlessDone = new Promise<void>((resolve) => (endlessStopped = resolve));
 
-const event = (text: string, i: number): Event => ({ id: `ev-${i}`, invocation_id: 'inv-1', author: 'agent', content: { role: 'model', parts: [{ text: `${text} #${i} ✓ 🦜` }] } });
+const event = (text: string, i: number): Event => ({
+  id: `ev-${i}`,
+  invocation_id: 'inv-1',
+  author: 'agent',
+  content: { role: 'model', parts: [{ text: `${text} #${i} ✓ 🦜` }] },
+});
 
 function handlers(): AgentHandlers {
   const sessions = new Map<string, Session>();
   const create = (input: { user_id: string; session_id?: string | null; state?: Record<string, unknown> | null }): Session => {
-    const session: Session = { id: input.session_id ?? `s-${sessions.size + 1}`, app_name: 'grpc', user_id: input.user_id, state: input.state ?? {}, events: [], last_update_time: 1_700_000_000 };
+    const session: Session = {
+      id: input.session_id ?? `s-${sessions.size + 1}`,
+      app_name: 'grpc',
+      user_id: input.user_id,
+      state: input.state ?? {},
+      events: [],
+      last_update_time: 1_700_000_000,
+    };
     sessions.set(session.id, session);
     return session;
   };
@@ -134,7 +146,15 @@ beforeAll(async () => {
   execution = new v1.ReasoningEngineExecutionServiceClient(clientOptions(emulator.grpcAddress));
   engines = new v1.ReasoningEngineServiceClient(clientOptions(emulator.grpcAddress));
   oddContainer = await startTestContainer();
-  oddEmulator = await startEmulator({ container: oddContainer.url, manifest: oddManifest, port: 0, grpcPort: 0, resource: name, maxDepth: 4, logger: () => {} });
+  oddEmulator = await startEmulator({
+    container: oddContainer.url,
+    manifest: oddManifest,
+    port: 0,
+    grpcPort: 0,
+    resource: name,
+    maxDepth: 4,
+    logger: () => {},
+  });
 });
 
 afterAll(async () => {
@@ -148,7 +168,8 @@ afterAll(async () => {
 
 /** The JSON a `google.protobuf.Value` (as google-gax decodes it: `kind` names the field set) stands for. */
 function plain(value: unknown): unknown {
-  const v = value as { kind?: string; structValue?: { fields?: Record<string, unknown> | null }; listValue?: { values?: unknown[] }; [k: string]: unknown } | null | undefined;
+  const v = value as
+    { kind?: string; structValue?: { fields?: Record<string, unknown> | null }; listValue?: { values?: unknown[] }; [k: string]: unknown } | null | undefined;
   if (v === null || v === undefined || v.kind === 'nullValue') return null;
   if (v.kind === 'structValue') return plainStruct(v.structValue);
   if (v.kind === 'listValue') return (v.listValue?.values ?? []).map(plain);
@@ -182,7 +203,9 @@ function readChunks(stream: NodeJS.ReadableStream, onChunk?: (chunk: Chunk, all:
 }
 
 /** The `google.rpc.Status` in an error's `grpc-status-details-bin` trailer, decoded with the client package's own protos. */
-const statusType = protobuf.Root.fromJSON(JSON.parse(readFileSync(createRequire(import.meta.url).resolve('@google-cloud/aiplatform/build/protos/protos.json'), 'utf8'))).lookupType('google.rpc.Status');
+const statusType = protobuf.Root.fromJSON(
+  JSON.parse(readFileSync(createRequire(import.meta.url).resolve('@google-cloud/aiplatform/build/protos/protos.json'), 'utf8')),
+).lookupType('google.rpc.Status');
 function statusDetails(error: { metadata?: Metadata }): { code: number; message: string; details: unknown[] } {
   const raw = error.metadata?.get('grpc-status-details-bin')[0];
   if (!(raw instanceof Buffer)) throw new Error('no grpc-status-details-bin trailer');
@@ -200,18 +223,27 @@ async function failure(promise: Promise<unknown>): Promise<{ code: number; detai
 
 describe("agentgen dev's gRPC face, with @google-cloud/aiplatform on its default transport", () => {
   it('queryReasoningEngine runs a unary operation: Struct input in, Value output back', async () => {
-    const [created] = await execution.queryReasoningEngine({ name, classMethod: 'async_create_session', input: struct({ user_id: 'u1', state: { n: 1, tags: ['a', null] } }) }, withToken);
+    const [created] = await execution.queryReasoningEngine(
+      { name, classMethod: 'async_create_session', input: struct({ user_id: 'u1', state: { n: 1, tags: ['a', null] } }) },
+      withToken,
+    );
     const session = plain(created.output) as Session;
     expect(session).toEqual({ id: 's-1', app_name: 'grpc', user_id: 'u1', state: { n: 1, tags: ['a', null] }, events: [], last_update_time: 1_700_000_000 });
     const [listed] = await execution.queryReasoningEngine({ name, classMethod: 'list_sessions', input: struct({ user_id: 'u1' }) }, withToken);
     expect(plain(listed.output)).toEqual({ sessions: [session] });
-    const [deleted] = await execution.queryReasoningEngine({ name, classMethod: 'async_delete_session', input: struct({ user_id: 'u1', session_id: 's-1' }) }, withToken);
+    const [deleted] = await execution.queryReasoningEngine(
+      { name, classMethod: 'async_delete_session', input: struct({ user_id: 'u1', session_id: 's-1' }) },
+      withToken,
+    );
     expect(plain(deleted.output)).toBeNull();
     expect(logs.some((line) => /^gRPC QueryReasoningEngine async_create_session \("async"\) OK [\d.]+ ms support id [0-9a-f]{32}$/.test(line))).toBe(true);
   });
 
   it('streamQueryReasoningEngine passes every event, in order, each as it is produced', async () => {
-    const stream = execution.streamQueryReasoningEngine({ name, classMethod: 'async_stream_query', input: struct({ user_id: 'u1', message: 'paced' }) }, withToken);
+    const stream = execution.streamQueryReasoningEngine(
+      { name, classMethod: 'async_stream_query', input: struct({ user_id: 'u1', message: 'paced' }) },
+      withToken,
+    );
     const chunks = await readChunks(stream, (_chunk, all) => {
       if (all.length === 1) releasePaced();
     });
@@ -253,20 +285,34 @@ describe("agentgen dev's gRPC face, with @google-cloud/aiplatform on its default
     const missing = await failure(execution.queryReasoningEngine(request));
     expect([missing.code, missing.details]).toEqual([status.UNAUTHENTICATED, 'Request is missing a valid "Authorization: Bearer <token>" header']);
     expect(statusDetails(missing).code).toBe(status.UNAUTHENTICATED);
-    expect((await failure(execution.queryReasoningEngine(request, { otherArgs: { headers: { authorization: 'Bearer wrong' } } }))).code).toBe(status.UNAUTHENTICATED);
+    expect((await failure(execution.queryReasoningEngine(request, { otherArgs: { headers: { authorization: 'Bearer wrong' } } }))).code).toBe(
+      status.UNAUTHENTICATED,
+    );
     expect((await failure(engines.getReasoningEngine({ name }))).code).toBe(status.UNAUTHENTICATED);
     const elsewhere = await failure(engines.getReasoningEngine({ name: 'projects/p/locations/l/reasoningEngines/9' }, withToken));
-    expect([elsewhere.code, elsewhere.details]).toEqual([status.NOT_FOUND, `Resource projects/p/locations/l/reasoningEngines/9 not found: this emulator serves ${name}`]);
-    const wrongEndpoint = await failure(execution.queryReasoningEngine({ name, classMethod: 'async_stream_query', input: struct({ user_id: 'u1', message: 'x' }) }, withToken));
-    expect([wrongEndpoint.code, wrongEndpoint.details]).toEqual([status.FAILED_PRECONDITION, 'Method "async_stream_query" has api_mode "async_stream" and is served by :streamQuery, not :query']);
+    expect([elsewhere.code, elsewhere.details]).toEqual([
+      status.NOT_FOUND,
+      `Resource projects/p/locations/l/reasoningEngines/9 not found: this emulator serves ${name}`,
+    ]);
+    const wrongEndpoint = await failure(
+      execution.queryReasoningEngine({ name, classMethod: 'async_stream_query', input: struct({ user_id: 'u1', message: 'x' }) }, withToken),
+    );
+    expect([wrongEndpoint.code, wrongEndpoint.details]).toEqual([
+      status.FAILED_PRECONDITION,
+      'Method "async_stream_query" has api_mode "async_stream" and is served by :streamQuery, not :query',
+    ]);
     const streamed = await failure(readChunks(execution.streamQueryReasoningEngine({ name, classMethod: 'async_get_session', input: struct({}) }, withToken)));
     expect(streamed.code).toBe(status.FAILED_PRECONDITION);
   });
 
   it("a handler's error comes back as the platform's FAILED_PRECONDITION, quoting the container", async () => {
-    const error = await failure(execution.queryReasoningEngine({ name, classMethod: 'async_get_session', input: struct({ user_id: 'u1', session_id: 'gone' }) }, withToken));
+    const error = await failure(
+      execution.queryReasoningEngine({ name, classMethod: 'async_get_session', input: struct({ user_id: 'u1', session_id: 'gone' }) }, withToken),
+    );
     expect(error.code).toBe(status.FAILED_PRECONDITION);
-    expect(error.details).toMatch(/^Reasoning Engine Execution failed\.\n.*\nError Details: \{"error":\{"code":404,"message":"Session not found: gone","status":"NOT_FOUND"/s);
+    expect(error.details).toMatch(
+      /^Reasoning Engine Execution failed\.\n.*\nError Details: \{"error":\{"code":404,"message":"Session not found: gone","status":"NOT_FOUND"/s,
+    );
   });
 
   it('input nested deeper than --max-depth is INVALID_ARGUMENT before anything is forwarded', async () => {
@@ -279,7 +325,10 @@ describe("agentgen dev's gRPC face, with @google-cloud/aiplatform on its default
       expect(plain(echoed.output)).toEqual({ echo: { class_method: 'echo', input: nested(3) } });
       const forwarded = oddContainer.received.length;
       const error = await failure(client.queryReasoningEngine({ name, classMethod: 'echo', input: struct(nested(4)) }, withToken));
-      expect([error.code, error.details]).toEqual([status.INVALID_ARGUMENT, 'Invalid JSON payload received: "input" is nested deeper than the limit of 4 levels (--max-depth)']);
+      expect([error.code, error.details]).toEqual([
+        status.INVALID_ARGUMENT,
+        'Invalid JSON payload received: "input" is nested deeper than the limit of 4 levels (--max-depth)',
+      ]);
       expect(oddContainer.received.length).toBe(forwarded);
     } finally {
       await client.close();
@@ -287,7 +336,10 @@ describe("agentgen dev's gRPC face, with @google-cloud/aiplatform on its default
   });
 
   it('cancelling a stream on the client stops the handler within 100 ms', async () => {
-    const stream = execution.streamQueryReasoningEngine({ name, classMethod: 'async_stream_query', input: struct({ user_id: 'u1', message: 'endless' }) }, withToken);
+    const stream = execution.streamQueryReasoningEngine(
+      { name, classMethod: 'async_stream_query', input: struct({ user_id: 'u1', message: 'endless' }) },
+      withToken,
+    );
     let cancelledAt = 0;
     const read = readChunks(stream, (_chunk, all) => {
       if (all.length === 3) {
@@ -315,11 +367,17 @@ describe("agentgen dev's gRPC face, with @google-cloud/aiplatform on its default
       expect(statusDetails(error)).toEqual({ code: status.FAILED_PRECONDITION, message: error.details, details: [] });
       // Refused by the container before streaming: the platform's answer, and the container reached once (no client retry).
       const refused = await failure(readChunks(client.streamQueryReasoningEngine({ name, classMethod: 'stream_fail' }, withToken)));
-      expect([refused.code, refused.details.slice(refused.details.indexOf('Error Details: '))]).toEqual([status.FAILED_PRECONDITION, 'Error Details: model backend unavailable']);
+      expect([refused.code, refused.details.slice(refused.details.indexOf('Error Details: '))]).toEqual([
+        status.FAILED_PRECONDITION,
+        'Error Details: model backend unavailable',
+      ]);
       expect(oddContainer.received.filter((r) => r.envelope.class_method === 'stream_fail')).toHaveLength(1);
       // Unary: the container's non-2xx body quoted after Error Details, as on REST.
       const unary = await failure(client.queryReasoningEngine({ name, classMethod: 'fail' }, withToken));
-      expect([unary.code, unary.details.slice(unary.details.indexOf('Error Details: '))]).toEqual([status.FAILED_PRECONDITION, 'Error Details: {"detail": "handler exploded: KeyError user_id"}']);
+      expect([unary.code, unary.details.slice(unary.details.indexOf('Error Details: '))]).toEqual([
+        status.FAILED_PRECONDITION,
+        'Error Details: {"detail": "handler exploded: KeyError user_id"}',
+      ]);
     } finally {
       await client.close();
     }
@@ -332,7 +390,9 @@ describe("agentgen dev's gRPC face, with @google-cloud/aiplatform on its default
     try {
       const [found] = await beta.queryReasoningEngine({ name, classMethod: 'async_search_memory', input: struct({ user_id: 'u1', query: 'trip' }) }, withToken);
       expect(plain(found.output)).toEqual({ memories: [{ content: { role: 'user', parts: [{ text: 'remembered: trip' }] } }] });
-      const chunks = await readChunks(beta.streamQueryReasoningEngine({ name, classMethod: 'async_stream_query', input: struct({ user_id: 'u1', message: 'beta' }) }, withToken));
+      const chunks = await readChunks(
+        beta.streamQueryReasoningEngine({ name, classMethod: 'async_stream_query', input: struct({ user_id: 'u1', message: 'beta' }) }, withToken),
+      );
       expect(chunks.map((c) => JSON.parse(c.text) as Event)).toEqual([event('beta', 0), event('beta', 1)]);
       const [engine] = await betaEngines.getReasoningEngine({ name }, withToken);
       expect((engine.spec?.classMethods ?? []).map((method) => plainStruct(method))).toEqual(manifest);

@@ -38,14 +38,21 @@ describe('the shipped .proto files', () => {
       const execution = protos.service(version, 'ReasoningEngineExecutionService');
       expect(execution.StreamQueryReasoningEngine?.responseStream).toBe(true);
       expect(execution.QueryReasoningEngine?.path).toBe(`/google.cloud.aiplatform.${version}.ReasoningEngineExecutionService/QueryReasoningEngine`);
-      expect(protos.service(version, 'ReasoningEngineService').GetReasoningEngine?.path).toBe(`/google.cloud.aiplatform.${version}.ReasoningEngineService/GetReasoningEngine`);
+      expect(protos.service(version, 'ReasoningEngineService').GetReasoningEngine?.path).toBe(
+        `/google.cloud.aiplatform.${version}.ReasoningEngineService/GetReasoningEngine`,
+      );
     }
   });
 
   it("v1beta1's query messages are v1's, and its ReasoningEngine has every field of v1's that the face fills", () => {
     const protos = loadProtos();
     const shape = (type: Protobuf.Type): string[] =>
-      type.fieldsArray.map((field) => `${field.id} ${field.name}: ${field.repeated ? 'repeated ' : ''}${field.resolve().resolvedType?.fullName.replace('v1beta1', 'v1') ?? field.type}`).sort();
+      type.fieldsArray
+        .map(
+          (field) =>
+            `${field.id} ${field.name}: ${field.repeated ? 'repeated ' : ''}${field.resolve().resolvedType?.fullName.replace('v1beta1', 'v1') ?? field.type}`,
+        )
+        .sort();
     for (const name of ['QueryReasoningEngineRequest', 'QueryReasoningEngineResponse', 'StreamQueryReasoningEngineRequest', 'GetReasoningEngineRequest']) {
       expect(shape(protos.type(`google.cloud.aiplatform.v1beta1.${name}`)), name).toEqual(shape(protos.type(`google.cloud.aiplatform.v1.${name}`)));
     }
@@ -98,7 +105,9 @@ describe('the gRPC face, piece by piece', () => {
     const proto = structToJson({ fields: { ['__proto__']: { kind: 'stringValue', stringValue: 'p' } } }, 100);
     expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
     expect(Object.keys(proto)).toEqual(['__proto__']);
-    expect(() => structToJson(decoded.structValue, 3)).toThrow('Invalid JSON payload received: "input" is nested deeper than the limit of 3 levels (--max-depth)');
+    expect(() => structToJson(decoded.structValue, 3)).toThrow(
+      'Invalid JSON payload received: "input" is nested deeper than the limit of 3 levels (--max-depth)',
+    );
     expect(structToJson(decoded.structValue, 4)).toEqual(json);
   });
 });

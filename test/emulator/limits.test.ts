@@ -187,7 +187,9 @@ describe('request timeouts (headersTimeout, requestTimeout)', () => {
   it('refuses timeouts node:http would refuse, naming the option', async () => {
     const base = { container: container.url, manifest, port: 0, logger: () => {} };
     await expect(startEmulator({ ...base, headersTimeout: -5 })).rejects.toThrow('headersTimeout must be an integer of milliseconds >= 0, got -5');
-    await expect(startEmulator({ ...base, headersTimeout: 500, requestTimeout: 100 })).rejects.toThrow('headersTimeout (500) must not exceed requestTimeout (100)');
+    await expect(startEmulator({ ...base, headersTimeout: 500, requestTimeout: 100 })).rejects.toThrow(
+      'headersTimeout (500) must not exceed requestTimeout (100)',
+    );
   });
 });
 

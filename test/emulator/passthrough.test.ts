@@ -73,7 +73,11 @@ describe('the passthrough route', () => {
 
   it('passes a POST body, its content type and the query string on', async () => {
     const message = { jsonrpc: '2.0', id: 1, method: 'message/send', params: { text: 'hi' } };
-    const response = await client().passthrough('/a2a/app/?x=1', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
+    const response = await client().passthrough('/a2a/app/?x=1', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(message),
+    });
     // The container saw `/api/a2a/app/?x=1`: not its POST route, so its own 404 comes back unchanged.
     expect([response.status, await response.text()]).toEqual([404, '{"error":"no such route"}']);
     expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/api/a2a/app/?x=1', body: JSON.stringify(message) });

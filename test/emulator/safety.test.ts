@@ -53,7 +53,10 @@ function call(method: string, target: string, headers: Record<string, string>, b
     const req = request({ host: '127.0.0.1', port: port(of), method, path: target, headers, agent: false });
     req.on('response', (res) => {
       let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      res
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (text += chunk))
+        .on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
     });
     req.on('error', reject);
     req.end(body);
@@ -91,8 +94,7 @@ function raw(text: string | Buffer): Promise<RawAnswer> {
   });
 }
 
-const header = (head: string, name: string): string | undefined =>
-  new RegExp(`^${name}: *(.*)$`, 'im').exec(head)?.[1]?.trim();
+const header = (head: string, name: string): string | undefined => new RegExp(`^${name}: *(.*)$`, 'im').exec(head)?.[1]?.trim();
 
 describe('CORS: loopback origins only', () => {
   it('grants a preflight and an answer to http(s)://localhost, 127.0.0.1 and [::1] on any port, echoing the origin', async () => {
@@ -164,7 +166,11 @@ describe('one body limit (16 MiB), and a refused upload is not read on', () => {
     // node:http destroys a `connection: close` socket once the answer is flushed; with the body unread
     // that is a TCP reset, and this caller then failed with EPIPE before reading the answer (every time;
     // the test above, which reads at once, failed so about 1 run in 75).
-    const outcome = await uploadReadingLate(port(), `POST ${path}:query HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer t\r\ncontent-type: application/json\r\n`, 300);
+    const outcome = await uploadReadingLate(
+      port(),
+      `POST ${path}:query HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer t\r\ncontent-type: application/json\r\n`,
+      300,
+    );
     expect(outcome.error).toBeUndefined();
     expect(outcome.answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(header(outcome.answer, 'connection')).toBe('close');
@@ -188,7 +194,11 @@ describe('one body limit (16 MiB), and a refused upload is not read on', () => {
     );
     expect(answer.head).toMatch(/^HTTP\/1\.1 413 /);
     expect(header(answer.head, 'connection')).toBe('close');
-    expect(rpcError(answer.body)).toMatchObject({ code: 413, status: 'OUT_OF_RANGE', message: `Request body of ${limit + 1} bytes exceeds the limit of ${limit}` });
+    expect(rpcError(answer.body)).toMatchObject({
+      code: 413,
+      status: 'OUT_OF_RANGE',
+      message: `Request body of ${limit + 1} bytes exceeds the limit of ${limit}`,
+    });
     expect(answer.closed).toBe(true);
   });
 
@@ -273,7 +283,11 @@ describe('HTTP-level client errors are google.rpc.Status bodies, and the connect
     expect(answer.head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(header(answer.head, 'content-type')).toBe('application/json; charset=utf-8');
     expect(header(answer.head, 'connection')).toBe('close');
-    expect(rpcError(answer.body)).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.stringMatching(/^Malformed HTTP request \(HPE_[A-Z_]+\): /) });
+    expect(rpcError(answer.body)).toMatchObject({
+      code: 400,
+      status: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/^Malformed HTTP request \(HPE_[A-Z_]+\): /),
+    });
     expect(answer.closed).toBe(true);
   });
 

@@ -82,7 +82,10 @@ describe("VertexAiSessionService against dev's Sessions", () => {
   it('gives only the events after afterTimestamp (the timestamp>= filter ADK sends)', async () => {
     const sessions = sessionService();
     const session = await sessions.createSession({ appName, userId: 'cy' });
-    for (const [text, timestamp] of [['first', 1_780_000_000_000], ['second', 1_780_000_060_000]] as const) {
+    for (const [text, timestamp] of [
+      ['first', 1_780_000_000_000],
+      ['second', 1_780_000_060_000],
+    ] as const) {
       const event = createEvent({ author: 'user', invocationId: 'inv', content: { role: 'user', parts: [{ text }] } });
       event.timestamp = timestamp;
       await sessions.appendEvent({ session, event });
@@ -117,9 +120,12 @@ describe("VertexAiMemoryBankService against dev's Memory Bank", () => {
     // The same facts again are consolidated, not duplicated.
     await memory.addSessionToMemory((await sessions.getSession({ appName, userId: 'dora', sessionId: session.id }))!);
     const listed = await client.agentEnginesInternal.memories.listInternal({ name: `reasoningEngines/${engine.agentEngineId}` });
-    expect(listed.memories?.filter((m) => m.scope?.['user_id'] === 'dora').map((m) => m.fact).sort()).toEqual(
-      ['Dora travels with a cello', 'I am allergic to peanuts', 'Kyoto is lovely in autumn.', 'My favourite city is Kyoto'],
-    );
+    expect(
+      listed.memories
+        ?.filter((m) => m.scope?.['user_id'] === 'dora')
+        .map((m) => m.fact)
+        .sort(),
+    ).toEqual(['Dora travels with a cello', 'I am allergic to peanuts', 'Kyoto is lovely in autumn.', 'My favourite city is Kyoto']);
   });
 
   it('creates a memory directly, gets it, retrieves it page by page, and deletes it', async () => {
@@ -155,7 +161,10 @@ describe('the long-running operations and pages of the REST API', () => {
     const seen: string[] = [];
     let pageToken: string | undefined;
     do {
-      const page = await sessions.listInternal({ name: `reasoningEngines/${engine.agentEngineId}`, config: { filter: 'user_id="hal"', pageSize: 2, ...(pageToken ? { pageToken } : {}) } });
+      const page = await sessions.listInternal({
+        name: `reasoningEngines/${engine.agentEngineId}`,
+        config: { filter: 'user_id="hal"', pageSize: 2, ...(pageToken ? { pageToken } : {}) },
+      });
       expect(page.sessions!.length).toBeLessThanOrEqual(2);
       seen.push(...page.sessions!.map((s) => s.name!));
       pageToken = page.nextPageToken;

@@ -10,7 +10,14 @@ import { join } from 'node:path';
 
 export function useDevMetadataServer(emulatorUrl: string, project: string): void {
   const empty = mkdtempSync(join(tmpdir(), 'agentgen-no-credentials-'));
-  for (const name of ['GOOGLE_APPLICATION_CREDENTIALS', 'GOOGLE_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_CLOUD_API_KEY', 'GCE_METADATA_IP', 'METADATA_SERVER_DETECTION']) {
+  for (const name of [
+    'GOOGLE_APPLICATION_CREDENTIALS',
+    'GOOGLE_API_KEY',
+    'GEMINI_API_KEY',
+    'GOOGLE_CLOUD_API_KEY',
+    'GCE_METADATA_IP',
+    'METADATA_SERVER_DETECTION',
+  ]) {
     delete process.env[name];
   }
   process.env['CLOUDSDK_CONFIG'] = empty; // where gcloud's application_default_credentials.json would be

@@ -71,12 +71,23 @@ describe('engine services: refusals', () => {
   });
 
   it('answers unknown ids 404 NOT_FOUND and a taken id 409 ALREADY_EXISTS', async () => {
-    for (const path of [`${base}/sessions/404`, `${base}/sessions/404/events`, `${base}/memories/404`, `${base}/operations/404`, `${base}/sessions/1/operations/2`]) {
+    for (const path of [
+      `${base}/sessions/404`,
+      `${base}/sessions/404/events`,
+      `${base}/memories/404`,
+      `${base}/operations/404`,
+      `${base}/sessions/1/operations/2`,
+    ]) {
       expect(await call('GET', path), path).toMatchObject({ status: 404, body: { error: { status: 'NOT_FOUND' } } });
     }
-    expect(await call('POST', `${base}/sessions/404:appendEvent`, { author: 'user', invocationId: 'i', timestamp: '2026-01-01T00:00:00Z' })).toMatchObject({ status: 404 });
+    expect(await call('POST', `${base}/sessions/404:appendEvent`, { author: 'user', invocationId: 'i', timestamp: '2026-01-01T00:00:00Z' })).toMatchObject({
+      status: 404,
+    });
     expect((await call('POST', `${base}/sessions?sessionId=taken`, { userId: 'u' })).status).toBe(200);
-    expect(await call('POST', `${base}/sessions?sessionId=taken`, { userId: 'u' })).toMatchObject({ status: 409, body: { error: { status: 'ALREADY_EXISTS' } } });
+    expect(await call('POST', `${base}/sessions?sessionId=taken`, { userId: 'u' })).toMatchObject({
+      status: 409,
+      body: { error: { status: 'ALREADY_EXISTS' } },
+    });
   });
 
   it('says which methods it does not serve, and refuses a wrong verb', async () => {
@@ -87,7 +98,13 @@ describe('engine services: refusals', () => {
 
   it('keeps rawEvent and lists events oldest first, also under /v1/', async () => {
     expect((await call('POST', `/v1/${resource}/sessions?sessionId=raw`, { userId: 'u' })).status).toBe(200);
-    const event = (timestamp: string, text: string) => ({ author: 'user', invocationId: 'i', timestamp, content: { role: 'user', parts: [{ text }] }, rawEvent: { id: text } });
+    const event = (timestamp: string, text: string) => ({
+      author: 'user',
+      invocationId: 'i',
+      timestamp,
+      content: { role: 'user', parts: [{ text }] },
+      rawEvent: { id: text },
+    });
     expect(await call('POST', `/v1/${resource}/sessions/raw:appendEvent`, event('2026-05-01T10:00:01Z', 'later'))).toEqual({ status: 200, body: {} });
     expect((await call('POST', `/v1/${resource}/sessions/raw:appendEvent`, event('2026-05-01T10:00:00Z', 'earlier'))).status).toBe(200);
     const listed = await call('GET', `/v1/${resource}/sessions/raw/events`);

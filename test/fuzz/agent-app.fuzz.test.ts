@@ -70,13 +70,30 @@ const segment = fc
   .filter((s) => s !== '.' && s !== '..');
 /** File names with a `.` or `..` segment, or a leading `/` or `\` (after the `user:` namespace and blanks). */
 const climbing: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('../escape.txt', 'a/../../escape.txt', '/etc/passwd', ' /abs.txt', '\\abs.txt', 'user:../../x', 'docs/./x.txt', '.', '..', '..\\x', 'user:/etc/passwd', 'a/b/..'),
-  fc.tuple(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.constantFrom('.', '..'), fc.nat(), fc.constantFrom('/', '\\')).map(([segments, dots, at, sep]) => {
-    const all = [...segments];
-    all.splice(at % (all.length + 1), 0, dots);
-    return all.join(sep);
-  }),
-  fc.tuple(fc.constantFrom('/', '\\', ' /', '\t\\', 'user:/', 'user:\\', 'user: /'), fc.array(segment, { minLength: 1, maxLength: 3 })).map(([lead, rest]) => lead + rest.join('/')),
+  fc.constantFrom(
+    '../escape.txt',
+    'a/../../escape.txt',
+    '/etc/passwd',
+    ' /abs.txt',
+    '\\abs.txt',
+    'user:../../x',
+    'docs/./x.txt',
+    '.',
+    '..',
+    '..\\x',
+    'user:/etc/passwd',
+    'a/b/..',
+  ),
+  fc
+    .tuple(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.constantFrom('.', '..'), fc.nat(), fc.constantFrom('/', '\\'))
+    .map(([segments, dots, at, sep]) => {
+      const all = [...segments];
+      all.splice(at % (all.length + 1), 0, dots);
+      return all.join(sep);
+    }),
+  fc
+    .tuple(fc.constantFrom('/', '\\', ' /', '\t\\', 'user:/', 'user:\\', 'user: /'), fc.array(segment, { minLength: 1, maxLength: 3 }))
+    .map(([lead, rest]) => lead + rest.join('/')),
 );
 
 /** A value the slot must refuse: hostile ids, one past the limit or far past it, a control character or a lone surrogate anywhere. */
@@ -115,7 +132,9 @@ function validCase(slot: Slot): fc.Arbitrary<IdCase> {
 
 const idCase: fc.Arbitrary<IdCase> = fc
   .constantFrom(...slots)
-  .chain((slot) => fc.oneof({ arbitrary: badValue(slot).map((value): IdCase => ({ valid: false, slot, value })), weight: 2 }, { arbitrary: validCase(slot), weight: 1 }))
+  .chain((slot) =>
+    fc.oneof({ arbitrary: badValue(slot).map((value): IdCase => ({ valid: false, slot, value })), weight: 2 }, { arbitrary: validCase(slot), weight: 1 }),
+  )
   .map((c) => Object.defineProperty(c, fc.toStringMethod, { value: () => `${c.valid ? 'valid' : 'bad'} ${c.slot.operation} ${c.slot.field}` }));
 
 /** A value for a label: where it starts, and its length in UTF-16 units. */
@@ -168,7 +187,8 @@ function sessionProblem(operation: string, input: Record<string, unknown>, answe
   if (!/^(async_)?(create|get)_session$/.test(operation)) return undefined;
   const output = (JSON.parse(answer.body) as { output: { id: unknown; user_id: unknown } }).output;
   const { user_id, session_id } = sessionOf(input);
-  if (output.user_id !== user_id || output.id !== session_id) return `the session is ${shown(String(output.user_id))} / ${shown(String(output.id))}, not the ids asked for`;
+  if (output.user_id !== user_id || output.id !== session_id)
+    return `the session is ${shown(String(output.user_id))} / ${shown(String(output.id))}, not the ids asked for`;
   return undefined;
 }
 
@@ -190,8 +210,7 @@ async function run(c: IdCase, tag: string): Promise<string | undefined> {
   const answer = result.kind === 'answers' ? result.answers[0] : undefined;
   histogram.add(`${c.valid ? 'valid' : 'bad'} ${answer?.status ?? (result.kind === 'answers' ? 'closed' : result.kind)}`);
   const problem =
-    checkResult(request, result, shapes(slot.stream)) ??
-    (c.valid ? sessionProblem(slot.operation, input, answer!) : refusalProblem(slot, value, answer!));
+    checkResult(request, result, shapes(slot.stream)) ?? (c.valid ? sessionProblem(slot.operation, input, answer!) : refusalProblem(slot, value, answer!));
   return problem === undefined ? undefined : `${problem}\n    request: ${describeCase(request)}`;
 }
 

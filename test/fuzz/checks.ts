@@ -69,7 +69,8 @@ export function containerErrorProblem(answer: Answer, head: boolean): string | u
   if (!sameKeys(error, ['code', 'message', 'status'])) return `error keys are not code, message, status: ${answer.body.slice(0, 200)}`;
   if (error['code'] !== answer.status) return `error.code ${String(error['code'])} is not the HTTP status`;
   if (typeof error['message'] !== 'string' || error['message'] === '') return 'error.message is not a non-empty string';
-  if (!containerPairs.has(`${answer.status} ${String(error['status'])}`)) return `(${answer.status}, ${String(error['status'])}) is no error row of the contract`;
+  if (!containerPairs.has(`${answer.status} ${String(error['status'])}`))
+    return `(${answer.status}, ${String(error['status'])}) is no error row of the contract`;
   return undefined;
 }
 
@@ -94,7 +95,8 @@ export function rpcStatusProblem(answer: Answer, head: boolean): string | undefi
 export function unaryProblem(answer: Answer): string | undefined {
   if (!String(answer.headers['content-type']).startsWith('application/json')) return `content type ${String(answer.headers['content-type'])}, not JSON`;
   const parsed = parseJson(answer.body);
-  if (parsed === undefined || !isRecord(parsed.value) || !sameKeys(parsed.value, ['output'])) return `a 200 that is not {"output": ...}: ${answer.body.slice(0, 200)}`;
+  if (parsed === undefined || !isRecord(parsed.value) || !sameKeys(parsed.value, ['output']))
+    return `a 200 that is not {"output": ...}: ${answer.body.slice(0, 200)}`;
   return undefined;
 }
 

@@ -50,7 +50,6 @@ const tsconfig = {
   include: ['case-*/*.ts'],
 };
 
-
 /** Imports every module given, then reports over IPC what importing them changed; prints nothing itself. */
 const importer = `
 const before = new Set(Object.getOwnPropertyNames(globalThis));
@@ -93,7 +92,8 @@ test(`hostile specs: refused clearly, or output that compiles and runs nothing o
     // No hang: each spec, bombs included, is decided in well under a second (10 s: a loaded CI machine).
     if (ms > 10_000) problems.push(`${spec.label}: took ${ms.toFixed(0)} ms`);
     if (spec.mustRefuse !== undefined && refused === undefined) problems.push(`${spec.label}: accepted, must be refused`);
-    if (spec.mustRefuse === 'located' && refused !== undefined && !/^agentgen\.yaml:\d+:\d+: /.test(refused)) problems.push(`${spec.label}: refused without file:line:col: ${refused}`);
+    if (spec.mustRefuse === 'located' && refused !== undefined && !/^agentgen\.yaml:\d+:\d+: /.test(refused))
+      problems.push(`${spec.label}: refused without file:line:col: ${refused}`);
     if (refused !== undefined && refused.trim() === '') problems.push(`${spec.label}: refused with an empty message`);
   }
   expect(problems).toEqual([]);

@@ -19,13 +19,53 @@ export const protocolNames = [...new Set(['__proto__', 'then', 'toJSON', ...Obje
 /** What a breaker smuggles in: a side effect on import that the child process looks for. */
 const payloads = ['globalThis.pwned = 1;', "console.log('PWNED');", "process.stdout.write('PWNED');", 'throw new Error("PWNED");'];
 const breakers = [
-  '*/', '/*', '//', '${', '}', '`', "'", '"', '\\', '\n', '\r', '\r\n', '\u2028', '\u2029', '\u0000', '\u0007', '\u001b[31m', '\u007f', '\ufeff', '\u200b',
-  '</script>', '<script>', '<!--', '-->', '{{', '}}', '{{{', '#!', '@deprecated', '@param', ')', '});', ']', "');", '");', '`);', '#{', '%s', '$&', "$'",
+  '*/',
+  '/*',
+  '//',
+  '${',
+  '}',
+  '`',
+  "'",
+  '"',
+  '\\',
+  '\n',
+  '\r',
+  '\r\n',
+  '\u2028',
+  '\u2029',
+  '\u0000',
+  '\u0007',
+  '\u001b[31m',
+  '\u007f',
+  '\ufeff',
+  '\u200b',
+  '</script>',
+  '<script>',
+  '<!--',
+  '-->',
+  '{{',
+  '}}',
+  '{{{',
+  '#!',
+  '@deprecated',
+  '@param',
+  ')',
+  '});',
+  ']',
+  "');",
+  '");',
+  '`);',
+  '#{',
+  '%s',
+  '$&',
+  "$'",
 ];
 
 /** A hostile string: breakers and payloads, or any Unicode. */
 export const hostileText: fc.Arbitrary<string> = fc.oneof(
-  fc.array(fc.oneof(fc.constantFrom(...breakers), fc.constantFrom(...payloads), fc.string({ maxLength: 4 })), { minLength: 1, maxLength: 8 }).map((parts) => parts.join('')),
+  fc
+    .array(fc.oneof(fc.constantFrom(...breakers), fc.constantFrom(...payloads), fc.string({ maxLength: 4 })), { minLength: 1, maxLength: 8 })
+    .map((parts) => parts.join('')),
   fc.string({ unit: 'binary', maxLength: 24 }),
 );
 
@@ -35,27 +75,59 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
  * generate at once and validate in linear time, the second be refused at their spec line.
  */
 export const hostilePatterns = [
-  '^(a+)+$', '^(a|a)+$', '^(a|aa)+$', '^(a*)*$', '^(\\w+\\s?)*$', '^([a-zA-Z0-9]+\\.?)+@x$', '(x+x+)+y', '^(.*a){20}$',
-  '^(a+)+\\1$', '(?=a)(a+)+$', '(?<!b)(a+)+$', '(?!x)a', 'a{1001}', '((a{100}){100}){100}', '\\k<n>(?<n>a)',
+  '^(a+)+$',
+  '^(a|a)+$',
+  '^(a|aa)+$',
+  '^(a*)*$',
+  '^(\\w+\\s?)*$',
+  '^([a-zA-Z0-9]+\\.?)+@x$',
+  '(x+x+)+y',
+  '^(.*a){20}$',
+  '^(a+)+\\1$',
+  '(?=a)(a+)+$',
+  '(?<!b)(a+)+$',
+  '(?!x)a',
+  'a{1001}',
+  '((a{100}){100}){100}',
+  '\\k<n>(?<n>a)',
 ];
 /** A value that sends a backtracking engine exponential on the patterns above. */
-const redosValue = fc.oneof(fc.nat({ max: 40 }).map((n) => `${'a'.repeat(20 + n)}!`), fc.constant(`${'a'.repeat(30)}b`), fc.constant(`${'x'.repeat(30)}`));
+const redosValue = fc.oneof(
+  fc.nat({ max: 40 }).map((n) => `${'a'.repeat(20 + n)}!`),
+  fc.constant(`${'a'.repeat(30)}b`),
+  fc.constant(`${'x'.repeat(30)}`),
+);
 
 const safeName = fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/);
 /** Operation and schema names: mostly valid identifiers, some that must be refused. */
-const opName = fc.oneof({ weight: 4, arbitrary: safeName }, { weight: 1, arbitrary: fc.constantFrom(...protocolNames, 'class', 'delete', 'await', 'default', 'a-b', 'with space', '9x', '') });
-const schemaName = fc.oneof({ weight: 4, arbitrary: safeName.map((n) => `S_${n}`) }, { weight: 1, arbitrary: fc.constantFrom('Object', 'Promise', 'then', 'Session', 'string', '__proto__') });
+const opName = fc.oneof(
+  { weight: 4, arbitrary: safeName },
+  { weight: 1, arbitrary: fc.constantFrom(...protocolNames, 'class', 'delete', 'await', 'default', 'a-b', 'with space', '9x', '') },
+);
+const schemaName = fc.oneof(
+  { weight: 4, arbitrary: safeName.map((n) => `S_${n}`) },
+  { weight: 1, arbitrary: fc.constantFrom('Object', 'Promise', 'then', 'Session', 'string', '__proto__') },
+);
 
 const leaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
-  fc.record({ type: fc.constant('string'), description: hostileText, default: hostileText, examples: fc.array(hostileText, { maxLength: 2 }) }, { requiredKeys: ['type'] }),
+  fc.record(
+    { type: fc.constant('string'), description: hostileText, default: hostileText, examples: fc.array(hostileText, { maxLength: 2 }) },
+    { requiredKeys: ['type'] },
+  ),
   fc.record({ enum: fc.uniqueArray(hostileText, { minLength: 1, maxLength: 3 }), title: hostileText }, { requiredKeys: ['enum'] }),
   fc.record({ const: hostileText, deprecated: fc.boolean() }, { requiredKeys: ['const'] }),
   fc.record({ type: fc.constant('integer'), minimum: fc.integer(), description: hostileText }, { requiredKeys: ['type'] }),
   // A pattern that backtracks exponentially (or cannot run in linear time at all), with values that would make it.
-  fc.record({ type: fc.constant('string'), pattern: fc.constantFrom(...hostilePatterns), default: redosValue, examples: fc.array(redosValue, { maxLength: 2 }) }, { requiredKeys: ['type', 'pattern'] }),
+  fc.record(
+    { type: fc.constant('string'), pattern: fc.constantFrom(...hostilePatterns), default: redosValue, examples: fc.array(redosValue, { maxLength: 2 }) },
+    { requiredKeys: ['type', 'pattern'] },
+  ),
 );
 const objectSchema = fc
-  .record({ title: hostileText, description: hostileText, properties: fc.dictionary(hostileText, leaf, { minKeys: 1, maxKeys: 4 }) }, { requiredKeys: ['properties'] })
+  .record(
+    { title: hostileText, description: hostileText, properties: fc.dictionary(hostileText, leaf, { minKeys: 1, maxKeys: 4 }) },
+    { requiredKeys: ['properties'] },
+  )
   .map((schema) => ({ type: 'object', ...schema }));
 
 const operation = fc.record(
@@ -84,9 +156,21 @@ function protocolCases(name: string): HostileSpec[] {
   const key = JSON.stringify(name);
   return [
     { label: `operation ${key}`, text: `${head}operations:\n  ${key}:\n    api_mode: async\n`, mustRefuse: 'located' },
-    { label: `input property ${key}`, text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      properties:\n        ${key}: { type: string }\n`, mustRefuse: 'located' },
-    { label: `output property ${key}`, text: `${head}operations:\n  q:\n    api_mode: stream\n    output:\n      type: object\n      properties:\n        ${key}: { type: string }\n`, mustRefuse: 'located' },
-    { label: `schema ${key}`, text: `${head}schemas:\n  ${key}: { type: string }\noperations:\n  q:\n    api_mode: async\n    output: { $ref: '#/schemas/${name}' }\n`, mustRefuse: 'located' },
+    {
+      label: `input property ${key}`,
+      text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      properties:\n        ${key}: { type: string }\n`,
+      mustRefuse: 'located',
+    },
+    {
+      label: `output property ${key}`,
+      text: `${head}operations:\n  q:\n    api_mode: stream\n    output:\n      type: object\n      properties:\n        ${key}: { type: string }\n`,
+      mustRefuse: 'located',
+    },
+    {
+      label: `schema ${key}`,
+      text: `${head}schemas:\n  ${key}: { type: string }\noperations:\n  q:\n    api_mode: async\n    output: { $ref: '#/schemas/${name}' }\n`,
+      mustRefuse: 'located',
+    },
   ];
 }
 
@@ -112,9 +196,19 @@ function defaultsBomb(levels: number): string {
  */
 export function fanOutSpec(levels: number): string {
   const lines = ['agentgen: 1', 'name: fan-out', 'schemas:'];
-  for (let i = 0; i < levels - 1; i++) lines.push(`  S${i}:`, '    type: object', '    properties:', `      a: { $ref: '#/schemas/S${i + 1}' }`, `      b: { $ref: '#/schemas/S${i + 1}' }`);
+  for (let i = 0; i < levels - 1; i++)
+    lines.push(`  S${i}:`, '    type: object', '    properties:', `      a: { $ref: '#/schemas/S${i + 1}' }`, `      b: { $ref: '#/schemas/S${i + 1}' }`);
   lines.push(`  S${levels - 1}: { type: object, properties: { v: { type: string } } }`);
-  lines.push('operations:', '  q:', '    api_mode: async', '    input:', '      type: object', '      properties:', "        s: { $ref: '#/schemas/S0' }", "    output: { $ref: '#/schemas/S0' }");
+  lines.push(
+    'operations:',
+    '  q:',
+    '    api_mode: async',
+    '    input:',
+    '      type: object',
+    '      properties:',
+    "        s: { $ref: '#/schemas/S0' }",
+    "    output: { $ref: '#/schemas/S0' }",
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -126,12 +220,28 @@ export function fanOutSpec(levels: number): string {
 export function recursiveChainSpec(operations: number, links: number): string {
   const lines = ['agentgen: 1', 'name: chain', 'schemas:'];
   for (let i = 0; i < links; i++) {
-    lines.push(`  C${i}:`, '    type: object', '    properties:', `      next: { $ref: '#/schemas/C${(i + 1) % links}' }`, `      skip: { $ref: '#/schemas/C${(i + 2) % links}' }`, '      label: { type: string }');
+    lines.push(
+      `  C${i}:`,
+      '    type: object',
+      '    properties:',
+      `      next: { $ref: '#/schemas/C${(i + 1) % links}' }`,
+      `      skip: { $ref: '#/schemas/C${(i + 2) % links}' }`,
+      '      label: { type: string }',
+    );
   }
   lines.push('operations:');
   const modes = ['""', 'async', 'stream', 'async_stream'];
   for (let i = 0; i < operations; i++) {
-    lines.push(`  op_${i}:`, `    api_mode: ${modes[i % modes.length]}`, '    input:', '      type: object', '      properties:', `        c: { $ref: '#/schemas/C${i % links}' }`, '      required: [c]', `    output: { $ref: '#/schemas/C${(i + 7) % links}' }`);
+    lines.push(
+      `  op_${i}:`,
+      `    api_mode: ${modes[i % modes.length]}`,
+      '    input:',
+      '      type: object',
+      '      properties:',
+      `        c: { $ref: '#/schemas/C${i % links}' }`,
+      '      required: [c]',
+      `    output: { $ref: '#/schemas/C${(i + 7) % links}' }`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -148,8 +258,15 @@ export const handPicked: HostileSpec[] = [
   { label: 'alias bomb, 9 levels', text: aliasBomb(9, true), mustRefuse: 'any' },
   { label: 'alias bomb, 30 levels', text: aliasBomb(30, false), mustRefuse: 'any' },
   { label: 'alias bomb across defaults', text: defaultsBomb(9), mustRefuse: 'any' },
-  { label: 'deep YAML flow nesting', text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      examples: [${'['.repeat(20_000)}${']'.repeat(20_000)}]\n`, mustRefuse: 'located' },
-  { label: 'deep YAML block nesting', text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      examples:\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(8 + i * 2)}- `).join('\n')}x\n` },
+  {
+    label: 'deep YAML flow nesting',
+    text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      examples: [${'['.repeat(20_000)}${']'.repeat(20_000)}]\n`,
+    mustRefuse: 'located',
+  },
+  {
+    label: 'deep YAML block nesting',
+    text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      examples:\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(8 + i * 2)}- `).join('\n')}x\n`,
+  },
   { label: 'merge key', text: `${head}base: &b { api_mode: async }\noperations:\n  q:\n    <<: *b\n`, mustRefuse: 'any' },
   // An unknown tag leaves the text a string (a warning in the yaml package): harmless if escaped.
   { label: 'js function tag', text: `${head}operations:\n  q:\n    api_mode: async\n    description: !!js/function 'function () { globalThis.pwned = 1 }'\n` },
@@ -157,8 +274,14 @@ export const handPicked: HostileSpec[] = [
   { label: 'binary tag', text: `${head}operations:\n  q:\n    api_mode: async\n    description: !!binary aGVsbG8=\n` },
   { label: 'duplicate key', text: `${head}operations:\n  q:\n    api_mode: async\n  q:\n    api_mode: stream\n`, mustRefuse: 'located' },
   { label: 'BOM and CRLF', text: `\ufeff${head}operations:\r\n  q:\r\n    api_mode: async\r\n    description: "*/ globalThis.pwned = 1 /*"\r\n` },
-  { label: 'every C0 character in names and text', text: `agentgen: 1\nname: "${Array.from({ length: 32 }, (_, i) => `\\x${i.toString(16).padStart(2, '0')}`).join('')}\\x7f"\noperations:\n  q:\n    api_mode: async\n    description: "\\0\\a\\b\\t\\n\\v\\f\\r\\e */ \\u2028 \\u2029"\n    input:\n      type: object\n      properties:\n        "\\0\\x1b[31m": { type: string, default: "\\r\\n*/${'$'}{globalThis.pwned=1}" }\n` },
-  { label: 'template and script breakers everywhere', text: `agentgen: 1\nname: "\`\${globalThis.pwned = 1}\` */ </script><script>globalThis.pwned=1</script> {{constructor.constructor('globalThis.pwned=1')()}}"\nschemas:\n  S:\n    type: object\n    title: "*/ globalThis.pwned = 1; /*"\n    properties:\n      "'); globalThis.pwned = 1; ('": { type: string, pattern: "^\\\\*/\\\\$\\\\{x\\\\}$" }\noperations:\n  q:\n    api_mode: async\n    description: "\\u2028globalThis.pwned = 1 //\\u2029"\n    deprecated: "*/ console.log('PWNED') /*"\n    input:\n      type: object\n      properties:\n        "\\\`\${1}\\\`": { $ref: '#/schemas/S' }\n        "\\"; globalThis.pwned = 1; \\"": { enum: ["*/", "\${x}", "\\\`", "</script>"] }\n    output: { $ref: '#/schemas/S' }\n` },
+  {
+    label: 'every C0 character in names and text',
+    text: `agentgen: 1\nname: "${Array.from({ length: 32 }, (_, i) => `\\x${i.toString(16).padStart(2, '0')}`).join('')}\\x7f"\noperations:\n  q:\n    api_mode: async\n    description: "\\0\\a\\b\\t\\n\\v\\f\\r\\e */ \\u2028 \\u2029"\n    input:\n      type: object\n      properties:\n        "\\0\\x1b[31m": { type: string, default: "\\r\\n*/${'$'}{globalThis.pwned=1}" }\n`,
+  },
+  {
+    label: 'template and script breakers everywhere',
+    text: `agentgen: 1\nname: "\`\${globalThis.pwned = 1}\` */ </script><script>globalThis.pwned=1</script> {{constructor.constructor('globalThis.pwned=1')()}}"\nschemas:\n  S:\n    type: object\n    title: "*/ globalThis.pwned = 1; /*"\n    properties:\n      "'); globalThis.pwned = 1; ('": { type: string, pattern: "^\\\\*/\\\\$\\\\{x\\\\}$" }\noperations:\n  q:\n    api_mode: async\n    description: "\\u2028globalThis.pwned = 1 //\\u2029"\n    deprecated: "*/ console.log('PWNED') /*"\n    input:\n      type: object\n      properties:\n        "\\\`\${1}\\\`": { $ref: '#/schemas/S' }\n        "\\"; globalThis.pwned = 1; \\"": { enum: ["*/", "\${x}", "\\\`", "</script>"] }\n    output: { $ref: '#/schemas/S' }\n`,
+  },
   { label: 'spec name "then"', text: 'agentgen: 1\nname: then\noperations:\n  q:\n    api_mode: async\n' },
   { label: 'spec name "__proto__"', text: 'agentgen: 1\nname: __proto__\noperations:\n  q:\n    api_mode: async\n' },
   { label: '__proto__ key', text: `${head}operations:\n  q:\n    api_mode: async\n    __proto__: { polluted: true }\n`, mustRefuse: 'located' },
@@ -167,10 +290,17 @@ export const handPicked: HostileSpec[] = [
     text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      properties:\n        s: { type: string, pattern: ${JSON.stringify(pattern)}, examples: ["${'a'.repeat(40)}!"] }\n`,
     mustRefuse: 'located',
   })),
-  { label: 'pattern "^(a+)+$" with a default that matches', text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      properties:\n        s: { type: string, pattern: '^(a+)+$', default: aaaa }\n` },
+  {
+    label: 'pattern "^(a+)+$" with a default that matches',
+    text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      properties:\n        s: { type: string, pattern: '^(a+)+$', default: aaaa }\n`,
+  },
   { label: 'named schemas that each refer to the next twice, 20 levels', text: fanOutSpec(20) },
   { label: 'a recursive chain of 50 schemas under 50 operations', text: recursiveChainSpec(50, 50) },
   { label: '91 aliases of a 1 MB description', text: largeAliasesSpec(), mustRefuse: 'located' },
-  { label: 'an anchored node that holds an alias to itself', text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      examples: &e [*e]\n`, mustRefuse: 'located' },
+  {
+    label: 'an anchored node that holds an alias to itself',
+    text: `${head}operations:\n  q:\n    api_mode: async\n    input:\n      type: object\n      examples: &e [*e]\n`,
+    mustRefuse: 'located',
+  },
   { label: 'a 1 MiB description', text: `${head}operations:\n  q:\n    api_mode: async\n    description: "${'*/ ${x} `'.repeat(100_000)}"\n` },
 ];

@@ -111,7 +111,11 @@ export function sendHttp(port: number, c: HttpCase, retry = true): Promise<Resul
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () =>
-        finish({ kind: 'answers', answers: [{ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }], closed: false }),
+        finish({
+          kind: 'answers',
+          answers: [{ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }],
+          closed: false,
+        }),
       );
       res.on('error', () => finish({ kind: 'answers', answers: [], closed: true }));
     });

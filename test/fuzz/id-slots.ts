@@ -33,7 +33,14 @@ slot(['streaming_agent_run_with_events'], true, 'request_json.session_id', (bad)
 slot(['streaming_agent_run_with_events'], true, 'file_name', (bad) =>
   handoff({ artifacts: [{ file_name: bad, versions: [{ version: 0, data: { text: 'x' } }] }] }),
 );
-const fileOps = ['async_save_artifact', 'async_load_artifact', 'async_delete_artifact', 'async_list_versions', 'async_list_artifact_versions', 'async_get_artifact_version'];
+const fileOps = [
+  'async_save_artifact',
+  'async_load_artifact',
+  'async_delete_artifact',
+  'async_list_versions',
+  'async_list_artifact_versions',
+  'async_get_artifact_version',
+];
 const artifactInput = { user_id: 'u1', session_id: 's1', filename: 'f.txt', artifact: 'x' };
 slot([...fileOps, 'async_list_artifact_keys'], false, 'user_id', (bad) => ({ ...artifactInput, user_id: bad }));
 slot([...fileOps, 'async_list_artifact_keys'], false, 'session_id', (bad) => ({ ...artifactInput, session_id: bad }));

@@ -46,11 +46,19 @@ function chunked(bytes: Uint8Array, sizes: readonly number[]): Uint8Array[] {
   return out;
 }
 
-const chunkSizes = fc.oneof(fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 8 }), fc.array(fc.integer({ min: 1, max: 200 }), { minLength: 1, maxLength: 4 }), fc.constant([1]));
+const chunkSizes = fc.oneof(
+  fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 8 }),
+  fc.array(fc.integer({ min: 1, max: 200 }), { minLength: 1, maxLength: 4 }),
+  fc.constant([1]),
+);
 const chunkings = fc.array(chunkSizes, { minLength: 1, maxLength: 4 });
 
 /** Text with multi-byte characters, so that cuts land inside them. */
-const text = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 10 }), fc.constantFrom('é', '日本語', '🦜🚀', '\u2028', 'a\\nb'));
+const text = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.string({ unit: 'binary', maxLength: 10 }),
+  fc.constantFrom('é', '日本語', '🦜🚀', '\u2028', 'a\\nb'),
+);
 /** An event: any JSON value but an object whose only key is `error` (an error line). */
 const event = fc
   .oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(text, fc.oneof(text, fc.jsonValue({ maxDepth: 2 })), { maxKeys: 4 }))
@@ -59,10 +67,12 @@ const event = fc
 const events = fc.array(event, { maxLength: 8 });
 const eol = fc.constantFrom('\n', '\r\n');
 
-const ndjson = fc.tuple(events, fc.array(fc.tuple(eol, fc.constantFrom('', '', '\n', '\r\n', '  \n', '\t\r\n')), { minLength: 8, maxLength: 8 }), fc.boolean()).map(([list, framing, lastNewline]) => {
-  const text = list.map((value, i) => `${JSON.stringify(value)}${i === list.length - 1 && !lastNewline ? '' : framing[i]![0]}${framing[i]![1]}`).join('');
-  return { list, text };
-});
+const ndjson = fc
+  .tuple(events, fc.array(fc.tuple(eol, fc.constantFrom('', '', '\n', '\r\n', '  \n', '\t\r\n')), { minLength: 8, maxLength: 8 }), fc.boolean())
+  .map(([list, framing, lastNewline]) => {
+    const text = list.map((value, i) => `${JSON.stringify(value)}${i === list.length - 1 && !lastNewline ? '' : framing[i]![0]}${framing[i]![1]}`).join('');
+    return { list, text };
+  });
 
 /** One SSE event: optional comment and fields, one `data:` line, a blank line. */
 const sseEvent = (value: unknown): fc.Arbitrary<string> =>
@@ -77,16 +87,30 @@ const sse = events.chain((list) =>
 const soupLine = fc.oneof(
   event.map((value) => JSON.stringify(value)),
   event.map((value) => `data: ${JSON.stringify(value)}`),
-  fc.constantFrom('{"error":{"code":503,"status":"UNAVAILABLE","message":"x"}}', 'data: {"error":"quota"}', 'data: {', 'data: "a"', ': c', '', ' ', 'event: x', '<html>', '{"a":1}\r{"b":2}', 'data: [1,\ndata: 2]'),
+  fc.constantFrom(
+    '{"error":{"code":503,"status":"UNAVAILABLE","message":"x"}}',
+    'data: {"error":"quota"}',
+    'data: {',
+    'data: "a"',
+    ': c',
+    '',
+    ' ',
+    'event: x',
+    '<html>',
+    '{"a":1}\r{"b":2}',
+    'data: [1,\ndata: 2]',
+  ),
   fc.string({ unit: 'binary', maxLength: 20 }),
 );
-const soup = fc.tuple(fc.array(fc.tuple(soupLine, fc.constantFrom('\n', '\r\n', '\r')), { maxLength: 10 }), fc.uint8Array({ maxLength: 6 })).map(([lines, tail]) => {
-  const head = encoder.encode(lines.map(([line, end]) => line + end).join(''));
-  const bytes = new Uint8Array(head.length + tail.length);
-  bytes.set(head);
-  bytes.set(tail, head.length); // invalid UTF-8 at the end, possibly
-  return bytes;
-});
+const soup = fc
+  .tuple(fc.array(fc.tuple(soupLine, fc.constantFrom('\n', '\r\n', '\r')), { maxLength: 10 }), fc.uint8Array({ maxLength: 6 }))
+  .map(([lines, tail]) => {
+    const head = encoder.encode(lines.map(([line, end]) => line + end).join(''));
+    const bytes = new Uint8Array(head.length + tail.length);
+    bytes.set(head);
+    bytes.set(tail, head.length); // invalid UTF-8 at the end, possibly
+    return bytes;
+  });
 
 let parses = 0;
 function checkFraming(list: readonly unknown[], framedText: string, cuts: readonly (readonly number[])[]): void {
@@ -100,13 +124,19 @@ function checkFraming(list: readonly unknown[], framedText: string, cuts: readon
 describe(`stream parser fuzz, seed ${seed}`, () => {
   test('NDJSON: the same events whatever the chunk boundaries', () => {
     parses = 0;
-    fc.assert(fc.property(ndjson, chunkings, ({ list, text }, cuts) => checkFraming(list, text, cuts)), { seed, numRuns });
+    fc.assert(
+      fc.property(ndjson, chunkings, ({ list, text }, cuts) => checkFraming(list, text, cuts)),
+      { seed, numRuns },
+    );
     console.log(`[fuzz stream-parser] NDJSON: seed ${seed}, ${numRuns} streams, ${parses} parses`);
   });
 
   test('SSE: the same events whatever the chunk boundaries', () => {
     parses = 0;
-    fc.assert(fc.property(sse, chunkings, ({ list, text }, cuts) => checkFraming(list, text, cuts)), { seed, numRuns });
+    fc.assert(
+      fc.property(sse, chunkings, ({ list, text }, cuts) => checkFraming(list, text, cuts)),
+      { seed, numRuns },
+    );
     console.log(`[fuzz stream-parser] SSE: seed ${seed}, ${numRuns} streams, ${parses} parses`);
   });
 
@@ -157,7 +187,12 @@ describe(`stream parser fuzz, seed ${seed}`, () => {
       fc.tuple(fc.constantFrom('\r', '\n', '\r\n'), fc.boolean()).map(([end, split]) => {
         const frame = (value: unknown): string => {
           const json = JSON.stringify(value, null, split ? 1 : undefined); // pretty-printed: one data line per JSON line
-          return json.split('\n').map((line) => `data: ${line}${end}`).join('') + end;
+          return (
+            json
+              .split('\n')
+              .map((line) => `data: ${line}${end}`)
+              .join('') + end
+          );
         };
         return { list, text: list.map(frame).join('') };
       }),

@@ -37,7 +37,13 @@ export const protoKeys = ['__proto__', 'constructor', 'prototype', 'toString', '
 /** A JSON object with `__proto__`-style keys as own keys (a literal `{__proto__: …}` would set the prototype). */
 export const protoKeyed: fc.Arbitrary<Record<string, unknown>> = fc
   .uniqueArray(fc.constantFrom(...protoKeys), { minLength: 1, maxLength: 4 })
-  .map((keys) => JSON.parse(`{${keys.map((key) => `${JSON.stringify(key)}:{"polluted":true,"constructor":{"prototype":{"polluted":true}}}`).join(',')}}`) as Record<string, unknown>);
+  .map(
+    (keys) =>
+      JSON.parse(`{${keys.map((key) => `${JSON.stringify(key)}:{"polluted":true,"constructor":{"prototype":{"polluted":true}}}`).join(',')}}`) as Record<
+        string,
+        unknown
+      >,
+  );
 
 const small = fc.jsonValue({ maxDepth: 3 });
 const state = fc.option(fc.oneof(fc.dictionary(fc.string({ maxLength: 8 }), small, { maxKeys: 4 }), protoKeyed), { nil: undefined });
@@ -60,7 +66,12 @@ const inputs: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   async_add_session_to_memory: fc.record({ session }),
   async_search_memory: fc.record({ user_id: text(), query: text(40) }),
   stream_query: fc
-    .record({ message: fc.oneof(text(40), content), user_id: text(), session_id: optional(text()), run_config: optional(fc.dictionary(fc.string({ maxLength: 6 }), small, { maxKeys: 3 })) })
+    .record({
+      message: fc.oneof(text(40), content),
+      user_id: text(),
+      session_id: optional(text()),
+      run_config: optional(fc.dictionary(fc.string({ maxLength: 6 }), small, { maxKeys: 3 })),
+    })
     .map(defined),
   streaming_agent_run_with_events: fc
     .record({ message: content, session_id: fc.option(text(), { nil: undefined }) })
@@ -103,20 +114,37 @@ export const mutated = (input: Record<string, unknown>): fc.Arbitrary<Record<str
 
 /** Method names that are no declared operation: prototype members, near misses, any text. */
 export const unknownMethod: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom(...protoKeys, ...Object.getOwnPropertyNames(Object.prototype), 'query', 'Create_Session', 'create_session ', ' create_session', 'create_session\u0000', ''),
+  fc.constantFrom(
+    ...protoKeys,
+    ...Object.getOwnPropertyNames(Object.prototype),
+    'query',
+    'Create_Session',
+    'create_session ',
+    ' create_session',
+    'create_session\u0000',
+    '',
+  ),
   fc.string({ unit: 'binary', maxLength: 40 }).filter((name) => !surface.some((op) => op.name === name)),
 );
 
 /** A valid input with one string in it (a top-level one, else a new key) replaced by a lone surrogate. */
 export const withLoneSurrogate = (input: Record<string, unknown>): fc.Arbitrary<Record<string, unknown>> =>
-  fc.tuple(fc.constantFrom(...Object.keys(input).filter((key) => typeof input[key] === 'string'), 'note'), fc.constantFrom(...loneSurrogates)).map(([key, bad]) => {
-    const out = { ...input };
-    Object.defineProperty(out, key, { value: bad, enumerable: true, writable: true, configurable: true });
-    return out;
-  });
+  fc
+    .tuple(fc.constantFrom(...Object.keys(input).filter((key) => typeof input[key] === 'string'), 'note'), fc.constantFrom(...loneSurrogates))
+    .map(([key, bad]) => {
+      const out = { ...input };
+      Object.defineProperty(out, key, { value: bad, enumerable: true, writable: true, configurable: true });
+      return out;
+    });
 
 /** Values of the wrong JSON type for a string or an object field. */
-export const wrongType: fc.Arbitrary<unknown> = fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.array(small, { maxLength: 3 }), fc.string({ maxLength: 5 }));
+export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.array(small, { maxLength: 3 }),
+  fc.string({ maxLength: 5 }),
+);
 
 /** `levels` nested arrays or objects around `leaf`, as JSON text (built as text: no recursion). */
 export function nestedText(levels: number, kind: 'array' | 'object' | 'mixed', leaf = '1'): string {

@@ -11,7 +11,7 @@ export function reportReady(port: number): void {
     process.send?.({
       check: {
         protoKeysChanged: Object.getOwnPropertyNames(Object.prototype).sort().join(',') !== protoKeysAtStart,
-        polluted: (({}) as Record<string, unknown>)['polluted'] !== undefined,
+        polluted: ({} as Record<string, unknown>)['polluted'] !== undefined,
       },
     });
   });

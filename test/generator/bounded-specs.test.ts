@@ -29,7 +29,11 @@ const refusal = (text: string): string => specErrorOf(text);
 
 /** Every object in a JSON value, nested ones included. */
 const objectsIn = (value: unknown): Record<string, unknown>[] =>
-  value === null || typeof value !== 'object' ? [] : Array.isArray(value) ? value.flatMap(objectsIn) : [value as Record<string, unknown>, ...Object.values(value).flatMap(objectsIn)];
+  value === null || typeof value !== 'object'
+    ? []
+    : Array.isArray(value)
+      ? value.flatMap(objectsIn)
+      : [value as Record<string, unknown>, ...Object.values(value).flatMap(objectsIn)];
 
 describe('named schemas that each refer to the next twice (20 levels)', () => {
   generateFromText(fanOutSpec(2)); // loads ts-morph and the templates: not part of what is measured
@@ -70,12 +74,16 @@ describe('a recursive chain of 50 schemas', () => {
   test('output grows with the number of operations, not with the paths through the cycle', () => {
     const small = timed(recursiveChainSpec(100, 50));
     const large = timed(recursiveChainSpec(200, 50));
-    console.log(`[bounded] recursive chain, 50 links: 100 operations ${small.bytes} bytes in ${small.ms.toFixed(0)} ms, 200 operations ${large.bytes} bytes in ${large.ms.toFixed(0)} ms`);
+    console.log(
+      `[bounded] recursive chain, 50 links: 100 operations ${small.bytes} bytes in ${small.ms.toFixed(0)} ms, 200 operations ${large.bytes} bytes in ${large.ms.toFixed(0)} ms`,
+    );
     // Twice the operations, about twice the output (what every output holds once makes it less).
     expect(large.bytes / small.bytes).toBeGreaterThan(1.5);
     expect(large.bytes / small.bytes).toBeLessThan(2.1);
     // Recursive validators reach each other lazily, typed by annotation (tsc cannot infer a type from itself).
-    expect(small.file('validators.ts')).toMatch(/export const c0Schema: z\.ZodMiniType<T\.C0> = z\.object\(\{\s*next: z\.optional\(z\.lazy\(\(\) => c1Schema\)\),/);
+    expect(small.file('validators.ts')).toMatch(
+      /export const c0Schema: z\.ZodMiniType<T\.C0> = z\.object\(\{\s*next: z\.optional\(z\.lazy\(\(\) => c1Schema\)\),/,
+    );
     // In the manifest, a schema of the cycle is written out once, its cycle's references as their type.
     const entry = (JSON.parse(small.file('class-methods.json')) as { parameters: { properties: { c: unknown } } }[])[0]!;
     expect(entry.parameters.properties.c).toEqual({
@@ -98,6 +106,8 @@ describe('limits, refused at their line and named', () => {
     const uses = Array.from({ length: 100 }, (_, i) => `        u${i}: { $ref: '#/schemas/Wide' }`).join('\n');
     const ops = Array.from({ length: 12 }, (_, i) => `  op_${i}:\n    api_mode: async\n    input:\n      type: object\n      properties:\n${uses}`).join('\n');
     const message = refusal(`agentgen: 1\nname: wide\nschemas:\n  Wide:\n    type: object\n    properties:\n${fields}\noperations:\n${ops}\n`);
-    expect(message).toMatch(/^agentgen\.yaml:1288:3: operations\.op_10: its entry takes class-methods\.json past the limit of 16 MiB \(\d+ characters so far\)/);
+    expect(message).toMatch(
+      /^agentgen\.yaml:1288:3: operations\.op_10: its entry takes class-methods\.json past the limit of 16 MiB \(\d+ characters so far\)/,
+    );
   });
 });

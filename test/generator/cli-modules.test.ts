@@ -91,17 +91,19 @@ describe('the module graph of each verb (built bin)', () => {
     for (const name of ['yaml', 'zod', 'yargs', 'openapi-typescript']) expect(run.packages).not.toContain(name);
   });
 
-  test.each([
-    { args: ['--help'], also: ['handlebars', 'yaml', 'zod'] },
-    { args: ['--version'], also: ['handlebars', 'yaml', 'zod', 'yargs'] },
-    { args: ['manifest'], also: ['handlebars', 'yaml', 'zod', 'yargs'] },
-    { args: ['manifest', '--spec', 'spec.yaml'], also: ['handlebars', 'yargs'] },
-    { args: ['init', '--name', 'x'], also: [] },
-    // A dry run calls nothing, so it needs no credentials library.
-    { args: ['deploy', '--dry-run', '--spec', 'deploy.yaml'], also: ['google-auth-library', 'handlebars', 'yargs'] },
-    { args: ['manifest', '--format', 'terraform', '--spec', 'deploy.yaml'], also: ['google-auth-library', 'handlebars', 'yargs'] },
-    { args: ['breaking', 'spec.yaml', 'deploy.yaml'], also: ['google-auth-library', 'handlebars'] },
-  ].map((run) => ({ ...run, command: `agentgen ${run.args.join(' ')}` })))('$command loads no ts-morph, nor $also', async ({ args, also }) => {
+  test.each(
+    [
+      { args: ['--help'], also: ['handlebars', 'yaml', 'zod'] },
+      { args: ['--version'], also: ['handlebars', 'yaml', 'zod', 'yargs'] },
+      { args: ['manifest'], also: ['handlebars', 'yaml', 'zod', 'yargs'] },
+      { args: ['manifest', '--spec', 'spec.yaml'], also: ['handlebars', 'yargs'] },
+      { args: ['init', '--name', 'x'], also: [] },
+      // A dry run calls nothing, so it needs no credentials library.
+      { args: ['deploy', '--dry-run', '--spec', 'deploy.yaml'], also: ['google-auth-library', 'handlebars', 'yargs'] },
+      { args: ['manifest', '--format', 'terraform', '--spec', 'deploy.yaml'], also: ['google-auth-library', 'handlebars', 'yargs'] },
+      { args: ['breaking', 'spec.yaml', 'deploy.yaml'], also: ['google-auth-library', 'handlebars'] },
+    ].map((run) => ({ ...run, command: `agentgen ${run.args.join(' ')}` })),
+  )('$command loads no ts-morph, nor $also', async ({ args, also }) => {
     rmSync(join(dir, 'agentgen.yaml'), { force: true });
     const run = await loaded(args);
     rmSync(join(dir, 'agentgen.yaml'), { force: true });
@@ -132,10 +134,12 @@ describe('the module graph of each verb (built bin)', () => {
 
   // check emits the output again and compares it byte for byte, so it prints (issue 30): what it
   // may not load is the rest. Its time is measured by `npm run bench -- cli` (`agentgen check`).
-  test.each([
-    { args: ['check', '--out', 'std'], also: ['yaml', 'zod', 'yargs'] },
-    { args: ['check', '--spec', 'spec.yaml', '--runtime', 'bundle', '--out', 'bundled'], also: ['yargs'] },
-  ].map((run) => ({ ...run, command: `agentgen ${run.args.join(' ')}` })))('$command prints (ts-morph) but loads none of $also', async ({ args, also }) => {
+  test.each(
+    [
+      { args: ['check', '--out', 'std'], also: ['yaml', 'zod', 'yargs'] },
+      { args: ['check', '--spec', 'spec.yaml', '--runtime', 'bundle', '--out', 'bundled'], also: ['yargs'] },
+    ].map((run) => ({ ...run, command: `agentgen ${run.args.join(' ')}` })),
+  )('$command prints (ts-morph) but loads none of $also', async ({ args, also }) => {
     const run = await loaded(args);
     expect(run.code, run.output).toBe(0);
     expect(run.output).toMatch(/is up to date/);
@@ -155,5 +159,4 @@ describe('the module graph of each verb (built bin)', () => {
       writeFileSync(types, original);
     }
   });
-
 });

@@ -2,7 +2,23 @@ import { describe, expect, test } from 'vitest';
 import { docComment, identifier, jsonLiteral, lineComment, objectLiteralKey, stringLiteral, typePropertyKey } from '../../generator/schema/escape.js';
 import { generateFromText } from '../helpers/generate.js';
 
-const hostile = ["plain", "it's", 'say "hi"', 'back\\slash', 'tick ` ${x}', 'line\nbreak\r\n', 'ls\u2028ps\u2029', '*/ /*', '\u0000\u001f', '\ud800 lone', 'emoji 😀', '</script>', 'ends in \\', '\\', 'two \\\\'];
+const hostile = [
+  'plain',
+  "it's",
+  'say "hi"',
+  'back\\slash',
+  'tick ` ${x}',
+  'line\nbreak\r\n',
+  'ls\u2028ps\u2029',
+  '*/ /*',
+  '\u0000\u001f',
+  '\ud800 lone',
+  'emoji 😀',
+  '</script>',
+  'ends in \\',
+  '\\',
+  'two \\\\',
+];
 
 describe('stringLiteral', () => {
   test.each(hostile)('%j evaluates back to itself', (value) => {
@@ -70,7 +86,34 @@ test('assertParses rejects what a broken escape would produce, and accepts the g
 
 describe('random strings (seeded, so a failure reproduces)', () => {
   // Characters that matter to JavaScript lexing, plus astral and lone surrogate code units.
-  const alphabet = ['a', 'Z', '0', ' ', "'", '"', '`', '\\', '$', '{', '}', '*', '/', '\n', '\r', '\t', '\u2028', '\u2029', '\u0000', '\u0085', '\ud83d', '\ude00', '😀', '<', '>', '@'];
+  const alphabet = [
+    'a',
+    'Z',
+    '0',
+    ' ',
+    "'",
+    '"',
+    '`',
+    '\\',
+    '$',
+    '{',
+    '}',
+    '*',
+    '/',
+    '\n',
+    '\r',
+    '\t',
+    '\u2028',
+    '\u2029',
+    '\u0000',
+    '\u0085',
+    '\ud83d',
+    '\ude00',
+    '😀',
+    '<',
+    '>',
+    '@',
+  ];
   let seed = 20261121;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const samples = Array.from({ length: 300 }, () =>
@@ -122,7 +165,28 @@ describe('control characters in spec text', () => {
 
 describe('format characters in spec text ("Trojan Source", CVE-2021-42574)', () => {
   // Bidi embeddings, overrides and isolates, marks, zero-width characters, the BOM, a tag character; C1 controls; a lone surrogate.
-  const invisible = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c', '\u200b', '\u200d', '\u2060', '\ufeff', '\u{e0001}', '\u0080', '\u009f', '\udc00'];
+  const invisible = [
+    '\u202a',
+    '\u202b',
+    '\u202c',
+    '\u202d',
+    '\u202e',
+    '\u2066',
+    '\u2067',
+    '\u2068',
+    '\u2069',
+    '\u200e',
+    '\u200f',
+    '\u061c',
+    '\u200b',
+    '\u200d',
+    '\u2060',
+    '\ufeff',
+    '\u{e0001}',
+    '\u0080',
+    '\u009f',
+    '\udc00',
+  ];
   const seen = /[\u0080-\u009f\p{Cf}\ud800-\udfff]/u;
 
   test.each(invisible.map((c) => [c.codePointAt(0)!.toString(16), c]))('U+%s is written as visible text in comments and string literals', (_, c) => {
@@ -133,7 +197,7 @@ describe('format characters in spec text ("Trojan Source", CVE-2021-42574)', () 
     expect(new Function(`return ${literal};`)()).toBe(value);
   });
 
-  test("a spec whose title and descriptions hold bidi overrides and a BOM generates files with none of them raw", () => {
+  test('a spec whose title and descriptions hold bidi overrides and a BOM generates files with none of them raw', () => {
     const text = [
       'agentgen: 1',
       'name: "agent\\u202e\\ufeff"',

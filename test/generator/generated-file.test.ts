@@ -51,7 +51,7 @@ describe('GeneratedFile', () => {
       "import * as z from 'zod/mini';\n\nexport const a = z.string();\n",
     ],
     [
-      'packages before the output\'s own modules, each imported once',
+      "packages before the output's own modules, each imported once",
       (f) => f.add(code`export type A = ${T}.A | ${T}.B;`, code`export const b = ${createContainer}(${createContainer});`),
       "// the runtime\nimport { createContainer } from '@agentgen/runtime/codegenv1/server';\nimport type * as T from './types.js';\n\nexport type A = T.A | T.B;\nexport const b = createContainer(createContainer);\n",
     ],

@@ -64,8 +64,7 @@ describe('class-methods.json for the standard surface', () => {
   });
 
   test('argument types follow the reference: strings, objects, a string-or-object message', () => {
-    const get = (op: string, arg: string) =>
-      (manifest.find((m) => m.name === op)!.parameters as { properties: Record<string, unknown> }).properties[arg];
+    const get = (op: string, arg: string) => (manifest.find((m) => m.name === op)!.parameters as { properties: Record<string, unknown> }).properties[arg];
     expect(get('async_get_session', 'user_id')).toMatchObject({ type: 'string' });
     expect(get('async_create_session', 'state')).toMatchObject({ type: 'object', nullable: true });
     expect(get('async_add_session_to_memory', 'session')).toMatchObject({ type: 'object' });
@@ -75,12 +74,17 @@ describe('class-methods.json for the standard surface', () => {
   });
 });
 
-describe('class-methods.json for the keywords fixture: the reference SDK\'s dialect', () => {
+describe("class-methods.json for the keywords fixture: the reference SDK's dialect", () => {
   const keywords = JSON.parse(readFileSync(new URL('../fixtures/keywords/expected/class-methods.json', import.meta.url), 'utf8')) as ManifestEntry[];
-  const parameters = (name: string) => keywords.find((m) => m.name === name)!.parameters as { properties: Record<string, Record<string, unknown>>; required: string[] };
+  const parameters = (name: string) =>
+    keywords.find((m) => m.name === name)!.parameters as { properties: Record<string, Record<string, unknown>>; required: string[] };
   /** Every schema object in a value, nested ones included. */
   const schemasIn = (value: unknown): Record<string, unknown>[] =>
-    value === null || typeof value !== 'object' ? [] : Array.isArray(value) ? value.flatMap(schemasIn) : [value as Record<string, unknown>, ...Object.values(value).flatMap(schemasIn)];
+    value === null || typeof value !== 'object'
+      ? []
+      : Array.isArray(value)
+        ? value.flatMap(schemasIn)
+        : [value as Record<string, unknown>, ...Object.values(value).flatMap(schemasIn)];
 
   test('null is nullable: true, never a "null" type; no $ref anywhere', () => {
     const all = schemasIn(keywords.map((m) => m.parameters));
@@ -96,7 +100,14 @@ describe('class-methods.json for the keywords fixture: the reference SDK\'s dial
   });
 
   test("a $ref to the spec's schemas is written out in place; a cycle is cut where it comes back", () => {
-    expect(parameters('check').properties['address']).toMatchObject({ type: 'object', title: 'Postal address', description: 'Where to send it.', nullable: true, deprecated: true, required: ['street', 'postcode'] });
+    expect(parameters('check').properties['address']).toMatchObject({
+      type: 'object',
+      title: 'Postal address',
+      description: 'Where to send it.',
+      nullable: true,
+      deprecated: true,
+      required: ['street', 'postcode'],
+    });
     const tree = parameters('walk').properties['tree'] as { properties: { children: { items: unknown } } };
     expect(tree.properties.children.items).toEqual({ type: 'object', description: 'A labelled tree; each child is a tree again.' });
   });

@@ -53,7 +53,7 @@ const validators: readonly DocValidator[] = [
     name: '@seriousme/openapi-schema-validator',
     problems: async (doc) => {
       const result = await new Validator().validate(structuredClone(doc) as never);
-      return result.valid ? [] : (result.errors as unknown[] | undefined ?? ['invalid']).map((e) => JSON.stringify(e));
+      return result.valid ? [] : ((result.errors as unknown[] | undefined) ?? ['invalid']).map((e) => JSON.stringify(e));
     },
   },
   {
@@ -104,7 +104,10 @@ describe.each(goldenCases)('openapi.json: $name', (golden) => {
         for (const response of Object.values(operation.responses) as Array<{ content?: Record<string, { schema: Record<string, unknown> }> }>) {
           expect(response.content?.['application/json']?.schema, `${path} response`).not.toHaveProperty('oneOf');
         }
-        const body = (operation.requestBody as { content: Record<string, { schema: { oneOf?: Array<{ required: string[]; properties: { class_method: { const: string } } }> } }> } | undefined)?.content['application/json']?.schema;
+        const body = (
+          operation.requestBody as
+            { content: Record<string, { schema: { oneOf?: Array<{ required: string[]; properties: { class_method: { const: string } } }> } }> } | undefined
+        )?.content['application/json']?.schema;
         if (body?.oneOf === undefined) continue;
         const methods = body.oneOf.map((alternative) => {
           expect(alternative.required, `${path} request`).toContain('class_method');
@@ -154,7 +157,11 @@ describe('each validator rejects a broken document', () => {
     {
       validator: '@apidevtools/swagger-parser',
       breakage: 'a $ref to a missing schema',
-      broken: (doc) => void (doc.paths['/v1/{resource_name}']!.get!.responses['200'] = { description: 'x', content: { 'application/json': { schema: { $ref: '#/components/schemas/Nope' } } } }),
+      broken: (doc) =>
+        void (doc.paths['/v1/{resource_name}']!.get!.responses['200'] = {
+          description: 'x',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Nope' } } },
+        }),
       expected: /Nope/,
     },
     {
@@ -181,6 +188,9 @@ describe('each validator rejects a broken document', () => {
     broken(doc);
     const found = await problems(doc);
     expect(found.length).toBeGreaterThan(0);
-    expect(found.some((message) => expected.test(message)), found.join('\n')).toBe(true);
+    expect(
+      found.some((message) => expected.test(message)),
+      found.join('\n'),
+    ).toBe(true);
   });
 });

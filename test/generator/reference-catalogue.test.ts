@@ -12,9 +12,7 @@ import { noSpecSource, parseSpec } from '../../generator/load/load-spec.js';
 import { resolve } from '../../generator/resolve/resolve.js';
 import type { ManifestEntry } from '../../spec/index.js';
 
-const reference = JSON.parse(
-  readFileSync(new URL('../fixtures/reference-catalogue/class-methods.json', import.meta.url), 'utf8'),
-) as Required<ManifestEntry>[];
+const reference = JSON.parse(readFileSync(new URL('../fixtures/reference-catalogue/class-methods.json', import.meta.url), 'utf8')) as Required<ManifestEntry>[];
 
 const artifactOperations = [
   'async_save_artifact',
@@ -26,8 +24,7 @@ const artifactOperations = [
   'async_get_artifact_version',
 ];
 
-const manifestOf = (surface: string) =>
-  buildManifest(resolve(parseSpec(`agentgen: 1\nname: catalogue\nsurface: ${surface}\n`, 'agentgen.yaml')));
+const manifestOf = (surface: string) => buildManifest(resolve(parseSpec(`agentgen: 1\nname: catalogue\nsurface: ${surface}\n`, 'agentgen.yaml')));
 
 /** A schema with the `description` of every property (at any depth) left out. */
 function withoutDescriptions(value: unknown): unknown {
@@ -51,9 +48,7 @@ describe.each([
   const entry = (name: string) => manifest.find((e) => e.name === name)!;
 
   test(`declares the reference's ${expected.length} operations with their modes`, () => {
-    expect(Object.fromEntries(manifest.map((e) => [e.name, e.api_mode]))).toEqual(
-      Object.fromEntries(expected.map((e) => [e.name, e.api_mode])),
-    );
+    expect(Object.fromEntries(manifest.map((e) => [e.name, e.api_mode]))).toEqual(Object.fromEntries(expected.map((e) => [e.name, e.api_mode])));
   });
 
   test.each(expected.map((e) => [e.name, e] as const))('%s: parameters equal the reference', (name, ref) => {

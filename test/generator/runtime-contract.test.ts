@@ -23,7 +23,8 @@ describe('the runtime contract module', () => {
 
   it('declares every contract schema and envelope, types and validators', () => {
     const [types, validators] = files.map((file) => file.contents);
-    for (const [name] of [...contractSchemas, ...Object.entries(envelopeSchemas)]) expect(types).toMatch(new RegExp(`^export (interface|type) ${name}\\b`, 'm'));
+    for (const [name] of [...contractSchemas, ...Object.entries(envelopeSchemas)])
+      expect(types).toMatch(new RegExp(`^export (interface|type) ${name}\\b`, 'm'));
     for (const name of ['part', 'event', 'session', 'handoffRequest', 'queryRequest', 'containerRequest', 'errorBody']) {
       expect(validators).toMatch(new RegExp(`^export const ${name}\\b`, 'm'));
     }

@@ -11,19 +11,55 @@ const head = 'agentgen: 1\nname: t\n';
 const op = (name: string, body = 'api_mode: async') => `${head}operations:\n  ${name}:\n    ${body}\n`;
 
 const cases: [what: string, spec: string, message: RegExp][] = [
-  ['format version other than 1', 'agentgen: 2\nname: t\nsurface: agent-app\n', /^agentgen\.yaml:1:\d+: agentgen: unsupported spec format version 2; this agentgen reads version 1$/],
+  [
+    'format version other than 1',
+    'agentgen: 2\nname: t\nsurface: agent-app\n',
+    /^agentgen\.yaml:1:\d+: agentgen: unsupported spec format version 2; this agentgen reads version 1$/,
+  ],
   ['missing format version', 'name: t\nsurface: agent-app\n', /agentgen: unsupported spec format version undefined/],
   ['name that is not a string', 'agentgen: 1\nname: [a]\nsurface: agent-app\n', /agentgen\.yaml:2:7: name: expected string, got an array/],
   ['missing name', 'agentgen: 1\nsurface: agent-app\n', /agentgen\.yaml:1:1: name: missing; expected string/],
   ['unknown top-level field', `${head}surface: agent-app\noperation: {}\n`, /\(top level\): unknown field "operation"/],
-  ['unknown surface lists the versions', `${head}surface: adk\n`, /agentgen\.yaml:3:10: surface: unknown surface "adk"; expected one of "agent-app", "agent-app@1", "agent-app@2"$/],
-  ['unknown surface version', `${head}surface: agent-app@3\n`, /agentgen\.yaml:3:10: surface: unknown surface "agent-app@3"; expected one of "agent-app", "agent-app@1", "agent-app@2"$/],
-  ['include names an operation of another surface version', `${head}surface: agent-app@1\ninclude: [async_save_artifact]\n`, /include\[0\]: "async_save_artifact" is not an operation of the agent-app@1 surface; expected one of create_session, /],
-  ['license with both identifier and url', `${head}surface: agent-app\nlicense: { name: MIT, identifier: MIT, url: "https://opensource.org/licenses/MIT" }\n`, /^agentgen\.yaml:4:10: license: give identifier or url, not both \(OpenAPI 3\.1 allows one\)$/],
-  ['license identifier that is not an SPDX expression', `${head}surface: agent-app\nlicense: { name: x, identifier: "my licence" }\n`, /agentgen\.yaml:4:33: license\.identifier: expected an SPDX licence expression, e\.g\. Apache-2\.0$/],
-  ['license url that is not a URL', `${head}surface: agent-app\nlicense: { name: x, url: nowhere }\n`, /agentgen\.yaml:4:26: license\.url: expected an absolute URL$/],
-  ['unknown api_mode lists the four', op('query', 'api_mode: sync'), /agentgen\.yaml:5:15: operations\.query\.api_mode: unknown api_mode "sync"; expected one of "", "async", "stream", "async_stream"/],
-  ['custom operation without api_mode', op('query', 'description: x'), /operations\.query\.api_mode: missing; expected one of "", "async", "stream", "async_stream"/],
+  [
+    'unknown surface lists the versions',
+    `${head}surface: adk\n`,
+    /agentgen\.yaml:3:10: surface: unknown surface "adk"; expected one of "agent-app", "agent-app@1", "agent-app@2"$/,
+  ],
+  [
+    'unknown surface version',
+    `${head}surface: agent-app@3\n`,
+    /agentgen\.yaml:3:10: surface: unknown surface "agent-app@3"; expected one of "agent-app", "agent-app@1", "agent-app@2"$/,
+  ],
+  [
+    'include names an operation of another surface version',
+    `${head}surface: agent-app@1\ninclude: [async_save_artifact]\n`,
+    /include\[0\]: "async_save_artifact" is not an operation of the agent-app@1 surface; expected one of create_session, /,
+  ],
+  [
+    'license with both identifier and url',
+    `${head}surface: agent-app\nlicense: { name: MIT, identifier: MIT, url: "https://opensource.org/licenses/MIT" }\n`,
+    /^agentgen\.yaml:4:10: license: give identifier or url, not both \(OpenAPI 3\.1 allows one\)$/,
+  ],
+  [
+    'license identifier that is not an SPDX expression',
+    `${head}surface: agent-app\nlicense: { name: x, identifier: "my licence" }\n`,
+    /agentgen\.yaml:4:33: license\.identifier: expected an SPDX licence expression, e\.g\. Apache-2\.0$/,
+  ],
+  [
+    'license url that is not a URL',
+    `${head}surface: agent-app\nlicense: { name: x, url: nowhere }\n`,
+    /agentgen\.yaml:4:26: license\.url: expected an absolute URL$/,
+  ],
+  [
+    'unknown api_mode lists the four',
+    op('query', 'api_mode: sync'),
+    /agentgen\.yaml:5:15: operations\.query\.api_mode: unknown api_mode "sync"; expected one of "", "async", "stream", "async_stream"/,
+  ],
+  [
+    'custom operation without api_mode',
+    op('query', 'description: x'),
+    /operations\.query\.api_mode: missing; expected one of "", "async", "stream", "async_stream"/,
+  ],
   ['operation name with a dash', op('do-it'), /operations\["do-it"\]: an operation name must match/],
   ['operation name starting with a digit', op('1st'), /operations\["1st"\]: an operation name must match/],
   ['__proto__', op('__proto__'), /operations\.__proto__: the key "__proto__" is not allowed anywhere in a spec/],
@@ -35,30 +71,80 @@ const cases: [what: string, spec: string, message: RegExp][] = [
   ['then', op('then'), /^agentgen\.yaml:4:3: operations\.then: "then" cannot be used as a name: JavaScript treats an object with a "then" as a promise/],
   // An operation `toJSON` made JSON.stringify(client) call it.
   ['toJSON', op('toJSON'), /^agentgen\.yaml:4:3: operations\.toJSON: "toJSON" cannot be used as a name: JSON\.stringify calls/],
-  ['property then', op('q', 'api_mode: async\n    input:\n      type: object\n      properties:\n        then: { type: string }'),
-    /^agentgen\.yaml:9:9: operations\.q\.input\.properties\.then: property "then" cannot be used as a name/],
-  ['property toJSON in an output', op('q', 'api_mode: async\n    output:\n      type: object\n      properties:\n        toJSON: { type: string }'),
-    /^agentgen\.yaml:9:9: operations\.q\.output\.properties\.toJSON: property "toJSON" cannot be used as a name/],
-  ['property constructor, nested', op('q', 'api_mode: async\n    input:\n      type: object\n      properties:\n        a:\n          type: object\n          properties:\n            constructor: { type: string }'),
-    /^agentgen\.yaml:12:13: operations\.q\.input\.properties\.a\.properties\.constructor: property "constructor" cannot be used as a name/],
-  ['property valueOf in a named schema', `${head}schemas:\n  Thing:\n    type: object\n    properties:\n      valueOf: { type: number }\noperations:\n  q:\n    api_mode: async\n    output: { $ref: '#/schemas/Thing' }\n`,
-    /^agentgen\.yaml:7:7: schemas\.Thing\.properties\.valueOf: property "valueOf" cannot be used as a name/],
-  ['schema named then', `${head}schemas:\n  then: { type: string }\noperations:\n  q:\n    api_mode: async\n    output: { $ref: '#/schemas/then' }\n`,
-    /^agentgen\.yaml:4:3: schemas\.then: "then" cannot be used as a name/],
+  [
+    'property then',
+    op('q', 'api_mode: async\n    input:\n      type: object\n      properties:\n        then: { type: string }'),
+    /^agentgen\.yaml:9:9: operations\.q\.input\.properties\.then: property "then" cannot be used as a name/,
+  ],
+  [
+    'property toJSON in an output',
+    op('q', 'api_mode: async\n    output:\n      type: object\n      properties:\n        toJSON: { type: string }'),
+    /^agentgen\.yaml:9:9: operations\.q\.output\.properties\.toJSON: property "toJSON" cannot be used as a name/,
+  ],
+  [
+    'property constructor, nested',
+    op(
+      'q',
+      'api_mode: async\n    input:\n      type: object\n      properties:\n        a:\n          type: object\n          properties:\n            constructor: { type: string }',
+    ),
+    /^agentgen\.yaml:12:13: operations\.q\.input\.properties\.a\.properties\.constructor: property "constructor" cannot be used as a name/,
+  ],
+  [
+    'property valueOf in a named schema',
+    `${head}schemas:\n  Thing:\n    type: object\n    properties:\n      valueOf: { type: number }\noperations:\n  q:\n    api_mode: async\n    output: { $ref: '#/schemas/Thing' }\n`,
+    /^agentgen\.yaml:7:7: schemas\.Thing\.properties\.valueOf: property "valueOf" cannot be used as a name/,
+  ],
+  [
+    'schema named then',
+    `${head}schemas:\n  then: { type: string }\noperations:\n  q:\n    api_mode: async\n    output: { $ref: '#/schemas/then' }\n`,
+    /^agentgen\.yaml:4:3: schemas\.then: "then" cannot be used as a name/,
+  ],
   ['reserved word', op('delete'), /operations\.delete: "delete" is a reserved word/],
   ['client built-in', op('getResource'), /operations\.getResource: "getResource" is a built-in method of the generated client/],
-  ['duplicate operation name', `${head}operations:\n  query:\n    api_mode: async\n  query:\n    api_mode: stream\n`, /^agentgen\.yaml:6:3: operations\.query: duplicate key "query" \(first at 4:3\); keys must be unique$/],
-  ['derived type names collide', `${head}operations:\n  foo_bar:\n    api_mode: async\n  fooBar:\n    api_mode: async\n`, /operations\.fooBar: gives the type name FooBarInput, which is already the type of operation "foo_bar"/],
+  [
+    'duplicate operation name',
+    `${head}operations:\n  query:\n    api_mode: async\n  query:\n    api_mode: stream\n`,
+    /^agentgen\.yaml:6:3: operations\.query: duplicate key "query" \(first at 4:3\); keys must be unique$/,
+  ],
+  [
+    'derived type names collide',
+    `${head}operations:\n  foo_bar:\n    api_mode: async\n  fooBar:\n    api_mode: async\n`,
+    /operations\.fooBar: gives the type name FooBarInput, which is already the type of operation "foo_bar"/,
+  ],
   ['derived name shadows a contract schema', op('session_list', 'api_mode: async'), /never/],
-  ['include names an unknown operation', `${head}surface: agent-app\ninclude: [async_create_session, query]\n`, /agentgen\.yaml:4:\d+: include\[1\]: "query" is not an operation of the agent-app surface; expected one of create_session, /],
-  ['include twice', `${head}surface: agent-app\ninclude: [async_create_session, async_create_session]\n`, /include\[1\]: "async_create_session" is listed twice/],
-  ['include without surface', `${head}include: [async_create_session]\noperations:\n  q:\n    api_mode: async\n`, /include: include needs `surface: agent-app`/],
+  [
+    'include names an unknown operation',
+    `${head}surface: agent-app\ninclude: [async_create_session, query]\n`,
+    /agentgen\.yaml:4:\d+: include\[1\]: "query" is not an operation of the agent-app surface; expected one of create_session, /,
+  ],
+  [
+    'include twice',
+    `${head}surface: agent-app\ninclude: [async_create_session, async_create_session]\n`,
+    /include\[1\]: "async_create_session" is listed twice/,
+  ],
+  [
+    'include without surface',
+    `${head}include: [async_create_session]\noperations:\n  q:\n    api_mode: async\n`,
+    /include: include needs `surface: agent-app`/,
+  ],
   ['no operations at all', head, /\(top level\): the spec declares no operations/],
-  ['input that is not an object', op('q', 'api_mode: async\n    input: { type: string }'), /operations\.q\.input\.type: expected "object": input holds keyword arguments/],
+  [
+    'input that is not an object',
+    op('q', 'api_mode: async\n    input: { type: string }'),
+    /operations\.q\.input\.type: expected "object": input holds keyword arguments/,
+  ],
   ['unknown schema keyword', op('q', 'api_mode: async\n    input: { type: object, if: {} }'), /operations\.q\.input: unknown field "if"/],
   ['unknown schema type', op('q', 'api_mode: async\n    output: { type: float }'), /operations\.q\.output\.type: expected one of "string", "number"/],
-  ['required names a missing property', op('q', 'api_mode: async\n    input: { type: object, properties: { a: { type: string } }, required: [b] }'), /operations\.q\.input\.required\[0\]: "b" is required but not in properties/],
-  ['unknown $ref', op('q', 'api_mode: async\n    output: { $ref: "#/definitions/Thing" }'), /operations\.q\.output\.\$ref: unknown schema "#\/definitions\/Thing"; expected one of #\/components\/schemas\/Part/],
+  [
+    'required names a missing property',
+    op('q', 'api_mode: async\n    input: { type: object, properties: { a: { type: string } }, required: [b] }'),
+    /operations\.q\.input\.required\[0\]: "b" is required but not in properties/,
+  ],
+  [
+    'unknown $ref',
+    op('q', 'api_mode: async\n    output: { $ref: "#/definitions/Thing" }'),
+    /operations\.q\.output\.\$ref: unknown schema "#\/definitions\/Thing"; expected one of #\/components\/schemas\/Part/,
+  ],
   ['not YAML', 'agentgen: [1\n', /not valid YAML or JSON/],
   ['a YAML scalar', 'just text\n', /\(top level\): expected object, got string/],
 ];
@@ -106,9 +192,12 @@ describe('spec errors', () => {
 
   test('each unknown field is its own problem, located at its key', () => {
     const message = errorOf(op('q', 'api_mode: async\n    input:\n      type: object\n      if: {}\n      then: {}'));
-    expect(message.split('\n').map((line) => line.slice(0, line.indexOf('; '))).join('\n')).toBe(
-      'agentgen.yaml:8:7: operations.q.input: unknown field "if"\nagentgen.yaml:9:7: operations.q.input: unknown field "then"',
-    );
+    expect(
+      message
+        .split('\n')
+        .map((line) => line.slice(0, line.indexOf('; ')))
+        .join('\n'),
+    ).toBe('agentgen.yaml:8:7: operations.q.input: unknown field "if"\nagentgen.yaml:9:7: operations.q.input: unknown field "then"');
     expect(errorOf(op('q', 'api_mode: async\n    summary: x'))).toBe(
       `agentgen.yaml:6:5: operations.q: unknown field "summary"; expected one of ${Object.keys(operationFormat.shape).join(', ')}`,
     );
@@ -116,7 +205,21 @@ describe('spec errors', () => {
 
   test('an unsupported schema keyword lists the supported ones, as the schema format defines them', () => {
     const keywords = schemaKeywords();
-    expect(keywords).toEqual(expect.arrayContaining(['type', 'properties', 'required', 'items', 'enum', 'anyOf', 'nullable', 'additionalProperties', 'description', 'default', '$ref']));
+    expect(keywords).toEqual(
+      expect.arrayContaining([
+        'type',
+        'properties',
+        'required',
+        'items',
+        'enum',
+        'anyOf',
+        'nullable',
+        'additionalProperties',
+        'description',
+        'default',
+        '$ref',
+      ]),
+    );
     expect(errorOf(op('q', 'api_mode: async\n    output: { type: object, unevaluatedProperties: {} }'))).toBe(
       `agentgen.yaml:6:29: operations.q.output: unknown field "unevaluatedProperties"; the supported schema keywords are ${keywords.join(', ')}`,
     );
@@ -127,8 +230,10 @@ describe('spec errors', () => {
     }
   });
 
-  test('a value of none of a union\'s types names the types', () => {
-    expect(errorOf(op('q', 'api_mode: async\n    deprecated: 5'))).toBe('agentgen.yaml:6:17: operations.q.deprecated: expected string or boolean, got number 5');
+  test("a value of none of a union's types names the types", () => {
+    expect(errorOf(op('q', 'api_mode: async\n    deprecated: 5'))).toBe(
+      'agentgen.yaml:6:17: operations.q.deprecated: expected string or boolean, got number 5',
+    );
   });
 
   test('a spec with three mistakes reports all three, in the order of the text', () => {
@@ -211,48 +316,66 @@ describe('semantic errors, each with the line and column of the offending key or
     [
       'a pattern that is not a regular expression',
       output("{ type: string, pattern: '([a-z]' }"),
-      ['agentgen.yaml:6:38: operations.q.output.pattern: not a valid regular expression: Unterminated group (patterns are ECMAScript regular expressions with the u flag)'],
+      [
+        'agentgen.yaml:6:38: operations.q.output.pattern: not a valid regular expression: Unterminated group (patterns are ECMAScript regular expressions with the u flag)',
+      ],
     ],
     // Patterns run on a linear-time engine (issue 29): what needs backtracking is refused, naming the construct.
     [
       'a pattern with a backreference',
       output("{ type: string, pattern: '^(a+)\\1$' }"),
-      ['agentgen.yaml:6:38: operations.q.output.pattern: a backreference \\1 at character 6: not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000'],
+      [
+        'agentgen.yaml:6:38: operations.q.output.pattern: a backreference \\1 at character 6: not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000',
+      ],
     ],
     [
       'a pattern with a named backreference',
       output("{ type: string, pattern: '(?<x>a)\\k<x>' }"),
-      ['agentgen.yaml:6:38: operations.q.output.pattern: a backreference \\k<x> at character 8: not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000'],
+      [
+        'agentgen.yaml:6:38: operations.q.output.pattern: a backreference \\k<x> at character 8: not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000',
+      ],
     ],
     [
       'a pattern with a lookahead',
       output("{ type: string, pattern: '^(?!admin)[a-z]+$' }"),
-      ['agentgen.yaml:6:38: operations.q.output.pattern: a lookahead (?!…) at character 2: not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000'],
+      [
+        'agentgen.yaml:6:38: operations.q.output.pattern: a lookahead (?!…) at character 2: not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000',
+      ],
     ],
     [
       'a pattern with a lookbehind, in a named schema',
       withSchemas("  Price:\n    type: string\n    pattern: '(?<=\\$)\\d+'\n"),
-      ['agentgen.yaml:6:14: schemas.Price.pattern: a lookbehind (?<=…) at character 1: not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000'],
+      [
+        'agentgen.yaml:6:14: schemas.Price.pattern: a lookbehind (?<=…) at character 1: not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000',
+      ],
     ],
     [
       'a pattern with a repetition count above 1000',
       input("        s: { type: string, pattern: '^a{2000}$' }"),
-      ['agentgen.yaml:9:37: operations.q.input.properties.s.pattern: the repetition {2000} at character 3 (use * or + for more than 1000): not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000'],
+      [
+        'agentgen.yaml:9:37: operations.q.input.properties.s.pattern: the repetition {2000} at character 3 (use * or + for more than 1000): not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000',
+      ],
     ],
     [
       'a pattern whose nested repetitions multiply past 1000',
       input("        s: { type: string, pattern: '^((a{50}){50})$' }"),
-      ['agentgen.yaml:9:37: operations.q.input.properties.s.pattern: nested repetitions that multiply past 1000 copies (invalid repeat count: `{50}`): not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000'],
+      [
+        'agentgen.yaml:9:37: operations.q.input.properties.s.pattern: nested repetitions that multiply past 1000 copies (invalid repeat count: `{50}`): not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000',
+      ],
     ],
     [
       'a pattern with a Unicode property the engine does not know',
       output("{ type: string, pattern: '^\\p{Emoji}+$' }"),
-      ['agentgen.yaml:6:38: operations.q.output.pattern: the Unicode property escape \\p{Emoji} (of the Unicode properties, general categories such as \\p{L} and scripts such as \\p{Script=Latin} are known; binary properties are not): not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000'],
+      [
+        'agentgen.yaml:6:38: operations.q.output.pattern: the Unicode property escape \\p{Emoji} (of the Unicode properties, general categories such as \\p{L} and scripts such as \\p{Script=Latin} are known; binary properties are not): not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000',
+      ],
     ],
     [
       'a $ref to a schema the spec does not declare',
       withSchemas('  A: { type: string }\n', "operations:\n  q:\n    api_mode: async\n    output: { $ref: '#/schemas/B' }\n"),
-      [`agentgen.yaml:8:21: operations.q.output.$ref: unknown schema "#/schemas/B"; expected one of ${['Part', 'Content', 'Event', 'Session', 'SessionList', 'Memory', 'MemorySearchResult', 'Artifact', 'HandoffRequest', 'HandoffEnvelope'].map((n) => `#/components/schemas/${n}`).join(', ')}, #/schemas/A`],
+      [
+        `agentgen.yaml:8:21: operations.q.output.$ref: unknown schema "#/schemas/B"; expected one of ${['Part', 'Content', 'Event', 'Session', 'SessionList', 'Memory', 'MemorySearchResult', 'Artifact', 'HandoffRequest', 'HandoffEnvelope'].map((n) => `#/components/schemas/${n}`).join(', ')}, #/schemas/A`,
+      ],
     ],
     [
       'a keyword beside no type it applies to',
@@ -272,11 +395,16 @@ describe('semantic errors, each with the line and column of the offending key or
     [
       'not with nothing beside it',
       output('{ not: { type: string } }'),
-      ['agentgen.yaml:6:20: operations.q.output.not: not needs a type, $ref, enum, const, anyOf, oneOf or allOf beside it: TypeScript has no type for "anything except"'],
+      [
+        'agentgen.yaml:6:20: operations.q.output.not: not needs a type, $ref, enum, const, anyOf, oneOf or allOf beside it: TypeScript has no type for "anything except"',
+      ],
     ],
     [
       'a $ref beside a keyword other than annotations, default and nullable',
-      withSchemas('  A: { type: string }\n', "operations:\n  q:\n    api_mode: async\n    output: { $ref: '#/schemas/A', nullable: true, title: t, format: email }\n"),
+      withSchemas(
+        '  A: { type: string }\n',
+        "operations:\n  q:\n    api_mode: async\n    output: { $ref: '#/schemas/A', nullable: true, title: t, format: email }\n",
+      ),
       [
         'agentgen.yaml:8:13: operations.q.output: $ref cannot be combined with format',
         'agentgen.yaml:8:70: operations.q.output.format: format "email" applies to strings: it needs type: string',
@@ -285,7 +413,9 @@ describe('semantic errors, each with the line and column of the offending key or
     [
       'a recursive reference with no property or item in between',
       withSchemas("  A: { $ref: '#/schemas/B' }\n  B: { anyOf: [{ $ref: '#/schemas/A' }, { type: string }] }\n"),
-      ['agentgen.yaml:4:6: schemas.A: refers to itself through $ref, anyOf, oneOf, allOf or not alone (A → B → A); a recursive reference needs an object property or an array item in between'],
+      [
+        'agentgen.yaml:4:6: schemas.A: refers to itself through $ref, anyOf, oneOf, allOf or not alone (A → B → A); a recursive reference needs an object property or an array item in between',
+      ],
     ],
     [
       'schema names that cannot name a type, or are taken',
@@ -312,12 +442,18 @@ describe('semantic errors, each with the line and column of the offending key or
   });
 
   test('a const or enum that is not a scalar is refused by the format', () => {
-    expect(errorOf(output('{ const: { a: 1 } }'))).toBe('agentgen.yaml:6:22: operations.q.output.const: expected string or number or boolean or null, got an object');
+    expect(errorOf(output('{ const: { a: 1 } }'))).toBe(
+      'agentgen.yaml:6:22: operations.q.output.const: expected string or number or boolean or null, got an object',
+    );
   });
 
   test('all problems are reported together, in the order of the text', () => {
     const spec = `${head}operations:\n  q:\n    api_mode: async\n    output: { type: [string, 'null'], minimum: 1 }\n    input:\n      type: object\n      properties:\n        n: { type: integer, default: abc }\n        p: { type: string, pattern: '(' }\n        r: { $ref: '#/schemas/Nope' }\n`;
-    expect(errorOf(spec).split('\n').map((line) => line.slice(0, line.indexOf(': ', line.indexOf(': ') + 2)))).toEqual([
+    expect(
+      errorOf(spec)
+        .split('\n')
+        .map((line) => line.slice(0, line.indexOf(': ', line.indexOf(': ') + 2))),
+    ).toEqual([
       'agentgen.yaml:6:48: operations.q.output.minimum',
       'agentgen.yaml:10:38: operations.q.input.properties.n.default',
       'agentgen.yaml:11:37: operations.q.input.properties.p.pattern',
@@ -326,7 +462,9 @@ describe('semantic errors, each with the line and column of the offending key or
   });
 
   test('values that match their schemas pass, and a default is carried as the validator gives it back', () => {
-    const spec = input("        n: { type: integer, minimum: 1, default: 2, enum: [1, 2], examples: [1], example: 2 }\n        o:\n          type: object\n          properties: { v: { type: boolean, default: false }, w: { type: string } }\n          default: { w: x, dropped: 1 }\n        s: { type: string, format: date, pattern: '^2', const: '2024-01-01' }");
+    const spec = input(
+      "        n: { type: integer, minimum: 1, default: 2, enum: [1, 2], examples: [1], example: 2 }\n        o:\n          type: object\n          properties: { v: { type: boolean, default: false }, w: { type: string } }\n          default: { w: x, dropped: 1 }\n        s: { type: string, format: date, pattern: '^2', const: '2024-01-01' }",
+    );
     const { model } = generateFromText(spec);
     expect(model.operations[0]!.input.properties!['o']!.default).toEqual({ v: false, w: 'x' });
   });

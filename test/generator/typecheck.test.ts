@@ -99,30 +99,47 @@ function errorsInOurDeclarations(output: string): string[] {
 }
 
 describe.each(compilers)('$name', (compiler) => {
-  test.each(configs)('passes with the strictest flags over all golden output (%s)', async (config) => {
-    const run = await runTsc(compiler, ['-p', join(root, `test/tsc/tsconfig.${config}.json`)], { timeoutMs: tscTimeoutMs });
-    expect(run.output).toBe('');
-    expect(run.status).toBe(0);
-  }, tscTimeoutMs);
+  test.each(configs)(
+    'passes with the strictest flags over all golden output (%s)',
+    async (config) => {
+      const run = await runTsc(compiler, ['-p', join(root, `test/tsc/tsconfig.${config}.json`)], { timeoutMs: tscTimeoutMs });
+      expect(run.output).toBe('');
+      expect(run.status).toBe(0);
+    },
+    tscTimeoutMs,
+  );
 
   // skipLibCheck off reaches into @google/adk's and @google/genai's own declarations too, which
   // miss optional peers (express, MCP) and DOM names under a Node project: those are not ours to
   // fix, so only diagnostics in runtime/dist and agent-app/dist count.
-  test('passes with the strictest flags over the published declaration files', async () => {
-    for (const entry of ['runtime/dist/index.d.ts', 'agent-app/dist/src/index.d.ts']) {
-      expect(existsSync(join(root, entry)), `${entry} is missing: npm run build writes it`).toBe(true);
-    }
-    const run = await runTsc(compiler, ['-p', join(root, 'test/tsc/tsconfig.published-types.json'), '--pretty', 'false'], { timeoutMs: tscTimeoutMs });
-    expect(errorsInOurDeclarations(run.output)).toEqual([]);
-  }, tscTimeoutMs);
+  test(
+    'passes with the strictest flags over the published declaration files',
+    async () => {
+      for (const entry of ['runtime/dist/index.d.ts', 'agent-app/dist/src/index.d.ts']) {
+        expect(existsSync(join(root, entry)), `${entry} is missing: npm run build writes it`).toBe(true);
+      }
+      const run = await runTsc(compiler, ['-p', join(root, 'test/tsc/tsconfig.published-types.json'), '--pretty', 'false'], { timeoutMs: tscTimeoutMs });
+      expect(errorsInOurDeclarations(run.output)).toEqual([]);
+    },
+    tscTimeoutMs,
+  );
 
-  test('reports an error in a declaration file of ours (the filter above hides nothing of ours)', async () => {
-    const dir = join(root, 'node_modules/.cache/agentgen-published-types-probe', compiler.major.toString());
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(join(dir, 'runtime/dist'), { recursive: true });
-    writeFileSync(join(dir, 'runtime/dist/broken.d.ts'), 'export declare const broken: Missing;\n');
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: join(root, 'test/tsc/tsconfig.published-types.json'), include: ['runtime/dist/*.d.ts'] }));
-    const run = await runTsc(compiler, ['-p', dir, '--pretty', 'false'], { timeoutMs: tscTimeoutMs, cwd: dir });
-    expect(errorsInOurDeclarations(run.output)).toEqual([expect.stringMatching(/^runtime\/dist\/broken\.d\.ts\(1,30\): error TS2304: Cannot find name 'Missing'/)]);
-  }, tscTimeoutMs);
+  test(
+    'reports an error in a declaration file of ours (the filter above hides nothing of ours)',
+    async () => {
+      const dir = join(root, 'node_modules/.cache/agentgen-published-types-probe', compiler.major.toString());
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(join(dir, 'runtime/dist'), { recursive: true });
+      writeFileSync(join(dir, 'runtime/dist/broken.d.ts'), 'export declare const broken: Missing;\n');
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({ extends: join(root, 'test/tsc/tsconfig.published-types.json'), include: ['runtime/dist/*.d.ts'] }),
+      );
+      const run = await runTsc(compiler, ['-p', dir, '--pretty', 'false'], { timeoutMs: tscTimeoutMs, cwd: dir });
+      expect(errorsInOurDeclarations(run.output)).toEqual([
+        expect.stringMatching(/^runtime\/dist\/broken\.d\.ts\(1,30\): error TS2304: Cannot find name 'Missing'/),
+      ]);
+    },
+    tscTimeoutMs,
+  );
 });

@@ -36,7 +36,9 @@ describe('standard surface', () => {
   });
 
   test('a __proto__ key in a result never becomes a prototype', () => {
-    const parsed = standard.asyncGetSessionResult.parse(JSON.parse('{"id":"1","app_name":"a","user_id":"u","events":[],"__proto__":{"polluted":true}}')) as Record<string, unknown>;
+    const parsed = standard.asyncGetSessionResult.parse(
+      JSON.parse('{"id":"1","app_name":"a","user_id":"u","events":[],"__proto__":{"polluted":true}}'),
+    ) as Record<string, unknown>;
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
     expect((parsed as { polluted?: unknown }).polluted).toBeUndefined();
   });
@@ -127,7 +129,13 @@ describe('patterns run in linear time (fixture keywords, `redos: ^(a+)+$`)', () 
     expect(keywords.checkInput.safeParse({ ...base, redos: 'aaaa' }).success).toBe(true);
     const result = keywords.checkInput.safeParse({ ...base, redos: 'aaaa!' });
     expect(result.error?.issues).toEqual([
-      expect.objectContaining({ code: 'invalid_format', format: 'regex', pattern: '/^(a+)+$/u', path: ['redos'], message: 'Invalid string: must match pattern /^(a+)+$/u' }),
+      expect.objectContaining({
+        code: 'invalid_format',
+        format: 'regex',
+        pattern: '/^(a+)+$/u',
+        path: ['redos'],
+        message: 'Invalid string: must match pattern /^(a+)+$/u',
+      }),
     ]);
   });
 
@@ -136,7 +144,9 @@ describe('patterns run in linear time (fixture keywords, `redos: ^(a+)+$`)', () 
     // Warm: the engine's first runs are interpreted, not yet compiled by V8.
     for (let i = 0; i < 20; i++) keywords.checkInput.safeParse({ ...base, redos: hostile(10_000) });
     const [ten, hundred, thousand] = [medianMs(hostile(10_000)), medianMs(hostile(100_000)), medianMs(hostile(1_000_000))];
-    console.log(`[patterns] ^(a+)+$ against 'a' × n + '!': n = 10k ${ten.toFixed(2)} ms, 100k ${hundred.toFixed(2)} ms, 1M ${thousand.toFixed(2)} ms (median of 5)`);
+    console.log(
+      `[patterns] ^(a+)+$ against 'a' × n + '!': n = 10k ${ten.toFixed(2)} ms, 100k ${hundred.toFixed(2)} ms, 1M ${thousand.toFixed(2)} ms (median of 5)`,
+    );
     // Generous bounds (a loaded 2-core machine): a backtracking engine would not finish at all.
     expect(ten).toBeLessThan(100);
     expect(thousand).toBeLessThan(2_000);

@@ -53,7 +53,7 @@ function unprivilegedUser(): { name: string; uid: number; gid: number } | undefi
   const line = readFileSync('/etc/passwd', 'utf8')
     .split('\n')
     .find((entry) => entry.startsWith('postgres:'));
-  if (line === undefined) throw new Error('running as root and there is no `postgres` user to run PostgreSQL as (Debian\'s postgresql package creates it)');
+  if (line === undefined) throw new Error("running as root and there is no `postgres` user to run PostgreSQL as (Debian's postgresql package creates it)");
   const [, , uid, gid] = line.split(':');
   return { name: 'postgres', uid: Number(uid), gid: Number(gid) };
 }

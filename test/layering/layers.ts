@@ -53,7 +53,9 @@ export function violation(from: string, to: string): string | undefined {
       return sameFolder('runtime/src/') ? undefined : 'the runtime package imports nothing of the repository';
     case 'agent-app':
       // Its own sources, and the surface agentgen generated for it (agent-app/generated/, shipped in the package).
-      return to.startsWith('agent-app/src/') || to.startsWith('agent-app/generated/') ? undefined : 'the agent-app package imports nothing of the repository but its own sources';
+      return to.startsWith('agent-app/src/') || to.startsWith('agent-app/generated/')
+        ? undefined
+        : 'the agent-app package imports nothing of the repository but its own sources';
     case 'spec':
       return target.area === 'spec' ? undefined : 'spec/ (the contract as data) imports only itself';
     case 'emulator':

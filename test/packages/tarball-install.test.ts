@@ -161,7 +161,13 @@ describe('the packed tarballs', () => {
     expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
     expect(execFileSync('tar', ['-xzOf', file, 'package/LICENSE'], { encoding: 'utf8' })).toBe(readFileSync(join(root, 'LICENSE'), 'utf8'));
 
-    expect(manifest).toMatchObject({ name, version: expect.stringMatching(/^\d+\.\d+\.\d+/), license: 'Apache-2.0', type: 'module', engines: { node: '^20.19.0 || >=22.12.0' } });
+    expect(manifest).toMatchObject({
+      name,
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      license: 'Apache-2.0',
+      type: 'module',
+      engines: { node: '^20.19.0 || >=22.12.0' },
+    });
     expect(typeof manifest['description']).toBe('string');
     // Nothing runs on install: no install-time lifecycle scripts (building happens in prepack).
     const scripts = Object.keys((manifest['scripts'] ?? {}) as Record<string, string>);
@@ -187,7 +193,9 @@ describe('the packed tarballs', () => {
 
   test('@agentgen/cli ships its templates; @agentgen/runtime its sources for `runtime: bundle`', () => {
     const cli = packed.get('@agentgen/cli')!.entries;
-    expect(cli).toEqual(expect.arrayContaining(['package/templates/header.hbs', 'package/templates/agentgen.yaml.hbs', 'package/templates/bundled-runtime-header.hbs']));
+    expect(cli).toEqual(
+      expect.arrayContaining(['package/templates/header.hbs', 'package/templates/agentgen.yaml.hbs', 'package/templates/bundled-runtime-header.hbs']),
+    );
     expect(packed.get('@agentgen/runtime')!.entries).toContain('package/src/index.ts');
   });
 });
@@ -209,18 +217,30 @@ describe('installed into an empty project', () => {
   // every ADK project. @agentgen/cli is a dev dependency, so no production tree holds it (below).
   const withInstallScripts = ['node_modules/protobufjs'];
 
-  test('installing names no install script but protobufjs\'s, and only protobufjs has one', () => {
+  test("installing names no install script but protobufjs's, and only protobufjs has one", () => {
     for (const { stdout, stderr } of installs) {
       const named = [...`${stdout}\n${stderr}`.matchAll(/^npm warn install-scripts\s+(\S+)@\S+ \(/gm)].map((match) => `node_modules/${match[1]}`);
       expect(named.filter((path) => !withInstallScripts.includes(path))).toEqual([]);
     }
     const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
-    expect(Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript).map(([path]) => path)).toEqual(withInstallScripts);
+    expect(
+      Object.entries(lock.packages)
+        .filter(([, entry]) => entry.hasInstallScript)
+        .map(([path]) => path),
+    ).toEqual(withInstallScripts);
     expect(lock.packages['node_modules/@agentgen/cli']).toBeDefined();
   });
 
   test('generate wrote the code for the two included operations', () => {
-    expect(readdirSync(join(project, 'generated')).sort()).toEqual(['class-methods.json', 'client.ts', 'index.ts', 'openapi.json', 'server.ts', 'types.ts', 'validators.ts']);
+    expect(readdirSync(join(project, 'generated')).sort()).toEqual([
+      'class-methods.json',
+      'client.ts',
+      'index.ts',
+      'openapi.json',
+      'server.ts',
+      'types.ts',
+      'validators.ts',
+    ]);
     const manifest = JSON.parse(readFileSync(join(project, 'generated/class-methods.json'), 'utf8')) as Array<{ name: string; api_mode: string }>;
     expect(manifest.map(({ name, api_mode }) => [name, api_mode])).toEqual([
       ['async_create_session', 'async'],
@@ -244,7 +264,10 @@ describe('installed into an empty project', () => {
       body: JSON.stringify({ class_method: 'async_create_session', input: {} }),
     });
     expect(invalid.status).toBe(400);
-    expect(((await invalid.json()) as { error: { status: string; message: string } }).error).toMatchObject({ status: 'INVALID_ARGUMENT', message: expect.stringContaining('user_id') });
+    expect(((await invalid.json()) as { error: { status: string; message: string } }).error).toMatchObject({
+      status: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('user_id'),
+    });
 
     // Not declared (the spec includes two operations): dispatch knows only those.
     const undeclared = await fetch(`${base}/api/reasoning_engine`, {

@@ -53,8 +53,22 @@ export async function runConversations(client: AgentClient, options: Conversatio
     } catch (error) {
       // Recorded as turn 0, and the conversation ends there: its turns would have no session.
       const endedAt = performance.now();
-      const failure = error instanceof AgentApiError ? { status: error.status, httpStatus: error.httpStatus, message: error.message } : { status: 'CLIENT', httpStatus: 0, message: String(error) };
-      records.push({ conversation: n, turn: 0, sessionId: '', message: 'async_create_session', outcome: 'error', eventIds: [], error: failure, ms: endedAt - creating, startedAt: creating, endedAt });
+      const failure =
+        error instanceof AgentApiError
+          ? { status: error.status, httpStatus: error.httpStatus, message: error.message }
+          : { status: 'CLIENT', httpStatus: 0, message: String(error) };
+      records.push({
+        conversation: n,
+        turn: 0,
+        sessionId: '',
+        message: 'async_create_session',
+        outcome: 'error',
+        eventIds: [],
+        error: failure,
+        ms: endedAt - creating,
+        startedAt: creating,
+        endedAt,
+      });
       return;
     }
     for (let turn = 1; turn <= options.turns; turn++) {
@@ -69,14 +83,36 @@ export async function runConversations(client: AgentClient, options: Conversatio
           answer = textOf(event);
         }
         const endedAt = performance.now();
-        record = { conversation: n, turn, sessionId: session.id, message, outcome: 'ok', eventIds, ms: endedAt - started, startedAt: started, endedAt, ...(answer === undefined ? {} : { answer }) };
+        record = {
+          conversation: n,
+          turn,
+          sessionId: session.id,
+          message,
+          outcome: 'ok',
+          eventIds,
+          ms: endedAt - started,
+          startedAt: started,
+          endedAt,
+          ...(answer === undefined ? {} : { answer }),
+        };
       } catch (error) {
         const failure =
           error instanceof AgentApiError
             ? { status: error.status, httpStatus: error.httpStatus, message: error.message }
             : { status: 'CLIENT', httpStatus: 0, message: String(error) };
         const endedAt = performance.now();
-        record = { conversation: n, turn, sessionId: session.id, message, outcome: 'error', eventIds, error: failure, ms: endedAt - started, startedAt: started, endedAt };
+        record = {
+          conversation: n,
+          turn,
+          sessionId: session.id,
+          message,
+          outcome: 'error',
+          eventIds,
+          error: failure,
+          ms: endedAt - started,
+          startedAt: started,
+          endedAt,
+        };
       }
       records.push(record);
       options.onTurn?.(record, records.length);

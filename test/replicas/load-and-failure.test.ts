@@ -71,10 +71,12 @@ describe('sessions across replicas, through the generated client', () => {
     const read = await on(() => (a ? client.async_get_session({ user_id, session_id }) : client.get_session({ user_id, session_id })));
     expect(read.events.map((event) => event.author)).toEqual(['user', 'weather_agent', 'user', 'weather_agent']);
     await on(() => (a ? client.async_delete_session({ user_id, session_id }) : client.delete_session({ user_id, session_id })));
-    const gone = await on(() => (a ? client.async_get_session({ user_id, session_id }) : client.get_session({ user_id, session_id })).then(
-      () => 'still there',
-      (error: { container?: { status?: string } }) => error.container?.status,
-    ));
+    const gone = await on(() =>
+      (a ? client.async_get_session({ user_id, session_id }) : client.get_session({ user_id, session_id })).then(
+        () => 'still there',
+        (error: { container?: { status?: string } }) => error.container?.status,
+      ),
+    );
     expect(gone).toBe('NOT_FOUND');
     // Each call went to the other replica than the call before it.
     expect(served.every((replica, i) => i === 0 || replica !== served[i - 1])).toBe(true);
@@ -129,9 +131,11 @@ describe('100 conversations of 5 turns, one replica killed with SIGKILL mid-run 
     for (const record of succeeded) expect(record.answer, record.message).toMatch(/^You (asked before|have asked nothing)/);
 
     // --- what the database holds ---
-    const rows = (await pg.query(
-      "SELECT row_to_json(t)::text FROM (SELECT session_id, id, event_data FROM events WHERE user_id LIKE 'load-%' ORDER BY session_id, timestamp, id) t",
-    )).map((line) => JSON.parse(line) as { session_id: string; id: string; event_data: { author?: string; content?: { parts?: Array<{ text?: string }> } } });
+    const rows = (
+      await pg.query(
+        "SELECT row_to_json(t)::text FROM (SELECT session_id, id, event_data FROM events WHERE user_id LIKE 'load-%' ORDER BY session_id, timestamp, id) t",
+      )
+    ).map((line) => JSON.parse(line) as { session_id: string; id: string; event_data: { author?: string; content?: { parts?: Array<{ text?: string }> } } });
     const [count] = await pg.query("SELECT count(*) || ' ' || count(DISTINCT (session_id, id)) FROM events WHERE user_id LIKE 'load-%'");
     expect(count).toBe(`${rows.length} ${rows.length}`);
     const stored = new Map<string, Array<{ id: string; author: string; text: string }>>();

@@ -113,7 +113,9 @@ async function streamedLines(url: string, body: unknown, headers: Record<string,
 
 /** Every text part of a list of events, in order. */
 function texts(events: unknown[]): string[] {
-  return events.flatMap((event) => ((event as { content?: { parts?: { text?: string }[] } }).content?.parts ?? []).flatMap((part) => (part.text === undefined ? [] : [part.text])));
+  return events.flatMap((event) =>
+    ((event as { content?: { parts?: { text?: string }[] } }).content?.parts ?? []).flatMap((part) => (part.text === undefined ? [] : [part.text])),
+  );
 }
 
 /** What each template answers to one question, the same on every route and with every model run. */
@@ -146,7 +148,6 @@ function chains(tree: { dependencies?: Record<string, unknown> }): Map<string, s
   walk(tree, []);
   return found;
 }
-
 
 /**
  * One template's steps, started at once and awaited by the tests: create (with its install), then
@@ -200,7 +201,12 @@ function startRun(template: Template): Run {
       await tested;
       // What the Dockerfile's final stage copies: the compiled agent and generated code.
       for (const part of ['src', 'generated']) cpSync(join(project, 'dist', part), join(folder, 'dist', part), { recursive: true });
-      const container = startUntil(process.execPath, ['dist/src/main.js'], folder, /listening on \S+:(\d+)/, { ...runEnv, PORT: '0', AGENT_MODEL: 'offline', NODE_ENV: 'production' });
+      const container = startUntil(process.execPath, ['dist/src/main.js'], folder, /listening on \S+:(\d+)/, {
+        ...runEnv,
+        PORT: '0',
+        AGENT_MODEL: 'offline',
+        NODE_ENV: 'production',
+      });
       try {
         const [, port] = await container.match;
         const turn = turns[template];
@@ -216,11 +222,18 @@ function startRun(template: Template): Run {
 
 /** `npm run dev` (on a free port; AGENT_MODEL unset, so the script's default) until it serves, then one streamed turn through the emulator. */
 async function devTurn(template: Template, project: string, runEnv: NodeJS.ProcessEnv): Promise<{ events: unknown[]; output: string }> {
-  const dev = startUntil('npm', ['run', 'dev', '--', '--port', '0'], project, /POST (http:\/\/127\.0\.0\.1:\d+)\/v1\/(\S+?):query/, { ...runEnv, AGENT_MODEL: '' });
+  const dev = startUntil('npm', ['run', 'dev', '--', '--port', '0'], project, /POST (http:\/\/127\.0\.0\.1:\d+)\/v1\/(\S+?):query/, {
+    ...runEnv,
+    AGENT_MODEL: '',
+  });
   try {
     const [, base, resource] = await timed(`${template}: npm run dev until it serves`, () => dev.match);
     const turn = turns[template];
-    const events = await streamedLines(`${base}/v1/${resource}:streamQuery`, { classMethod: turn.method, input: turn.input }, { authorization: 'Bearer local' });
+    const events = await streamedLines(
+      `${base}/v1/${resource}:streamQuery`,
+      { classMethod: turn.method, input: turn.input },
+      { authorization: 'Bearer local' },
+    );
     return { events, output: dev.output() };
   } finally {
     await dev.stop();
@@ -235,7 +248,20 @@ describe.each(templates)('npm create agentgen, %s template', (template) => {
     const { stdout } = await created;
     expect(stdout).toContain(`created my-agent: my-agent, ${template} template`);
     expect(stdout).toMatch(/next:\n {2}cd my-agent\n {2}npm test\n {2}npm run dev\n/);
-    for (const file of ['agentgen.yaml', 'src/agent.ts', 'src/main.ts', 'test/agent.test.ts', 'Dockerfile', '.dockerignore', '.gitignore', '.github/workflows/ci.yml', 'README.md', 'generated/server.ts', 'generated/client.ts', 'generated/class-methods.json']) {
+    for (const file of [
+      'agentgen.yaml',
+      'src/agent.ts',
+      'src/main.ts',
+      'test/agent.test.ts',
+      'Dockerfile',
+      '.dockerignore',
+      '.gitignore',
+      '.github/workflows/ci.yml',
+      'README.md',
+      'generated/server.ts',
+      'generated/client.ts',
+      'generated/class-methods.json',
+    ]) {
       expect(existsSync(join(project, file)), file).toBe(true);
     }
     const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
@@ -272,7 +298,9 @@ describe.each(templates)('npm create agentgen, %s template', (template) => {
     // None reached through an @agentgen package or as the project's own. (ADK brings ts-morph and
     // typescript of its own, through @mikro-orm/reflection: the adk template holds them, through
     // @google/adk only.)
-    const broughtByUs = generatorPackages.filter((name) => (tree.get(name) ?? []).some((chain) => chain.length === 1 || chain.slice(0, -1).some((n) => n.startsWith('@agentgen/'))));
+    const broughtByUs = generatorPackages.filter((name) =>
+      (tree.get(name) ?? []).some((chain) => chain.length === 1 || chain.slice(0, -1).some((n) => n.startsWith('@agentgen/'))),
+    );
     expect(broughtByUs).toEqual([]);
     if (template === 'custom') expect(generatorPackages.filter((name) => tree.has(name))).toEqual([]);
     const turn = turns[template];

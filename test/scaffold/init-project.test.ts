@@ -80,30 +80,33 @@ describe('the project name', () => {
 });
 
 describe('agentgen init --template', () => {
-  test.each(['adk', 'custom'] as const)('%s: writes every file of the template, a package.json pinned to this CLI, and a current generated/', async (template) => {
-    const cwd = freshDir();
-    const result = await cli(cwd, 'init', '--template', template, '--name', '@team/my-agent', '--no-install', 'agent');
-    expect(result, result.stderr).toMatchObject({ code: 0 });
-    expect(result.stdout).toContain(`created agent: @team/my-agent, ${template} template`);
-    expect(result.stdout).toMatch(/next:\n {2}cd agent\n {2}npm install\n {2}npm test\n {2}npm run dev\n$/);
-    const dir = join(cwd, 'agent');
-    const written = files(dir);
-    for (const target of Object.values(scaffoldTemplates[template])) expect(written).toContain(target);
-    expect(written).toEqual(expect.arrayContaining(['package.json', 'generated/server.ts', 'generated/client.ts', 'generated/class-methods.json']));
+  test.each(['adk', 'custom'] as const)(
+    '%s: writes every file of the template, a package.json pinned to this CLI, and a current generated/',
+    async (template) => {
+      const cwd = freshDir();
+      const result = await cli(cwd, 'init', '--template', template, '--name', '@team/my-agent', '--no-install', 'agent');
+      expect(result, result.stderr).toMatchObject({ code: 0 });
+      expect(result.stdout).toContain(`created agent: @team/my-agent, ${template} template`);
+      expect(result.stdout).toMatch(/next:\n {2}cd agent\n {2}npm install\n {2}npm test\n {2}npm run dev\n$/);
+      const dir = join(cwd, 'agent');
+      const written = files(dir);
+      for (const target of Object.values(scaffoldTemplates[template])) expect(written).toContain(target);
+      expect(written).toEqual(expect.arrayContaining(['package.json', 'generated/server.ts', 'generated/client.ts', 'generated/class-methods.json']));
 
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
-    expect(manifest['name']).toBe('@team/my-agent');
-    expect(manifest['devDependencies']).toEqual({ '@agentgen/cli': generatorVersion, '@types/node': expect.any(String), typescript: '5.9' });
-    expect(manifest['dependencies']!['@agentgen/runtime']).toBe(generatorVersion);
-    expect('@google/adk' in manifest['dependencies']!).toBe(template === 'adk');
-    expect(readFileSync(join(dir, 'agentgen.yaml'), 'utf8')).toMatch(/^name: "@team\/my-agent"$/m);
-    expect(readFileSync(join(dir, 'src/main.ts'), 'utf8')).toContain("const name = '@team/my-agent';");
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+      expect(manifest['name']).toBe('@team/my-agent');
+      expect(manifest['devDependencies']).toEqual({ '@agentgen/cli': generatorVersion, '@types/node': expect.any(String), typescript: '5.9' });
+      expect(manifest['dependencies']!['@agentgen/runtime']).toBe(generatorVersion);
+      expect('@google/adk' in manifest['dependencies']!).toBe(template === 'adk');
+      expect(readFileSync(join(dir, 'agentgen.yaml'), 'utf8')).toMatch(/^name: "@team\/my-agent"$/m);
+      expect(readFileSync(join(dir, 'src/main.ts'), 'utf8')).toContain("const name = '@team/my-agent';");
 
-    // generated/ is what `agentgen check` expects from the project's spec.
-    const check = await cli(dir, 'check');
-    expect(check, check.stderr).toMatchObject({ code: 0 });
-    expect(check.stdout).toMatch(/generated\/ is up to date \(7 files\)/);
-  });
+      // generated/ is what `agentgen check` expects from the project's spec.
+      const check = await cli(dir, 'check');
+      expect(check, check.stderr).toMatchObject({ code: 0 });
+      expect(check.stdout).toMatch(/generated\/ is up to date \(7 files\)/);
+    },
+  );
 
   test('the same spec gives the same bytes (deterministic)', async () => {
     const [a, b] = [freshDir(), freshDir()];
@@ -189,7 +192,10 @@ describe('questions, only when someone can answer', () => {
     const { terminal, asked } = person(['Not Valid', 'asked-agent', 'vue', '']);
     expect(await initCommand(args('p'), capture(cwd), terminal)).toBe(0);
     expect(asked.map((q) => q.split(' (')[0])).toEqual(['Project name', 'Project name', 'Template', 'Template']);
-    expect(JSON.parse(readFileSync(join(cwd, 'p/package.json'), 'utf8'))).toMatchObject({ name: 'asked-agent', dependencies: { '@google/adk': expect.any(String) } });
+    expect(JSON.parse(readFileSync(join(cwd, 'p/package.json'), 'utf8'))).toMatchObject({
+      name: 'asked-agent',
+      dependencies: { '@google/adk': expect.any(String) },
+    });
   });
 
   test('asks nothing with --yes, nor what a flag already says', async () => {

@@ -65,7 +65,11 @@ describe('GET /is_busy', () => {
     const { url } = await start(table, handlers(streamGate.wait, Promise.resolve()));
     expect(await busy(url)).toEqual({ status: 503, body: { busy: false, in_flight: 0 } });
 
-    const res = await fetch(`${url}/api/stream_reasoning_engine`, { method: 'POST', body: envelope('slow_stream', {}), headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${url}/api/stream_reasoning_engine`, {
+      method: 'POST',
+      body: envelope('slow_stream', {}),
+      headers: { 'content-type': 'application/json' },
+    });
     const reader = res.body!.getReader();
     const first = await reader.read(); // the first event is out: the call is in flight
     expect(new TextDecoder().decode(first.value)).toContain('"step":1');
@@ -80,7 +84,11 @@ describe('GET /is_busy', () => {
   it('stays 200 while a handler keeps work alive after its answer', async () => {
     const background = gate();
     const { url } = await start(table, handlers(Promise.resolve(), background.wait));
-    const res = await fetch(`${url}/api/reasoning_engine`, { method: 'POST', body: envelope('fire_and_forget', {}), headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${url}/api/reasoning_engine`, {
+      method: 'POST',
+      body: envelope('fire_and_forget', {}),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(await res.json()).toEqual({ output: { accepted: true } });
     expect(await busy(url)).toEqual({ status: 200, body: { busy: true, in_flight: 1 } });
     background.open();
@@ -125,11 +133,19 @@ describe('GET /is_busy', () => {
     for (const busyPath of ['/api/reasoning_engine', '/api/stream_reasoning_engine', 'is_busy', '/a b', '']) {
       expect(() => createContainer(table, handlers(Promise.resolve(), Promise.resolve()), { busyPath }), busyPath).toThrow(/busyPath must be a path/);
     }
-    const { url } = await start(table, {
-      ...handlers(Promise.resolve(), Promise.resolve()),
-      fire_and_forget: (_input: unknown, context: HandlerContext) => context.keepAlive(42 as unknown as Promise<void>),
-    }, { logger: false });
-    const res = await fetch(`${url}/api/reasoning_engine`, { method: 'POST', body: envelope('fire_and_forget', {}), headers: { 'content-type': 'application/json' } });
+    const { url } = await start(
+      table,
+      {
+        ...handlers(Promise.resolve(), Promise.resolve()),
+        fire_and_forget: (_input: unknown, context: HandlerContext) => context.keepAlive(42 as unknown as Promise<void>),
+      },
+      { logger: false },
+    );
+    const res = await fetch(`${url}/api/reasoning_engine`, {
+      method: 'POST',
+      body: envelope('fire_and_forget', {}),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(500);
     expect(await busy(url)).toEqual({ status: 503, body: { busy: false, in_flight: 0 } });
   });

@@ -80,9 +80,7 @@ const ops = {
   },
 };
 const input = z.object({ id: z.string() });
-const table: ServerOperationTable = new Map(
-  Object.keys(ops).map((name) => [name, { kind: name === 'unary_wait' ? 'unary' : 'stream', input }] as const),
-);
+const table: ServerOperationTable = new Map(Object.keys(ops).map((name) => [name, { kind: name === 'unary_wait' ? 'unary' : 'stream', input }] as const));
 let url = '';
 let port = 0;
 beforeAll(async () => {

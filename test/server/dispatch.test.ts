@@ -2,12 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { probe } from '../../conformance/http.js';
-import {
-  createContainer,
-  readEngineId,
-  type HandlerContext,
-  type ServerOperationTable,
-} from '@agentgen/runtime/server';
+import { createContainer, readEngineId, type HandlerContext, type ServerOperationTable } from '@agentgen/runtime/server';
 import { basicHandlers, basicTable, closeAll, envelope, parseLines, start } from './fixture.js';
 
 let url = '';

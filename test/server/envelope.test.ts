@@ -94,7 +94,11 @@ describe('strings that are not Unicode text', () => {
   ])('refuses %s with 400 INVALID_ARGUMENT naming the path', async (_what, body, path) => {
     const res = await unary(body);
     expect(res.status).toBe(400);
-    expect(errorOf(res.body)).toEqual({ code: 400, status: 'INVALID_ARGUMENT', message: `${path} is not Unicode text: it holds a lone surrogate (an unpaired \\ud800-\\udfff escape)` });
+    expect(errorOf(res.body)).toEqual({
+      code: 400,
+      status: 'INVALID_ARGUMENT',
+      message: `${path} is not Unicode text: it holds a lone surrogate (an unpaired \\ud800-\\udfff escape)`,
+    });
   });
 
   it('accepts escaped surrogate pairs, an escaped backslash before "ud800", and raw astral text', async () => {

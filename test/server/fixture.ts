@@ -3,12 +3,7 @@
  * and remembers it so `closeAll()` in `afterAll`/`afterEach` leaves no server behind.
  */
 import { z } from 'zod';
-import {
-  createContainer,
-  type AgentServer,
-  type AgentServerOptions,
-  type ServerOperationTable,
-} from '@agentgen/runtime/server';
+import { createContainer, type AgentServer, type AgentServerOptions, type ServerOperationTable } from '@agentgen/runtime/server';
 
 export interface Running {
   readonly url: string;
@@ -17,11 +12,7 @@ export interface Running {
 
 const running = new Set<AgentServer>();
 
-export async function start(
-  table: ServerOperationTable,
-  handlers: object,
-  options: AgentServerOptions = {},
-): Promise<Running> {
+export async function start(table: ServerOperationTable, handlers: object, options: AgentServerOptions = {}): Promise<Running> {
   const server = createContainer(table, handlers, { host: '127.0.0.1', port: 0, ...options });
   running.add(server);
   const { port } = await server.listen();

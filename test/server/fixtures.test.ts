@@ -70,7 +70,10 @@ describe('fixture custom (travel-agent)', () => {
       operations: manifest('custom'),
       samples: { query: { message: 'hi' }, plan_trip: { destination: 'Oslo', travellers: [] } },
     });
-    expect(results.filter((r) => r.status === 'fail'), formatConformanceTable(results)).toEqual([]);
+    expect(
+      results.filter((r) => r.status === 'fail'),
+      formatConformanceTable(results),
+    ).toEqual([]);
     expect(results.find((r) => r.case === 'stream framing and media type (plan_trip)')?.status).toBe('pass');
   });
 });
@@ -93,7 +96,10 @@ describe('fixture hostile', () => {
     expect(res.status).toBe(200);
     expect((JSON.parse(res.body) as { output: { got: unknown } }).output.got).toEqual(input);
     const results = await runConformance({ url, operations: manifest('hostile') });
-    expect(results.filter((r) => r.status === 'fail'), formatConformanceTable(results)).toEqual([]);
+    expect(
+      results.filter((r) => r.status === 'fail'),
+      formatConformanceTable(results),
+    ).toEqual([]);
     expect(conformancePassed(results)).toBe(true);
   });
 });
@@ -120,6 +126,9 @@ describe('fixture include (three standard operations)', () => {
       operations: manifest('include'),
       samples: { async_stream_query: { message: 'hi', user_id: 'u' } },
     });
-    expect(results.filter((r) => r.status === 'fail'), formatConformanceTable(results)).toEqual([]);
+    expect(
+      results.filter((r) => r.status === 'fail'),
+      formatConformanceTable(results),
+    ).toEqual([]);
   });
 });

@@ -6,14 +6,7 @@ import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformancePassed, formatConformanceTable, runConformance, standardOperations } from '../../conformance/index.js';
 import { probe } from '../../conformance/http.js';
-import {
-  AgentError,
-  createAgentServer,
-  createRequestListener,
-  type AgentHandlers,
-  type AgentServer,
-  type HandlerContext,
-} from '../../generated/server.js';
+import { AgentError, createAgentServer, createRequestListener, type AgentHandlers, type AgentServer, type HandlerContext } from '../../generated/server.js';
 import type * as T from '../../generated/types.js';
 import * as v from '../../generated/validators.js';
 import { envelope, parseLines } from './fixture.js';
@@ -46,7 +39,13 @@ function memoryAgent(): AgentHandlers {
   };
   function* turn(input: T.StreamQueryInput): Generator<T.Event> {
     const text = typeof input.message === 'string' ? input.message : JSON.stringify(input.message);
-    yield { id: 'e1', author: 'agent', invocation_id: 'i1', timestamp: 1, content: { role: 'model', parts: [{ function_call: { id: 'c1', name: 'lookup', args: { q: text } } }] } };
+    yield {
+      id: 'e1',
+      author: 'agent',
+      invocation_id: 'i1',
+      timestamp: 1,
+      content: { role: 'model', parts: [{ function_call: { id: 'c1', name: 'lookup', args: { q: text } } }] },
+    };
     yield { id: 'e2', author: 'agent', invocation_id: 'i1', timestamp: 2, content: { role: 'model', parts: [{ text: `you said: ${text}` }] } };
   }
   return {
@@ -152,22 +151,41 @@ describe('generated server, standard surface', () => {
         async_stream_query: { message: 'hi', user_id: 'c' },
       },
     });
-    expect(results.filter((r) => r.status === 'fail'), formatConformanceTable(results)).toEqual([]);
+    expect(
+      results.filter((r) => r.status === 'fail'),
+      formatConformanceTable(results),
+    ).toEqual([]);
     // Operations without a sample run on inputs built from their schemas; where this agent refuses
     // one (no such session), the cases that need its result are not checked, never passed.
     const notChecked = results.filter((r) => r.status === 'not-checked');
-    expect(notChecked.every((r) => r.successPath && r.observed.includes("did not succeed with the checker's input")), formatConformanceTable(notChecked)).toBe(true);
+    expect(
+      notChecked.every((r) => r.successPath && r.observed.includes("did not succeed with the checker's input")),
+      formatConformanceTable(notChecked),
+    ).toBe(true);
     expect(conformancePassed(results)).toBe(true);
     // What the real runtime sends (google/adk-js PR #440): a doubled Content-Type, and liveness GETs.
-    const platform = ['doubled Content-Type on /api/reasoning_engine', 'doubled Content-Type on /api/stream_reasoning_engine', 'liveness GET /', 'liveness GET /health'];
+    const platform = [
+      'doubled Content-Type on /api/reasoning_engine',
+      'doubled Content-Type on /api/stream_reasoning_engine',
+      'liveness GET /',
+      'liveness GET /health',
+    ];
     expect(platform.map((name) => [name, results.find((r) => r.case === name)?.status])).toEqual(platform.map((name) => [name, 'pass']));
   });
 
   it('answers 200 to a real call under each doubled form of the JSON content type, on both routes', async () => {
     const forms = ['application/json,application/json', 'application/json, application/json', 'application/json; charset=utf-8,application/json'];
     for (const type of [...forms, ['application/json', 'application/json']]) {
-      const unary = await probe(url, { path: '/api/reasoning_engine', body: envelope('async_create_session', { user_id: 'ct' }), headers: { 'content-type': type } });
-      const stream = await probe(url, { path: '/api/stream_reasoning_engine', body: envelope('async_stream_query', { user_id: 'ct', message: 'hi' }), headers: { 'content-type': type } });
+      const unary = await probe(url, {
+        path: '/api/reasoning_engine',
+        body: envelope('async_create_session', { user_id: 'ct' }),
+        headers: { 'content-type': type },
+      });
+      const stream = await probe(url, {
+        path: '/api/stream_reasoning_engine',
+        body: envelope('async_stream_query', { user_id: 'ct', message: 'hi' }),
+        headers: { 'content-type': type },
+      });
       expect([type, unary.status, stream.status, parseLines(stream.body).length]).toEqual([type, 200, 200, 2]);
     }
     for (const path of ['/', '/health']) expect([path, (await probe(url, { path, method: 'GET' })).status]).toEqual([path, 200]);
@@ -175,7 +193,10 @@ describe('generated server, standard surface', () => {
 
   it('passes the conformance checker without samples, judging what it can', async () => {
     const results = await runConformance({ url });
-    expect(results.filter((r) => r.status === 'fail'), formatConformanceTable(results)).toEqual([]);
+    expect(
+      results.filter((r) => r.status === 'fail'),
+      formatConformanceTable(results),
+    ).toEqual([]);
     expect(results.filter((r) => r.status === 'pass').length).toBeGreaterThan(40);
   });
 
@@ -185,7 +206,10 @@ describe('generated server, standard surface', () => {
     try {
       const address = outer.address();
       const port = typeof address === 'object' && address !== null ? address.port : 0;
-      const res = await probe(`http://127.0.0.1:${port}`, { path: '/api/reasoning_engine', body: envelope('async_search_memory', { user_id: 'u', query: 'q' }) });
+      const res = await probe(`http://127.0.0.1:${port}`, {
+        path: '/api/reasoning_engine',
+        body: envelope('async_search_memory', { user_id: 'u', query: 'q' }),
+      });
       expect(JSON.parse(res.body)).toEqual({ output: { memories: [{ content: { role: 'user', parts: [{ text: 'q' }] } }] } });
     } finally {
       outer.closeAllConnections();

@@ -18,15 +18,12 @@ afterAll(closeAll);
 const errorOf = (body: string) => (JSON.parse(body) as { error: { code: number; message: string; status: string } }).error;
 
 describe('paths and methods', () => {
-  it.each(['/api', '/api/reasoning_engine/', '/api/reasoning_engine_x', '/api/query'])(
-    'answers POST %s with 404',
-    async (path) => {
-      const res = await probe(url, { path, body: envelope('echo', { text: 'x' }) });
-      expect(res.status).toBe(404);
-      expect(errorOf(res.body)).toMatchObject({ code: 404, status: 'NOT_FOUND' });
-      expect(errorOf(res.body).message).toContain('POST /api/reasoning_engine and POST /api/stream_reasoning_engine');
-    },
-  );
+  it.each(['/api', '/api/reasoning_engine/', '/api/reasoning_engine_x', '/api/query'])('answers POST %s with 404', async (path) => {
+    const res = await probe(url, { path, body: envelope('echo', { text: 'x' }) });
+    expect(res.status).toBe(404);
+    expect(errorOf(res.body)).toMatchObject({ code: 404, status: 'NOT_FOUND' });
+    expect(errorOf(res.body).message).toContain('POST /api/reasoning_engine and POST /api/stream_reasoning_engine');
+  });
 
   it('ignores a query string on a route', async () => {
     const res = await probe(url, { path: '/api/reasoning_engine?alt=json', body: envelope('echo', { text: 'q' }) });
@@ -56,7 +53,9 @@ describe('requests node:http would answer bare or not at all (issue 29)', () => 
     const answer = await raw('POST /api/reasoning_engine HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
     expect([answer.status, answer.headers['content-type']]).toEqual([400, 'application/json']);
     expect(errorOf(answer.body)).toEqual({ code: 400, status: 'INVALID_ARGUMENT', message: 'the request has no Host header, which HTTP/1.1 requires' });
-    const old = await raw(`POST /api/reasoning_engine HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: ${envelope('nothing').length}\r\n\r\n${envelope('nothing')}`);
+    const old = await raw(
+      `POST /api/reasoning_engine HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: ${envelope('nothing').length}\r\n\r\n${envelope('nothing')}`,
+    );
     expect([old.status, old.body]).toEqual([200, '{"output":null}']);
   });
 
@@ -68,13 +67,10 @@ describe('requests node:http would answer bare or not at all (issue 29)', () => 
 });
 
 describe('content type', () => {
-  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8', 'application/vnd.x+json'])(
-    'accepts %s',
-    async (type) => {
-      const res = await probe(url, { path: '/api/reasoning_engine', body: envelope('nothing'), headers: { 'content-type': type } });
-      expect(res.status).toBe(200);
-    },
-  );
+  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8', 'application/vnd.x+json'])('accepts %s', async (type) => {
+    const res = await probe(url, { path: '/api/reasoning_engine', body: envelope('nothing'), headers: { 'content-type': type } });
+    expect(res.status).toBe(200);
+  });
 
   it('accepts a request without a Content-Type (the runtime may omit it)', async () => {
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -90,15 +86,12 @@ describe('content type', () => {
     expect(res).toEqual({ status: 200, body: '{"output":null}' });
   });
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp'])(
-    'refuses %s with 415',
-    async (type) => {
-      const res = await probe(url, { path: '/api/reasoning_engine', body: envelope('nothing'), headers: { 'content-type': type } });
-      expect(res.status).toBe(415);
-      expect(errorOf(res.body)).toMatchObject({ code: 415, status: 'INVALID_ARGUMENT' });
-      expect(errorOf(res.body).message).toContain('send application/json');
-    },
-  );
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp'])('refuses %s with 415', async (type) => {
+    const res = await probe(url, { path: '/api/reasoning_engine', body: envelope('nothing'), headers: { 'content-type': type } });
+    expect(res.status).toBe(415);
+    expect(errorOf(res.body)).toMatchObject({ code: 415, status: 'INVALID_ARGUMENT' });
+    expect(errorOf(res.body).message).toContain('send application/json');
+  });
 });
 
 describe('body limit', () => {

@@ -8,13 +8,7 @@ import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { probe } from '../../conformance/http.js';
-import {
-  AgentError,
-  createContainer,
-  stderrLogger,
-  type LogEntry,
-  type ServerOperationTable,
-} from '@agentgen/runtime/server';
+import { AgentError, createContainer, stderrLogger, type LogEntry, type ServerOperationTable } from '@agentgen/runtime/server';
 import { closeAll, envelope, parseLines, start } from './fixture.js';
 import { parseRawAnswer } from './slow-client.js';
 
@@ -116,7 +110,7 @@ describe('an unexpected exception', () => {
 });
 
 describe('AgentError and client errors', () => {
-  it('keeps an AgentError\'s deliberate message and logs a 4xx at info without a stack', async () => {
+  it("keeps an AgentError's deliberate message and logs a 4xx at info without a stack", async () => {
     const res = await unary(envelope('not_found'));
     expect(res.status).toBe(404);
     expect(errorOf(res.body)).toEqual({ code: 404, status: 'NOT_FOUND', message: 'session s1 not found' });
@@ -126,7 +120,7 @@ describe('AgentError and client errors', () => {
     expect(entry?.errorId).toBeUndefined();
   });
 
-  it('keeps a 5xx AgentError\'s message too, logged as an error', async () => {
+  it("keeps a 5xx AgentError's message too, logged as an error", async () => {
     const res = await unary(envelope('unavailable'));
     expect(errorOf(res.body)).toEqual({ code: 503, status: 'UNAVAILABLE', message: 'the model is overloaded' });
     expect(logOf('unavailable')[0]).toMatchObject({ level: 'error', status: 503 });
@@ -172,9 +166,7 @@ describe('a body that is not JSON', () => {
   it('says the position inside a body sent as a JSON string, never the text', async () => {
     const res = await unary(JSON.stringify(`{"class_method": ${secret}}`));
     expect(res.status).toBe(400);
-    expect(errorOf(res.body).message).toBe(
-      'the request body is a JSON string whose text is not valid JSON: unexpected character at position 17 of that text',
-    );
+    expect(errorOf(res.body).message).toBe('the request body is a JSON string whose text is not valid JSON: unexpected character at position 17 of that text');
     expect(JSON.stringify(logged)).not.toContain('hunter2');
   });
 
@@ -192,8 +184,7 @@ describe('nesting limit', () => {
     return value;
   };
   /** `input` is level 1 and arrays in its `data` field the rest: `levels` in all (written as text: too deep for JSON.stringify). */
-  const deepBody = (levels: number) =>
-    `{"class_method":"deep","input":{"data":${'['.repeat(levels - 1)}1${']'.repeat(levels - 1)}}}`;
+  const deepBody = (levels: number) => `{"class_method":"deep","input":{"data":${'['.repeat(levels - 1)}1${']'.repeat(levels - 1)}}}`;
 
   it('refuses input 5,000 levels deep with 400, before the handler', async () => {
     called = 0;

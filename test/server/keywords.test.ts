@@ -60,8 +60,18 @@ const table: [keyword: string, argument: string, accepted: unknown, refused: unk
   ['not', 'handle', 'ada', 'admin'],
   ['$ref to #/schemas/…', 'address', { street: 'Main St 1', postcode: '12345' }, { street: 'Main St 1', postcode: '1234' }],
   ['nullable beside $ref', 'address', null, 'Main St 1'],
-  ['recursive $ref', 'tree', { label: 'a', children: [{ label: 'b', children: [{ label: 'c' }] }] }, { label: 'a', children: [{ label: 'b', children: [{ label: '' }] }] }],
-  ['maxItems inside a recursive schema', 'tree', { label: 'a', children: [{ label: 'b' }] }, { label: 'a', children: [{ label: 'b', children: [{ label: '1' }, { label: '2' }, { label: '3' }, { label: '4' }] }] }],
+  [
+    'recursive $ref',
+    'tree',
+    { label: 'a', children: [{ label: 'b', children: [{ label: 'c' }] }] },
+    { label: 'a', children: [{ label: 'b', children: [{ label: '' }] }] },
+  ],
+  [
+    'maxItems inside a recursive schema',
+    'tree',
+    { label: 'a', children: [{ label: 'b' }] },
+    { label: 'a', children: [{ label: 'b', children: [{ label: '1' }, { label: '2' }, { label: '3' }, { label: '4' }] }] },
+  ],
   ['deprecated, readOnly, title (annotations)', 'legacy', 'old', 1],
   ['writeOnly (an annotation)', 'secret', 's3cret', { s: 1 }],
   ['default (a given value still counts)', 'retries', 0, -1],
@@ -109,7 +119,12 @@ function client() {
     const answer = await callServer(classMethod, input);
     return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'application/json' } });
   };
-  const agent = createAgentClient({ baseUrl: 'http://agent.test', resourceName: 'projects/p/locations/l/reasoningEngines/1', token: 't', fetch: fetchToContainer });
+  const agent = createAgentClient({
+    baseUrl: 'http://agent.test',
+    resourceName: 'projects/p/locations/l/reasoningEngines/1',
+    token: 't',
+    fetch: fetchToContainer,
+  });
   return { agent, calls };
 }
 
@@ -160,7 +175,9 @@ describe('defaults', () => {
   });
 
   test('defaults inside a named schema fill too (Address.country)', async () => {
-    const { output } = JSON.parse((await callServer('check', { ...base, address: { street: 'Main St 1', postcode: '12345' } })).body) as { output: T.CheckInput };
+    const { output } = JSON.parse((await callServer('check', { ...base, address: { street: 'Main St 1', postcode: '12345' } })).body) as {
+      output: T.CheckInput;
+    };
     expect(output.address).toEqual({ street: 'Main St 1', postcode: '12345', country: 'DE' });
   });
 
@@ -190,7 +207,12 @@ describe('a recursive schema in a streaming operation', () => {
   test('the stream walks the tree; a broken node deep inside is refused', async () => {
     const tree = { label: 'a', children: [{ label: 'b', children: [{ label: 'c' }] }, { label: 'd' }] };
     const ok = await callServer('walk', { tree, prefix: '>' });
-    expect(ok.body.trim().split('\n').map((line) => (JSON.parse(line) as T.TreeNode).label)).toEqual(['>a', '>-b', '>--c', '>-d']);
+    expect(
+      ok.body
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as T.TreeNode).label),
+    ).toEqual(['>a', '>-b', '>--c', '>-d']);
     const bad = await callServer('walk', { tree: { label: 'a', children: [{ children: [] }] } });
     expect(bad.status).toBe(400);
     expect(bad.body).toContain('tree.children.0.label');

@@ -3,12 +3,7 @@ import { Agent, createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openStream, probe } from '../../conformance/http.js';
-import {
-  createContainer,
-  createListener,
-  type HandlerContext,
-  type ServerOperationTable,
-} from '@agentgen/runtime/server';
+import { createContainer, createListener, type HandlerContext, type ServerOperationTable } from '@agentgen/runtime/server';
 import { basicHandlers, basicTable, closeAll, envelope, parseLines, sleep, start } from './fixture.js';
 
 afterEach(closeAll);
@@ -176,13 +171,8 @@ describe('bare request listener', () => {
       const address = outer.address();
       const url = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
       expect((await probe(url, { path: '/healthz', method: 'GET' })).body).toBe('ok');
-      expect((await probe(url, { path: '/api/reasoning_engine', body: envelope('echo', { text: 'm' }) })).body).toBe(
-        '{"output":{"text":"m","n":null}}',
-      );
-      expect(parseLines((await probe(url, { path: '/api/stream_reasoning_engine', body: envelope('count', { n: 2 }) })).body)).toEqual([
-        { i: 0 },
-        { i: 1 },
-      ]);
+      expect((await probe(url, { path: '/api/reasoning_engine', body: envelope('echo', { text: 'm' }) })).body).toBe('{"output":{"text":"m","n":null}}');
+      expect(parseLines((await probe(url, { path: '/api/stream_reasoning_engine', body: envelope('count', { n: 2 }) })).body)).toEqual([{ i: 0 }, { i: 1 }]);
     } finally {
       outer.closeAllConnections();
       await new Promise((resolve) => outer.close(resolve));

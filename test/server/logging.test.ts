@@ -64,7 +64,10 @@ describe('Cloud Logging structured lines', () => {
     it(`writes severity, httpRequest, the trace link and the operation, never the body (tracing ${tracing ? 'on' : 'off'})`, async () => {
       const lines: string[] = [];
       const { url } = await start(table, handlers, { tracing, logger: cloudLoggingLogger('my-project', (line) => lines.push(line)) });
-      const secret = JSON.stringify({ message: { role: 'user', parts: [{ text: 'my secret question' }] }, authorizations: { a: { access_token: 'ya29.SECRET' } } });
+      const secret = JSON.stringify({
+        message: { role: 'user', parts: [{ text: 'my secret question' }] },
+        authorizations: { a: { access_token: 'ya29.SECRET' } },
+      });
       const headers = { 'content-type': 'application/json', 'google-agent-engine-traceparent': google, traceparent: 'support-123' };
       const ok = await fetch(`${url}/api/reasoning_engine`, { method: 'POST', headers, body: envelope('handoff', { request_json: secret }) });
       expect(ok.status).toBe(200);
@@ -97,8 +100,20 @@ describe('Cloud Logging structured lines', () => {
   it('leaves the trace out of a line with no caller context, and the link out without a project', async () => {
     const lines: string[] = [];
     const { url } = await start(table, handlers, { tracing: false, logger: cloudLoggingLogger(undefined, (line) => lines.push(line)) });
-    await (await fetch(`${url}/api/reasoning_engine`, { method: 'POST', body: envelope('handoff', { request_json: '{}' }), headers: { 'content-type': 'application/json' } })).text();
-    await (await fetch(`${url}/api/reasoning_engine`, { method: 'POST', body: envelope('handoff', { request_json: '{}' }), headers: { 'content-type': 'application/json', 'google-agent-engine-traceparent': google } })).text();
+    await (
+      await fetch(`${url}/api/reasoning_engine`, {
+        method: 'POST',
+        body: envelope('handoff', { request_json: '{}' }),
+        headers: { 'content-type': 'application/json' },
+      })
+    ).text();
+    await (
+      await fetch(`${url}/api/reasoning_engine`, {
+        method: 'POST',
+        body: envelope('handoff', { request_json: '{}' }),
+        headers: { 'content-type': 'application/json', 'google-agent-engine-traceparent': google },
+      })
+    ).text();
     const [bare, traced] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(Object.keys(bare ?? {}).filter((key) => key.includes('trace') || key.includes('spanId'))).toEqual([]);
     expect(traced?.['logging.googleapis.com/trace']).toBeUndefined();

@@ -50,7 +50,11 @@ test("the container refuses 'a' × n + '!' for ^(a+)+$ in milliseconds, growing 
     }
     timings[n] = runs.map((run) => run.ms).sort((a, b) => a - b)[1]!;
   }
-  console.log(`[patterns] container, ^(a+)+$ against 'a' × n + '!' (whole HTTP call, median of 3): ${Object.entries(timings).map(([n, ms]) => `${n}: ${ms.toFixed(1)} ms`).join(', ')}`);
+  console.log(
+    `[patterns] container, ^(a+)+$ against 'a' × n + '!' (whole HTTP call, median of 3): ${Object.entries(timings)
+      .map(([n, ms]) => `${n}: ${ms.toFixed(1)} ms`)
+      .join(', ')}`,
+  );
   // Generous (a loaded 2-core machine); a backtracking engine would never answer.
   expect(timings[10_000]).toBeLessThan(1_000);
   expect(timings[500_000]).toBeLessThan(5_000);

@@ -103,7 +103,7 @@ describe('shutdown()', () => {
     await stopping;
   });
 
-  it('defaults to a 7 s grace (under Cloud Run\'s 10 s after SIGTERM), takes $AGENT_SHUTDOWN_GRACE_MS, and refuses a bad one', () => {
+  it("defaults to a 7 s grace (under Cloud Run's 10 s after SIGTERM), takes $AGENT_SHUTDOWN_GRACE_MS, and refuses a bad one", () => {
     expect(defaultShutdownGraceMs).toBe(7_000);
     const { handlers } = tickHandlers();
     expect(() => createContainer(table, handlers, { shutdownGraceMs: -1 })).toThrow('shutdownGraceMs must be an integer of milliseconds >= 0, got -1');
@@ -159,7 +159,9 @@ describe('SIGTERM in a container process (shutdownOnSignals)', () => {
       await short.nextLine();
       target.child.kill('SIGTERM');
       await sleep(50);
-      await expect(probe(target.url, { path: streamPath, body: envelope('ticks', { ticks: 1, everyMs: 0 }), timeoutMs: 1_000 })).rejects.toThrow('ECONNREFUSED');
+      await expect(probe(target.url, { path: streamPath, body: envelope('ticks', { ticks: 1, everyMs: 0 }), timeoutMs: 1_000 })).rejects.toThrow(
+        'ECONNREFUSED',
+      );
       expect(parseLines(await short.rest())).toEqual([{ i: 1 }, { i: 2 }, { i: 3 }, { i: 4 }]);
       expect(parseLines(await long.rest()).at(-1)).toEqual(unavailable);
       expect(await target.exit).toBe(0);

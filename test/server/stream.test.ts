@@ -89,21 +89,22 @@ beforeAll(async () => {
 });
 afterAll(closeAll);
 
-const stream = (name: string, input: object = {}) =>
-  probe(url, { path: '/api/stream_reasoning_engine', body: envelope(name, input) });
+const stream = (name: string, input: object = {}) => probe(url, { path: '/api/stream_reasoning_engine', body: envelope(name, input) });
 const expected = (n: number) => Array.from({ length: n }, (_, i) => ({ i }));
 
 describe('framing', () => {
-  it.each(['sync_gen', 'async_gen', 'promise_of_gen', 'array', 'promise_of_array'])(
-    '%s: one JSON line per event, application/json',
-    async (name) => {
-      const res = await stream(name, { n: 5 });
-      expect(res.status).toBe(200);
-      expect(res.headers['content-type']).toBe('application/json');
-      expect(res.body.endsWith('\n')).toBe(true);
-      expect(res.body.split('\n').slice(0, -1).map((line) => JSON.parse(line) as unknown)).toEqual(expected(5));
-    },
-  );
+  it.each(['sync_gen', 'async_gen', 'promise_of_gen', 'array', 'promise_of_array'])('%s: one JSON line per event, application/json', async (name) => {
+    const res = await stream(name, { n: 5 });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.body.endsWith('\n')).toBe(true);
+    expect(
+      res.body
+        .split('\n')
+        .slice(0, -1)
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual(expected(5));
+  });
 
   it('streams any iterable, and non-object events as JSON values', async () => {
     expect(parseLines((await stream('set', { n: 3 })).body)).toEqual([0, 1, 2]);
@@ -161,11 +162,7 @@ describe('errors', () => {
   it('ends a failing stream with a last error line after the events', async () => {
     const res = await stream('fails_midway');
     expect(res.status).toBe(200);
-    expect(parseLines(res.body)).toEqual([
-      { i: 0 },
-      { i: 1 },
-      { error: { code: 500, status: 'INTERNAL', message: expect.stringMatching(internalError) } },
-    ]);
+    expect(parseLines(res.body)).toEqual([{ i: 0 }, { i: 1 }, { error: { code: 500, status: 'INTERNAL', message: expect.stringMatching(internalError) } }]);
     expect(logged.find((e) => e.operation === 'fails_midway')?.message).toBe('operation "fails_midway" failed: model went away');
   });
 
@@ -193,12 +190,8 @@ describe('errors', () => {
   it('an error after the headers went out is the only line', async () => {
     const res = await stream('gen_throws_after_wait');
     expect(res.status).toBe(200);
-    expect(parseLines(res.body)).toEqual([
-      { error: { code: 500, status: 'INTERNAL', message: expect.stringMatching(internalError) } },
-    ]);
-    expect(logged.find((e) => e.operation === 'gen_throws_after_wait')?.message).toBe(
-      'operation "gen_throws_after_wait" failed: after headers',
-    );
+    expect(parseLines(res.body)).toEqual([{ error: { code: 500, status: 'INTERNAL', message: expect.stringMatching(internalError) } }]);
+    expect(logged.find((e) => e.operation === 'gen_throws_after_wait')?.message).toBe('operation "gen_throws_after_wait" failed: after headers');
   });
 
   it('keeps serving after stream failures', async () => {

@@ -39,7 +39,8 @@ describe('request timeouts', () => {
   it('answers a body that never finishes 408 after requestTimeout, and closes', async () => {
     const { url } = await start(basicTable, basicHandlers, short);
     const answer = await slowloris(port(url), {
-      start: 'POST /api/reasoning_engine HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"class_method": "echo", "input": {"text": "',
+      start:
+        'POST /api/reasoning_engine HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"class_method": "echo", "input": {"text": "',
       drip: 'a',
     });
     expect408(answer);

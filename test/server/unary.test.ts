@@ -7,8 +7,18 @@ import { closeAll, envelope, start } from './fixture.js';
 
 const any = z.object({}).passthrough();
 const names = [
-  'value', 'promise', 'nothing', 'throws', 'rejects', 'throws_string', 'not_found', 'big', 'circular', 'falsy',
-  'throws_undescribable', 'bad_thenable',
+  'value',
+  'promise',
+  'nothing',
+  'throws',
+  'rejects',
+  'throws_string',
+  'not_found',
+  'big',
+  'circular',
+  'falsy',
+  'throws_undescribable',
+  'bad_thenable',
 ];
 const table: ServerOperationTable = new Map(names.map((name) => [name, { kind: 'unary' as const, input: any }]));
 const logged: LogEntry[] = [];
@@ -114,9 +124,7 @@ describe('handler errors', () => {
   });
 
   it('keeps serving after failures, concurrently too', async () => {
-    const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => call(i % 2 === 0 ? 'throws' : 'value', { i })),
-    );
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => call(i % 2 === 0 ? 'throws' : 'value', { i })));
     expect(results.map((res) => res.status)).toEqual(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? 500 : 200)));
   });
 

@@ -120,8 +120,7 @@ const streamCases: Array<[string, string, unknown[], [number, RegExp] | undefine
 
 let runs = 0;
 const runId = () => `run-${++runs}`;
-const callUnary = (url: string, op: string, reply: unknown) =>
-  probe(url, { path: unaryRoute, body: envelope(op, reply === undefined ? {} : { reply }) });
+const callUnary = (url: string, op: string, reply: unknown) => probe(url, { path: unaryRoute, body: envelope(op, reply === undefined ? {} : { reply }) });
 
 describe('validateResults: true', () => {
   let url = '';

@@ -26,7 +26,9 @@ export async function tscCommand(compiler, { heapMb } = {}) {
   const dir = join(root, compiler.packageDir);
   const manifest = join(dir, 'package.json');
   if (!existsSync(manifest)) {
-    throw new Error(`${compiler.name}: ${compiler.packageDir} is missing; run npm ci (the root devDependencies pin "typescript": "5.9" and "typescript-7": "npm:typescript@7.0.2")`);
+    throw new Error(
+      `${compiler.name}: ${compiler.packageDir} is missing; run npm ci (the root devDependencies pin "typescript": "5.9" and "typescript-7": "npm:typescript@7.0.2")`,
+    );
   }
   const { version, bin } = JSON.parse(readFileSync(manifest, 'utf8'));
   if (Number(version.split('.')[0]) !== compiler.major) {

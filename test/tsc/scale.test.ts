@@ -35,12 +35,16 @@ beforeAll(() => {
 });
 
 describe.each(compilers)('$name', (compiler) => {
-  test(`the output for ${operations} operations type-checks within ${memoryCapMb} MB`, async () => {
-    const run = await runTsc(compiler, ['-p', dir, '--extendedDiagnostics'], { timeoutMs, heapMb: memoryCapMb });
-    expect(run.output.includes('heap out of memory') ? 'tsc ran out of memory' : tscErrors(run.output).slice(0, 20)).toEqual([]);
-    expect(run.status).toBe(0);
-    const memoryMb = tscMemoryMb(run.output);
-    expect(memoryMb).toBeGreaterThan(0);
-    expect(memoryMb).toBeLessThan(memoryCapMb);
-  }, timeoutMs);
+  test(
+    `the output for ${operations} operations type-checks within ${memoryCapMb} MB`,
+    async () => {
+      const run = await runTsc(compiler, ['-p', dir, '--extendedDiagnostics'], { timeoutMs, heapMb: memoryCapMb });
+      expect(run.output.includes('heap out of memory') ? 'tsc ran out of memory' : tscErrors(run.output).slice(0, 20)).toEqual([]);
+      expect(run.status).toBe(0);
+      const memoryMb = tscMemoryMb(run.output);
+      expect(memoryMb).toBeGreaterThan(0);
+      expect(memoryMb).toBeLessThan(memoryCapMb);
+    },
+    timeoutMs,
+  );
 });

@@ -53,7 +53,8 @@ function typeUnion(schema: Schema): string[] | undefined {
 
 /** The JSON types a schema admits: `type` (all when absent), `null` when `nullable`, integers within `number`. */
 function admitted(schema: Schema): Set<string> {
-  const declared = typeUnion(schema) ?? (schema.type === undefined ? allTypes : Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string]);
+  const declared =
+    typeUnion(schema) ?? (schema.type === undefined ? allTypes : Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string]);
   const types = new Set(declared);
   if (schema.nullable === true) types.add('null');
   if (types.has('number')) types.add('integer');
@@ -83,7 +84,11 @@ function shapeOf(schema: unknown): string {
   const strip = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(strip);
     if (value === null || typeof value !== 'object') return value;
-    return Object.fromEntries(Object.entries(value).filter(([k]) => !annotations.has(k)).map(([k, v]) => [k, strip(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => !annotations.has(k))
+        .map(([k, v]) => [k, strip(v)]),
+    );
   };
   return canonical(strip(schema));
 }
@@ -151,9 +156,12 @@ export function compareSchemas(side: Side, operation: string, path: string, befo
   }
 
   // A list of types written as anyOf is compared as types (above), not as a composition.
-  const composed = (k: string) => shapeOf(before[k]) !== shapeOf(after[k]) && !(k === 'anyOf' && (typeUnion(before) !== undefined || before.anyOf === undefined) && (typeUnion(after) !== undefined || after.anyOf === undefined));
+  const composed = (k: string) =>
+    shapeOf(before[k]) !== shapeOf(after[k]) &&
+    !(k === 'anyOf' && (typeUnion(before) !== undefined || before.anyOf === undefined) && (typeUnion(after) !== undefined || after.anyOf === undefined));
   const changedCompositions = compositions.filter(composed);
-  if (changedCompositions.length > 0) add(side === 'input' ? 'input-schema-changed' : 'output-schema-changed', `${where}: ${changedCompositions.join(', ')} changed`);
+  if (changedCompositions.length > 0)
+    add(side === 'input' ? 'input-schema-changed' : 'output-schema-changed', `${where}: ${changedCompositions.join(', ')} changed`);
 
   changes.push(...compareProperties(side, operation, path, before, after, named));
   const [oldItems, newItems] = [before.items, after.items] as (Schema | undefined)[];
@@ -165,7 +173,15 @@ export function compareSchemas(side: Side, operation: string, path: string, befo
  * Two `$ref`s: whether null is admitted here, then the named schemas themselves, once per pair and
  * side, under their own path (`schemas.Name`) and the operation that reaches them first.
  */
-function compareRefs(side: Side, operation: string, path: string, before: Schema, after: Schema, [oldName, newName]: [string, string], named: NamedSchemas): Change[] {
+function compareRefs(
+  side: Side,
+  operation: string,
+  path: string,
+  before: Schema,
+  after: Schema,
+  [oldName, newName]: [string, string],
+  named: NamedSchemas,
+): Change[] {
   const changes: Change[] = [];
   const [wasNull, isNull] = [before.nullable === true, after.nullable === true];
   if (wasNull !== isNull) {

@@ -25,7 +25,10 @@ export const rules = {
   'input-type-widened': { breaking: false, summary: 'an argument accepts more types' },
   'input-enum-value-removed': { breaking: true, summary: 'an enum value callers may send is no longer accepted' },
   'input-enum-value-added': { breaking: false, summary: 'an argument accepts a new enum value' },
-  'input-constraint-tightened': { breaking: true, summary: 'a constraint on an argument is stricter (length, bounds, pattern, format, const, unknown keys refused)' },
+  'input-constraint-tightened': {
+    breaking: true,
+    summary: 'a constraint on an argument is stricter (length, bounds, pattern, format, const, unknown keys refused)',
+  },
   'input-constraint-loosened': { breaking: false, summary: 'a constraint on an argument is looser or gone' },
   'input-schema-changed': { breaking: true, summary: 'anyOf/oneOf/allOf/not of an argument changed (not analysed further: assumed breaking)' },
   'output-property-removed': { breaking: true, summary: 'a result field callers may read is gone' },

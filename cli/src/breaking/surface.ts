@@ -30,7 +30,10 @@ export function surfaceFromModel(model: Model, label: string): Surface {
     label,
     schemas: new Map(model.schemas.map((s) => [s.name, s.schema as Schema])),
     operations: new Map(
-      buildManifest(model).map((entry): [string, SurfaceOperation] => [entry.name, { apiMode: entry.api_mode as ApiMode, input: entry.parameters, output: outputs.get(entry.name) }]),
+      buildManifest(model).map((entry): [string, SurfaceOperation] => [
+        entry.name,
+        { apiMode: entry.api_mode as ApiMode, input: entry.parameters, output: outputs.get(entry.name) },
+      ]),
     ),
   };
 }
@@ -43,13 +46,14 @@ const apiModes: readonly string[] = ['', 'async', 'stream', 'async_stream'];
  */
 export function surfaceFromManifest(json: unknown, label: string): Surface {
   const spec = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as { spec?: { classMethods?: unknown } }).spec : undefined;
-  const list = Array.isArray(json) ? json : spec?.classMethods ?? (spec !== undefined ? [] : undefined);
+  const list = Array.isArray(json) ? json : (spec?.classMethods ?? (spec !== undefined ? [] : undefined));
   if (!Array.isArray(list)) throw new Error(`${label}: not a manifest: expected a list of classMethods, or an object with spec.classMethods`);
   const operations = new Map<string, SurfaceOperation>();
   list.forEach((entry: unknown, index) => {
     const { name, api_mode: apiMode = '', parameters } = (entry ?? {}) as { name?: unknown; api_mode?: unknown; parameters?: unknown };
     if (typeof name !== 'string' || name === '') throw new Error(`${label}: classMethods[${index}] has no name`);
-    if (typeof apiMode !== 'string' || !apiModes.includes(apiMode)) throw new Error(`${label}: classMethods[${index}] (${name}) has an unknown api_mode ${JSON.stringify(apiMode)}`);
+    if (typeof apiMode !== 'string' || !apiModes.includes(apiMode))
+      throw new Error(`${label}: classMethods[${index}] (${name}) has an unknown api_mode ${JSON.stringify(apiMode)}`);
     // No parameters declared: any keyword arguments.
     const input = parameters !== null && typeof parameters === 'object' ? (parameters as Schema) : {};
     operations.set(name, { apiMode: apiMode as ApiMode, input, output: undefined });

@@ -67,7 +67,9 @@ function applicationDefaultToken(): TokenSource {
       token = await (await auth).getAccessToken();
     } catch (error) {
       // google-auth-library's messages name the file or the metadata server, never a secret.
-      throw new Error(`no Application Default Credentials: ${(error as Error).message.split('\n')[0]}. Run \`gcloud auth application-default login\`, or set GOOGLE_APPLICATION_CREDENTIALS.`);
+      throw new Error(
+        `no Application Default Credentials: ${(error as Error).message.split('\n')[0]}. Run \`gcloud auth application-default login\`, or set GOOGLE_APPLICATION_CREDENTIALS.`,
+      );
     }
     if (!token) throw new Error('Application Default Credentials gave no access token');
     return token;

@@ -40,7 +40,10 @@ export class ReasoningEnginesClient {
     let pageToken: string | undefined;
     for (let page = 0; page < maxPages; page++) {
       const query = pageToken === undefined ? '' : `?pageToken=${encodeURIComponent(pageToken)}`;
-      const answer = (await this.call('GET', `${parent}/reasoningEngines${query}`, `listing reasoningEngines in ${parent}`)) as { reasoningEngines?: Resource[]; nextPageToken?: string };
+      const answer = (await this.call('GET', `${parent}/reasoningEngines${query}`, `listing reasoningEngines in ${parent}`)) as {
+        reasoningEngines?: Resource[];
+        nextPageToken?: string;
+      };
       found.push(...(answer.reasoningEngines ?? []).filter((r) => r.displayName === displayName));
       pageToken = answer.nextPageToken || undefined;
       if (pageToken === undefined) return found;
@@ -77,7 +80,10 @@ export class ReasoningEnginesClient {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      const cause = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : ((error as { cause?: Error }).cause?.message ?? (error as Error).message);
+      const cause =
+        (error as Error).name === 'TimeoutError'
+          ? `no answer within ${timeoutMs / 1000} s`
+          : ((error as { cause?: Error }).cause?.message ?? (error as Error).message);
       throw new ReasoningEnginesApiError(action, 'UNAVAILABLE', `cannot reach ${this.base}: ${cause}`, 'network');
     }
     const text = await response.text();

@@ -22,14 +22,20 @@ export async function waitForOperation(client: ReasoningEnginesClient, first: Op
   for (let polls = 0; !operation.done; polls++) {
     const elapsed = now() - start;
     if (elapsed > options.timeoutMs) {
-      throw new ReasoningEnginesApiError(action, 'DEADLINE_EXCEEDED', `operation ${operation.name} not done after ${Math.round(elapsed / 1000)} s; it may still finish: see the console, or run again`, 'agentgen');
+      throw new ReasoningEnginesApiError(
+        action,
+        'DEADLINE_EXCEEDED',
+        `operation ${operation.name} not done after ${Math.round(elapsed / 1000)} s; it may still finish: see the console, or run again`,
+        'agentgen',
+      );
     }
     options.progress(`${action}: waiting for the operation (${(elapsed / 1000).toFixed(1)} s, ${polls} polls)`);
     await sleep(options.intervalMs);
     operation = await client.getOperation(first.name);
   }
   if (operation.error !== undefined) throw operationError(action, operation.error);
-  if (operation.response === undefined) throw new ReasoningEnginesApiError(action, 'INTERNAL', `operation ${operation.name} finished without a resource`, 'agentgen');
+  if (operation.response === undefined)
+    throw new ReasoningEnginesApiError(action, 'INTERNAL', `operation ${operation.name} finished without a resource`, 'agentgen');
   const { '@type': _type, ...resource } = operation.response as Resource & { '@type'?: string };
   return resource as Resource;
 }

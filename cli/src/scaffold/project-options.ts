@@ -49,7 +49,9 @@ export function unscopedName(name: string): string {
 
 /** An identifier for the ADK agent (ADK requires one): `my-agent` → `my_agent`, `2d` → `agent_2d`. */
 export function agentIdentifier(name: string): string {
-  const words = unscopedName(name).replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
+  const words = unscopedName(name)
+    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return /^[A-Za-z]/.test(words) ? words : `agent_${words}`;
 }
 

@@ -73,7 +73,12 @@ export class Api {
    * stream starts is thrown; an `{"error"}` line is passed on like any other.
    */
   async stream(method: string, input: object, signal: AbortSignal, onLine: (value: unknown) => void): Promise<void> {
-    const res = await fetch(`${this.base}:streamQuery?alt=sse`, { method: 'POST', headers: this.headers(), body: JSON.stringify({ classMethod: method, input }), signal });
+    const res = await fetch(`${this.base}:streamQuery?alt=sse`, {
+      method: 'POST',
+      headers: this.headers(),
+      body: JSON.stringify({ classMethod: method, input }),
+      signal,
+    });
     if (!res.ok || res.body === null) {
       await readJson(res);
       throw new ConsoleApiError(`HTTP ${res.status} without a body`, res.status, null);

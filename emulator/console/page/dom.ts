@@ -59,7 +59,9 @@ export function inline(value: unknown): string {
 function oneLine(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(oneLine).join(', ')}]`;
   if (typeof value === 'object' && value !== null) {
-    return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${oneLine(item)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)}: ${oneLine(item)}`)
+      .join(', ')}}`;
   }
   return JSON.stringify(value) ?? String(value);
 }

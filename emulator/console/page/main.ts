@@ -69,7 +69,14 @@ function open(operation: Operation): void {
   stop.disabled = true;
   const dep = deprecation(operation);
   callSection.replaceChildren(
-    el('h2', {}, operation.name, ' ', el('span', { className: 'badge' }, JSON.stringify(operation.api_mode)), dep === undefined ? null : el('span', { className: 'badge deprecated', title: dep }, 'deprecated')),
+    el(
+      'h2',
+      {},
+      operation.name,
+      ' ',
+      el('span', { className: 'badge' }, JSON.stringify(operation.api_mode)),
+      dep === undefined ? null : el('span', { className: 'badge deprecated', title: dep }, 'deprecated'),
+    ),
     describeOperation(operation.description ?? ''),
     form.element,
     el('div', { className: 'row' }, send, stream ? stop : null, el('span', { className: 'muted', id: 'endpoint' }, stream ? ':streamQuery?alt=sse' : ':query')),
@@ -99,7 +106,7 @@ async function call(operation: Operation, form: SchemaForm): Promise<void> {
       turn.output(await api.query(operation.name, input));
       say(`${operation.name}: done`);
     } catch (error) {
-      turn.error(error instanceof ConsoleApiError ? error.body ?? error.message : String(error));
+      turn.error(error instanceof ConsoleApiError ? (error.body ?? error.message) : String(error));
       say(`${operation.name}: failed`);
     }
     if (/session/.test(operation.name)) void sessions?.refresh();
@@ -121,7 +128,7 @@ async function call(operation: Operation, form: SchemaForm): Promise<void> {
       turn.note(`stopped after ${lines} line${lines === 1 ? '' : 's'}`);
       say(`${operation.name}: stopped`);
     } else {
-      turn.error(error instanceof ConsoleApiError ? error.body ?? error.message : String(error));
+      turn.error(error instanceof ConsoleApiError ? (error.body ?? error.message) : String(error));
       say(`${operation.name}: failed`);
     }
   } finally {
@@ -136,7 +143,11 @@ function listOperations(operations: readonly Operation[]): void {
     const dep = deprecation(operation);
     const item = el(
       'button',
-      { className: dep === undefined ? 'operation' : 'operation deprecated', 'data-operation': operation.name, title: (operation.description ?? '').split('\n', 1)[0] ?? '' },
+      {
+        className: dep === undefined ? 'operation' : 'operation deprecated',
+        'data-operation': operation.name,
+        title: (operation.description ?? '').split('\n', 1)[0] ?? '',
+      },
       el('span', { className: 'name' }, operation.name),
       el('span', { className: 'badge' }, operation.api_mode === '' ? 'sync' : operation.api_mode),
       dep === undefined ? null : el('span', { className: 'badge deprecated' }, 'deprecated'),

@@ -209,7 +209,12 @@ function jsonControl(schema: Schema, id: string, report: (message: string) => vo
 }
 
 function choiceControl(alternatives: readonly Schema[], id: string, report: (message: string) => void): Control {
-  const select = selectOf(id, alternatives.map((alternative) => (mainType(alternative) === 'object' && alternative.properties === undefined ? 'object (JSON)' : describeType(alternative))));
+  const select = selectOf(
+    id,
+    alternatives.map((alternative) =>
+      mainType(alternative) === 'object' && alternative.properties === undefined ? 'object (JSON)' : describeType(alternative),
+    ),
+  );
   const controls = alternatives.map((alternative) => control(alternative, freshId(), report));
   const body = el('div', { className: 'choice-body' });
   const show = (): void => {
@@ -228,16 +233,27 @@ function choiceControl(alternatives: readonly Schema[], id: string, report: (mes
 function arrayControl(items: Schema, report: (message: string) => void): Control {
   const rows: Array<{ readonly row: HTMLElement; readonly control: Control }> = [];
   const list = el('div', { className: 'items' });
-  const add = button('+ item', () => {
-    const itemControl = control(items, freshId(), report);
-    const entry = { row: el('div', { className: 'item' }), control: itemControl };
-    entry.row.append(itemControl.element, button('×', () => {
-      rows.splice(rows.indexOf(entry), 1);
-      entry.row.remove();
-    }, 'small'));
-    rows.push(entry);
-    list.append(entry.row);
-  }, 'small');
+  const add = button(
+    '+ item',
+    () => {
+      const itemControl = control(items, freshId(), report);
+      const entry = { row: el('div', { className: 'item' }), control: itemControl };
+      entry.row.append(
+        itemControl.element,
+        button(
+          '×',
+          () => {
+            rows.splice(rows.indexOf(entry), 1);
+            entry.row.remove();
+          },
+          'small',
+        ),
+      );
+      rows.push(entry);
+      list.append(entry.row);
+    },
+    'small',
+  );
   return {
     element: el('div', { className: 'array' }, list, add),
     read: () => {

@@ -31,7 +31,9 @@ export class SessionsPanel {
   ) {
     const declared = new Set(operations.map((operation) => operation.name));
     for (const verb of ['create', 'list', 'delete'] as const) {
-      this.methods[verb] = [`async_${verb}_session${verb === 'list' ? 's' : ''}`, `${verb}_session${verb === 'list' ? 's' : ''}`].find((name) => declared.has(name));
+      this.methods[verb] = [`async_${verb}_session${verb === 'list' ? 's' : ''}`, `${verb}_session${verb === 'list' ? 's' : ''}`].find((name) =>
+        declared.has(name),
+      );
     }
     this.userInput.id = 'user-id';
     this.userInput.value = 'user';

@@ -146,4 +146,3 @@ function summary(value: unknown): string {
   const keys = Object.keys(value).filter((key) => !['id', 'invocation_id', 'author', 'timestamp'].includes(key));
   return keys.length === 0 ? '(empty event)' : keys.join(', ');
 }
-

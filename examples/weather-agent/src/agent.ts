@@ -70,9 +70,7 @@ export interface WeatherAgentOptions {
 }
 
 function resolveModel(model: string | BaseLlm): string | BaseLlm {
-  return model === 'offline'
-    ? new OfflineModel({ cities: knownCities, toolName: getWeather.name, saveToolName: saveReport.name })
-    : model;
+  return model === 'offline' ? new OfflineModel({ cities: knownCities, toolName: getWeather.name, saveToolName: saveReport.name }) : model;
 }
 
 export function createWeatherAgent(options: WeatherAgentOptions = {}): LlmAgent {

@@ -65,7 +65,10 @@ export class OfflineModel extends BaseLlm {
   private findCity(said: string): string | undefined {
     let best: { city: string; at: number } | undefined;
     for (const city of this.cities) {
-      const words = city.trim().split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      const words = city
+        .trim()
+        .split(/\s+/)
+        .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
       const at = new RegExp(`\\b${words.join('\\s+')}\\b`, 'i').exec(said)?.index;
       if (at !== undefined && (!best || at < best.at)) best = { city, at };
     }

@@ -97,7 +97,9 @@ function resolveToken(token: AgentClientOptions['token']): string | Promise<stri
 function checkInput(name: string, input: unknown, schema: ClientSchema | undefined, validate: boolean): void {
   if (!isRecord(input)) {
     // The public API only takes an object (`input` is a Struct); refuse before a round trip.
-    throw new AgentValidationError(name, 'input', [{ path: [], message: `expected an object, got ${Array.isArray(input) ? 'an array' : input === null ? 'null' : typeof input}` }]);
+    throw new AgentValidationError(name, 'input', [
+      { path: [], message: `expected an object, got ${Array.isArray(input) ? 'an array' : input === null ? 'null' : typeof input}` },
+    ]);
   }
   if (!validate || schema === undefined) return;
   const result = schema.safeParse(input);
@@ -195,7 +197,12 @@ export function createClientCore(table: ClientOperationTable, options: AgentClie
     const response = await send(`${url}:query`, 'POST', JSON.stringify({ classMethod: name, input: args }), callOptions?.signal);
     const body = await readJson(response, `Response of ${name}`);
     if (!isRecord(body) || !('output' in body)) {
-      throw new AgentApiError({ httpStatus: response.status, code: 500, status: 'UNKNOWN', message: `Response of ${name} has no "output": ${quote(JSON.stringify(body))}` });
+      throw new AgentApiError({
+        httpStatus: response.status,
+        code: 500,
+        status: 'UNKNOWN',
+        message: `Response of ${name} has no "output": ${quote(JSON.stringify(body))}`,
+      });
     }
     const output = body['output'];
     if (!validate || operation?.output === undefined) return output;
@@ -225,7 +232,8 @@ export function createClientCore(table: ClientOperationTable, options: AgentClie
 
   const getResource = async (callOptions?: CallOptions): Promise<AgentResource> => {
     const body = await readJson(await send(url, 'GET', undefined, callOptions?.signal), 'Resource');
-    if (!isRecord(body)) throw new AgentApiError({ httpStatus: 200, code: 500, status: 'UNKNOWN', message: `Resource is not an object: ${quote(JSON.stringify(body))}` });
+    if (!isRecord(body))
+      throw new AgentApiError({ httpStatus: 200, code: 500, status: 'UNKNOWN', message: `Resource is not an object: ${quote(JSON.stringify(body))}` });
     return body as AgentResource;
   };
   // A declared operation lends its validators when called by name with its own kind.

@@ -118,11 +118,7 @@ export class AgentValidationError extends Error {
   readonly issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>;
   override readonly name = 'AgentValidationError';
 
-  constructor(
-    operation: string,
-    direction: 'input' | 'result',
-    issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
-  ) {
+  constructor(operation: string, direction: 'input' | 'result', issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>) {
     super(
       `${direction === 'input' ? 'Invalid input for' : 'Invalid result from'} ${operation}: ` +
         issues.map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)'}: ${issue.message}`).join('; '),

@@ -84,7 +84,8 @@ export class ResponseEventStream implements EventStream {
         if (signal?.aborted === true) this.controller.abort(signal.reason);
         else signal?.addEventListener('abort', this.onAbort, { once: true });
         const response = await this.start(this.controller.signal);
-        if (response.body === null) throw new AgentApiError({ httpStatus: response.status, code: 500, status: 'UNKNOWN', message: 'Stream response has no body' });
+        if (response.body === null)
+          throw new AgentApiError({ httpStatus: response.status, code: 500, status: 'UNKNOWN', message: 'Stream response has no body' });
         this.lines = new StreamLineReader(response.status);
         this.reader = response.body.getReader();
       }

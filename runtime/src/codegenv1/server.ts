@@ -7,13 +7,5 @@
 export { AgentError, isAgentError } from '../server/errors.js';
 export { stderrLogger, type AgentServerLogger, type LogEntry } from '../server/logger.js';
 export { createContainer, createListener } from '../server/lifecycle.js';
-export type {
-  AgentServer,
-  AgentServerOptions,
-  HandlerContext,
-  RequestListener,
-  ServerOperation,
-  ServerOperationTable,
-  StreamOf,
-} from '../server/types.js';
+export type { AgentServer, AgentServerOptions, HandlerContext, RequestListener, ServerOperation, ServerOperationTable, StreamOf } from '../server/types.js';
 export type { RpcStatus } from '../contract.js';

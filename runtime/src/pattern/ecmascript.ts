@@ -22,7 +22,9 @@ export class PatternRefusedError extends Error {
     /** Its offset in the pattern (UTF-16 units). */
     readonly offset: number,
   ) {
-    super(`${reason}: not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000`);
+    super(
+      `${reason}: not supported by the linear-time engine that runs patterns (RE2), which has no backreferences, no lookaround and repetition counts up to 1000`,
+    );
     this.name = 'PatternRefusedError';
   }
 }
@@ -83,15 +85,44 @@ function complement(ranges: readonly Range[]): Range[] {
 const generalCategories: Readonly<Record<string, string>> = (() => {
   const names: Record<string, string> = {};
   const table: ReadonlyArray<readonly [short: string, ...long: string[]]> = [
-    ['C', 'Other'], ['Cc', 'Control', 'cntrl'], ['Cf', 'Format'], ['Cn', 'Unassigned'], ['Co', 'Private_Use'], ['Cs', 'Surrogate'],
-    ['L', 'Letter'], ['LC', 'Cased_Letter'], ['Ll', 'Lowercase_Letter'], ['Lm', 'Modifier_Letter'], ['Lo', 'Other_Letter'],
-    ['Lt', 'Titlecase_Letter'], ['Lu', 'Uppercase_Letter'],
-    ['M', 'Mark', 'Combining_Mark'], ['Mc', 'Spacing_Mark'], ['Me', 'Enclosing_Mark'], ['Mn', 'Nonspacing_Mark'],
-    ['N', 'Number'], ['Nd', 'Decimal_Number', 'digit'], ['Nl', 'Letter_Number'], ['No', 'Other_Number'],
-    ['P', 'Punctuation', 'punct'], ['Pc', 'Connector_Punctuation'], ['Pd', 'Dash_Punctuation'], ['Pe', 'Close_Punctuation'],
-    ['Pf', 'Final_Punctuation'], ['Pi', 'Initial_Punctuation'], ['Po', 'Other_Punctuation'], ['Ps', 'Open_Punctuation'],
-    ['S', 'Symbol'], ['Sc', 'Currency_Symbol'], ['Sk', 'Modifier_Symbol'], ['Sm', 'Math_Symbol'], ['So', 'Other_Symbol'],
-    ['Z', 'Separator'], ['Zl', 'Line_Separator'], ['Zp', 'Paragraph_Separator'], ['Zs', 'Space_Separator'],
+    ['C', 'Other'],
+    ['Cc', 'Control', 'cntrl'],
+    ['Cf', 'Format'],
+    ['Cn', 'Unassigned'],
+    ['Co', 'Private_Use'],
+    ['Cs', 'Surrogate'],
+    ['L', 'Letter'],
+    ['LC', 'Cased_Letter'],
+    ['Ll', 'Lowercase_Letter'],
+    ['Lm', 'Modifier_Letter'],
+    ['Lo', 'Other_Letter'],
+    ['Lt', 'Titlecase_Letter'],
+    ['Lu', 'Uppercase_Letter'],
+    ['M', 'Mark', 'Combining_Mark'],
+    ['Mc', 'Spacing_Mark'],
+    ['Me', 'Enclosing_Mark'],
+    ['Mn', 'Nonspacing_Mark'],
+    ['N', 'Number'],
+    ['Nd', 'Decimal_Number', 'digit'],
+    ['Nl', 'Letter_Number'],
+    ['No', 'Other_Number'],
+    ['P', 'Punctuation', 'punct'],
+    ['Pc', 'Connector_Punctuation'],
+    ['Pd', 'Dash_Punctuation'],
+    ['Pe', 'Close_Punctuation'],
+    ['Pf', 'Final_Punctuation'],
+    ['Pi', 'Initial_Punctuation'],
+    ['Po', 'Other_Punctuation'],
+    ['Ps', 'Open_Punctuation'],
+    ['S', 'Symbol'],
+    ['Sc', 'Currency_Symbol'],
+    ['Sk', 'Modifier_Symbol'],
+    ['Sm', 'Math_Symbol'],
+    ['So', 'Other_Symbol'],
+    ['Z', 'Separator'],
+    ['Zl', 'Line_Separator'],
+    ['Zp', 'Paragraph_Separator'],
+    ['Zs', 'Space_Separator'],
   ];
   for (const [short, ...long] of table) for (const name of [short, ...long]) names[name] = short;
   return names;
@@ -99,7 +130,7 @@ const generalCategories: Readonly<Record<string, string>> = (() => {
 
 /** A Unicode property escape's name and value (`\p{…}`), as RE2 says it, or a refusal. */
 function unicodeProperty(body: string, at: number, escape: string): string {
-  const [name, value] = body.includes('=') ? body.split('=', 2) as [string, string] : [undefined, body];
+  const [name, value] = body.includes('=') ? (body.split('=', 2) as [string, string]) : [undefined, body];
   const refuse = (why: string): never => {
     throw new PatternRefusedError(`the Unicode property escape ${escape} ${why}`, escape, at);
   };
@@ -108,7 +139,9 @@ function unicodeProperty(body: string, at: number, escape: string): string {
     if (category !== undefined) return category;
     if (name === undefined) {
       if (value === 'Any' || value === 'ASCII' || value === 'Assigned') return value;
-      return refuse('(of the Unicode properties, general categories such as \\p{L} and scripts such as \\p{Script=Latin} are known; binary properties are not)');
+      return refuse(
+        '(of the Unicode properties, general categories such as \\p{L} and scripts such as \\p{Script=Latin} are known; binary properties are not)',
+      );
     }
     return refuse('(it names no general category)');
   }
@@ -223,11 +256,7 @@ class Translator {
       const min = Number(match[1]);
       const max = match[3] === undefined || match[3] === '' ? undefined : Number(match[3]);
       if (min > 1000 || (max !== undefined && max > 1000)) {
-        throw new PatternRefusedError(
-          `the repetition ${match[0]} at character ${start + 1} (use * or + for more than 1000)`,
-          match[0],
-          start,
-        );
+        throw new PatternRefusedError(`the repetition ${match[0]} at character ${start + 1} (use * or + for more than 1000)`, match[0], start);
       }
       if (max !== undefined && max < min) this.fail(`the repetition ${match[0]} is out of order`, match[0]);
       this.at += match[0].length;

@@ -37,8 +37,16 @@ export class BusyState {
 export function checkBusyPath(path: string | false | undefined): string | undefined {
   if (path === false) return undefined;
   if (path === undefined) return defaultBusyPath;
-  if (typeof path !== 'string' || !/^\/[A-Za-z0-9._~\-/]*$/.test(path) || path === containerRoutes.unary || path === containerRoutes.stream || healthPaths.includes(path)) {
-    throw new RangeError(`agent server: busyPath must be a path such as ${defaultBusyPath} other than the contract routes and the liveness routes / and /health, or false; got ${JSON.stringify(path)}`);
+  if (
+    typeof path !== 'string' ||
+    !/^\/[A-Za-z0-9._~\-/]*$/.test(path) ||
+    path === containerRoutes.unary ||
+    path === containerRoutes.stream ||
+    healthPaths.includes(path)
+  ) {
+    throw new RangeError(
+      `agent server: busyPath must be a path such as ${defaultBusyPath} other than the contract routes and the liveness routes / and /health, or false; got ${JSON.stringify(path)}`,
+    );
   }
   return path;
 }

@@ -74,10 +74,7 @@ export class CallSpan {
     const { api } = tracing;
     const incoming = readIncomingTrace(req.rawHeaders);
     // A missing or garbage header: a fresh trace (the root context), never the ambient one.
-    const parent =
-      incoming.parent === undefined
-        ? api.ROOT_CONTEXT
-        : api.trace.setSpanContext(api.ROOT_CONTEXT, { ...incoming.parent, isRemote: true });
+    const parent = incoming.parent === undefined ? api.ROOT_CONTEXT : api.trace.setSpanContext(api.ROOT_CONTEXT, { ...incoming.parent, isRemote: true });
     const attributes: Record<string, string> = { 'http.request.method': req.method ?? '', 'http.route': route };
     if (incoming.supportId !== undefined) attributes['supportID'] = incoming.supportId;
     this.#api = api;

@@ -43,10 +43,7 @@ export function parseEnvelope(text: string): Envelope {
   if (typeof name !== 'string') {
     return {
       row: containerErrors.invalidEnvelope,
-      error:
-        name === undefined
-          ? 'the request body has no "class_method"'
-          : `"class_method" must be a string, got ${describeValue(name)}`,
+      error: name === undefined ? 'the request body has no "class_method"' : `"class_method" must be a string, got ${describeValue(name)}`,
     };
   }
   // Absent (or null) input means no keyword arguments.
@@ -82,10 +79,7 @@ function isJsonType(item: string): boolean {
 }
 
 /** Validation issues as one message: the first five, each with the path of the field (`root` for the value itself). */
-export function describeIssues(
-  issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>,
-  root = '(input)',
-): string {
+export function describeIssues(issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>, root = '(input)'): string {
   const shown = issues.slice(0, 5).map((issue) => {
     const where = issue.path.length === 0 ? root : issue.path.map(String).join('.');
     return `${where}: ${issue.message}`;

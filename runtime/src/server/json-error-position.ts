@@ -30,7 +30,7 @@ function jsonErrorPosition(text: string): number {
   /** At a `"`: past the string, or false with `i` at the offending character. */
   const string = (): boolean => {
     if (text[i] !== '"') return false;
-    for (i++; i < n; ) {
+    for (i++; i < n;) {
       const c = text.charCodeAt(i);
       if (c === 0x22) {
         i++;
