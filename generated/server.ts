@@ -211,7 +211,6 @@ export interface AgentHandlers {
   streaming_agent_run_with_events(input: T.StreamingAgentRunWithEventsInput, context: HandlerContext): StreamOf<T.StreamingAgentRunWithEventsEvent>;
 }
 
-
 const operationTable = new Map<string, { readonly kind: 'unary' | 'stream'; readonly apiMode?: string; readonly input: z.ZodMiniType; readonly output?: z.ZodMiniType }>();
 operationTable.set('create_session', { kind: 'unary', apiMode: '', input: v.createSessionInput, output: v.createSessionResult });
 operationTable.set('get_session', { kind: 'unary', apiMode: '', input: v.getSessionInput, output: v.getSessionResult });
@@ -237,7 +236,6 @@ export const operations: ServerOperationTable = operationTable;
 export function createAgentServer(handlers: AgentHandlers, options?: AgentServerOptions): AgentServer {
   return createContainer(operations, handlers, options);
 }
-
 
 /** The bare `(req, res)` listener, to mount in an existing `node:http` server. */
 export function createRequestListener(handlers: AgentHandlers, options?: AgentServerOptions): RequestListener {

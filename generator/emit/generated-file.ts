@@ -135,7 +135,10 @@ export class GeneratedFile {
     // A blank line between the imports, the re-exports and the statements.
     const gap = (before: readonly unknown[], after: readonly unknown[]) =>
       before.length > 0 && after.length > 0 && !(typeof after[0] === 'string' && after[0].startsWith('\n')) ? ['\n'] : [];
-    const body = printFile([...imports, ...gap(imports, exports), ...exports, ...gap([...imports, ...exports], this.statements), ...this.statements]);
+    const head = [...imports, ...gap(imports, exports), ...exports];
+    const body = this.statements.every((statement) => typeof statement === 'string')
+      ? joinText(head.length === 0 ? '' : printFile(head), this.statements as string[])
+      : printFile([...head, ...gap(head, this.statements), ...this.statements]);
     const contents = `${header}\n\n${body}`;
     assertParses(this.path, contents);
     return contents;
@@ -178,6 +181,18 @@ export class GeneratedFile {
     }
     return declarations;
   }
+}
+
+/**
+ * The imports (printed) and statements given as text, which are final already: ts-morph's writer
+ * would only copy them, a character at a time (a third of the time of a large server.ts). A blank
+ * line after the imports, unless the first statement opens with one.
+ */
+function joinText(head: string, statements: readonly string[]): string {
+  if (statements.length === 0) return head;
+  const text = statements.join('\n');
+  const separator = head.length === 0 || text.startsWith('\n') ? '' : '\n';
+  return `${head}${separator}${head.length === 0 ? text.replace(/^\n+/, '') : text}\n`;
 }
 
 function group(symbols: readonly ImportSymbol[]): Map<string, Set<string>> {

@@ -343,7 +343,6 @@ export interface AgentClient extends ClientCoreMethods {
   streaming_agent_run_with_events(input: T.StreamingAgentRunWithEventsInput, options?: CallOptions): EventStream<T.StreamingAgentRunWithEventsEvent>;
 }
 
-
 const operationTable = new Map<string, { readonly kind: 'unary' | 'stream'; readonly apiMode?: string; readonly input: z.ZodMiniType; readonly output?: z.ZodMiniType }>();
 operationTable.set('create_session', { kind: 'unary', input: v.createSessionInput, output: v.createSessionResult });
 operationTable.set('get_session', { kind: 'unary', input: v.getSessionInput, output: v.getSessionResult });
