@@ -16,6 +16,22 @@ const bundledRuntimeAliases = [
   { find: /^@agentgen\/runtime\/codegenv1\/client$/, replacement: bundledRuntime('codegenv1/client.ts') },
 ];
 
+/**
+ * Files that assert how long something takes (a deadline, a rate, linear growth) or load the
+ * machine on purpose (replicas under load): they run after the rest, one at a time, so that
+ * another file's work never decides them. Everything else runs two files at a time (vitest's
+ * default here is one worker: cores − 1 on a 2-core machine).
+ */
+const timedFiles = [
+  'test/replicas/**/*.test.ts',
+  'test/server/{timeouts,shutdown,disconnect,lifecycle,telemetry-flush,patterns}.test.ts',
+  'test/emulator/{emulator,limits,replicas,grpc-google-client}.test.ts',
+  'test/generator/{patterns,bounded-specs,validators-behaviour}.test.ts',
+  'test/conformance/{bounded-inputs,valid-input}.test.ts',
+  'test/breaking/named-schemas.test.ts',
+  'test/fuzz/**/*.test.ts',
+];
+
 export default defineConfig({
   // Workspace packages resolve to their TypeScript sources (see the exports of runtime/ and agent-app/).
   resolve: { conditions: ['@agentgen/source'] },
@@ -25,9 +41,21 @@ export default defineConfig({
     hookTimeout: 30_000,
     projects: [
       {
-        // Everything, against the package runtime (runtime/src).
+        // Everything but the timed files, against the package runtime (runtime/src), two files at a time.
         extends: true,
-        test: { name: 'default', include: ['test/**/*.test.ts'], provide: { runtimeUnderTest: 'package' } },
+        test: {
+          name: 'default',
+          include: ['test/**/*.test.ts'],
+          exclude: timedFiles,
+          provide: { runtimeUnderTest: 'package' },
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // The files that assert a time or a rate, alone on the machine, once the rest is done.
+        extends: true,
+        test: { name: 'timed', include: timedFiles, provide: { runtimeUnderTest: 'package' }, maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
       {
         // The runtime's behaviour tests once more, against the copy `runtime: bundle` writes.
@@ -55,6 +83,8 @@ export default defineConfig({
             'test/conformance/runtime.test.ts',
           ],
           provide: { runtimeUnderTest: 'bundled' },
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
