@@ -9,6 +9,7 @@ import { emitClient } from './client.js';
 import { emitIndex } from './index-file.js';
 import { emitManifest } from './manifest.js';
 import { emitOpenApi } from './openapi.js';
+import { emitPackageJson } from './package-json.js';
 import { emitServer } from './server.js';
 import { emitTypes } from './types.js';
 import { emitValidators } from './validators.js';
@@ -22,6 +23,7 @@ export function emitAll(model: Model, assets: Assets): EmittedFile[] {
     emitIndex(model, assets),
     emitOpenApi(model),
     emitManifest(model),
+    emitPackageJson(),
     ...emitBundledRuntime(model, assets),
   ];
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

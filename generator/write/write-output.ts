@@ -45,6 +45,17 @@ export async function staleFiles(outDir: string, files: readonly EmittedFile[]):
 }
 
 /**
+ * The paths of `files` whose target holds a file that differs from what is emitted and that
+ * `writtenByAgentgen` does not claim: writing would replace a file of the user's.
+ */
+export async function foreignFiles(outDir: string, files: readonly EmittedFile[], writtenByAgentgen: (text: string) => boolean): Promise<string[]> {
+  const texts = await Promise.all(files.map((file) => current(join(outDir, file.path))));
+  return files
+    .filter((file, index) => texts[index] !== undefined && texts[index] !== file.contents && !writtenByAgentgen(texts[index]))
+    .map((file) => file.path);
+}
+
+/**
  * Files under `runtime/` that an earlier `runtime: bundle` wrote (they start with `marker`) and
  * this output no longer has: all of them after a switch to `runtime: package`. Paths relative to
  * `outDir`, sorted. Files without the marker are the user's and are never listed.

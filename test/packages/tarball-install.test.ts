@@ -2,20 +2,24 @@
  * The three packages as a user gets them: packed tarballs, installed with the literal commands into
  * an empty project, then `agentgen init` / `generate`, a handler compiled against what was
  * installed, and real answers over HTTP from the container routes. The production tree must hold
- * none of the generator's own dependencies.
+ * none of the generator's own dependencies. The same installed packages then serve CommonJS
+ * projects that `npm init -y` and `tsc --init` made (commonjs-project.ts), once per compiler.
  *
  * The packages are not on npm, so a tiny registry on 127.0.0.1 serves the @agentgen scope (and
  * only it) from the tarballs; every other package comes from the configured registry (the npm
  * cache is warm after `npm ci`). `npm pack` runs in a copy of the checkout, so its `prepack` builds
  * never rewrite the dist/ folders that other tests run from.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { childEnv, packedOnce, run, startScopeRegistry, type Packed, type Result } from '../../scripts/packed-packages.mjs';
+import { packedOnce, run, startScopeRegistry, type Packed, type Result } from '../../scripts/packed-packages.mjs';
+import { compilers } from '../tsc/compilers.mjs';
+import { makeCommonJsProject, type CommonJsProject } from './commonjs-project.js';
+import { startCompiledServer, type CompiledServer } from './compiled-server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
@@ -101,7 +105,7 @@ let work: string;
 let project: string;
 let packed: Map<PackageName, Packed>;
 let registry: Awaited<ReturnType<typeof startScopeRegistry>> | undefined;
-let container: ChildProcess | undefined;
+let container: CompiledServer | undefined;
 let base: string;
 const installs: Result[] = [];
 
@@ -129,27 +133,12 @@ beforeAll(async () => {
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
   await run(process.execPath, [tsc, '-p', 'tsconfig.json'], project);
 
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd: project, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  container = child;
-  base = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line !== undefined) resolve(`http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`);
-    });
-    child.once('exit', (code) => reject(new Error(`the container exited (${code}) before listening:\n${out}\n${err}`)));
-  });
+  container = await startCompiledServer(project, 'dist/main.js');
+  base = container.base;
 }, 240_000);
 
 afterAll(async () => {
-  if (container && container.exitCode === null) {
-    const exited = new Promise((resolve) => container!.once('exit', resolve));
-    container.kill('SIGTERM');
-    await exited;
-  }
+  await container?.stop();
   await registry?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
@@ -237,6 +226,7 @@ describe('installed into an empty project', () => {
       'client.ts',
       'index.ts',
       'openapi.json',
+      'package.json',
       'server.ts',
       'types.ts',
       'validators.ts',
@@ -302,5 +292,42 @@ describe('installed into an empty project', () => {
     const everything = treeNames(JSON.parse((await run('npm', ['ls', '--all', '--json'], project)).stdout) as object);
     expect(everything.has('@agentgen/cli')).toBe(true);
     expect(everything.has('ts-morph')).toBe(true);
+  });
+});
+
+// The same installed packages, in projects that `npm init -y` and `tsc --init` made and nobody edited.
+describe.each(compilers)('a CommonJS project from npm init -y and $name --init, unedited', (compiler) => {
+  let cjs: CommonJsProject;
+  let server: CompiledServer | undefined;
+
+  beforeAll(async () => {
+    cjs = await makeCommonJsProject(join(work, `commonjs-tsc-${compiler.major}`), join(project, 'node_modules'), compiler);
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('is CommonJS: "type": "commonjs", and tsconfig.json has module nodenext and verbatimModuleSyntax', () => {
+    expect(cjs.manifest['type']).toBe('commonjs');
+    expect(cjs.tsconfig).toMatch(/^\s*"module": "nodenext",$/m);
+    expect(cjs.tsconfig).toMatch(/^\s*"verbatimModuleSyntax": true,$/m);
+  });
+
+  test('tsc passes; it compiles server.ts to a require() of the generated ES modules', () => {
+    expect(cjs.tsc).toEqual({ status: 0, output: '' });
+    expect(readFileSync(join(cjs.dir, 'server.js'), 'utf8')).toContain('require("./generated/index.js")');
+    expect(readFileSync(join(cjs.dir, 'generated/index.js'), 'utf8')).toMatch(/^export \* from '\.\/validators\.js';$/m);
+  });
+
+  test('node runs the compiled server, which answers POST /api/reasoning_engine', async () => {
+    server = await startCompiledServer(cjs.dir, 'server.js');
+    const response = await fetch(`${server.base}/api/reasoning_engine`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ class_method: 'async_create_session', input: { user_id: 'grace', session_id: 'cjs-7', state: { lang: 'en' } } }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ output: { id: 'cjs-7', app_name: 'commonjs', user_id: 'grace', state: { lang: 'en' }, events: [] } });
   });
 });
