@@ -7,6 +7,7 @@
 import { access } from 'node:fs/promises';
 import type { LoadedSpec } from './load/load-spec.js';
 import type { EmittedFile, Model } from './model.js';
+import { withEveryProblem } from './resolve/every-problem.js';
 import { resolve, type ResolveOptions } from './resolve/resolve.js';
 import { defaultSpecFile, noSpecSource } from './load/spec-defaults.js';
 
@@ -19,14 +20,19 @@ export async function loadModel(specFile: string | undefined, cwd: string, optio
 }
 
 /**
- * Load only: `specFile` (absolute; an error when it cannot be read), else `agentgen.yaml` in `cwd`,
- * else `standardSurface` (the only case whose `document` is undefined).
+ * Load: `specFile` (absolute; an error when it cannot be read), else `agentgen.yaml` in `cwd`,
+ * else `standardSurface` (the only case whose `document` is undefined). A spec that load refuses
+ * is refused with resolve's problems too (see `resolve/every-problem.ts`): one run reports them all.
  */
 export async function loadSpecFile(specFile: string | undefined, cwd: string): Promise<LoadedSpec> {
   // The same path `loadSpec` reads; when it is there (or unreadable), `loadSpec` reads or reports it.
   if (specFile === undefined && (await missing(`${cwd}/${defaultSpecFile}`))) return standardSurface;
   const { loadSpec } = await import('./load/load-spec.js');
-  return loadSpec(specFile, cwd);
+  try {
+    return await loadSpec(specFile, cwd);
+  } catch (error) {
+    throw withEveryProblem(error);
+  }
 }
 
 /** True when nothing is at `path` (and false when something is, readable or not). */

@@ -8,9 +8,18 @@ import type { LoadedSpec } from '../../generator/load/load-spec.js';
 import type { RuntimeMode } from '../../generator/load/spec-format.js';
 import { bundledRuntimeMarker } from '../../generator/emit/bundled-runtime.js';
 import { headerSource } from '../../generator/emit/header.js';
-import type { Model } from '../../generator/model.js';
+import { isAgentgenPackageJson, packageJsonPath } from '../../generator/emit/package-json.js';
+import type { EmittedFile, Model } from '../../generator/model.js';
 import { resolve } from '../../generator/resolve/resolve.js';
-import { leftoverRuntimeFiles, removeLeftovers, retiredFiles, staleFiles, writeOutput, type FileStatus } from '../../generator/write/write-output.js';
+import {
+  foreignFiles,
+  leftoverRuntimeFiles,
+  removeLeftovers,
+  retiredFiles,
+  staleFiles,
+  writeOutput,
+  type FileStatus,
+} from '../../generator/write/write-output.js';
 import type { Io } from './io.js';
 import { outOption, runtimeOption, specOption } from './options.js';
 import { emitModel, loadSpecFile, missing, standardSurface } from '../../generator/pipeline.js';
@@ -45,20 +54,15 @@ export async function generateCommand(args: Args, io: Io): Promise<number> {
   const { loaded, byDefault } = await loadSource(args, io);
   const outDir = resolvePath(io.cwd, args.out);
   if (loaded.document === undefined) {
-    // Without a spec file, output generated from one is the user's work: it is not replaced
-    // unless the standard surface is asked for by name.
-    const from = byDefault ? await generatedFromSpec(outDir) : undefined;
-    if (from !== undefined) {
-      io.stderr(
-        `agentgen: ${args.out}/ was generated from ${from}, and there is no ./${defaultSpecFile} here; not replacing it with the standard agent-app surface.\n` +
-          `Run where the spec is, name it with --spec FILE, or pass ${standardSurfaceFlag} to replace ${args.out}/ with the standard surface.\n`,
-      );
+    const refusal = byDefault ? await outputOfAbsentSpec('generate', args.out, outDir) : undefined;
+    if (refusal !== undefined) {
+      io.stderr(refusal);
       return 1;
     }
     const why = byDefault ? `no ./${defaultSpecFile}, so` : `${standardSurfaceFlag}:`;
     io.stderr(`agentgen: ${why} generating the standard agent-app surface into ${args.out}/\n`);
   }
-  const report = await writeModel(resolve(loaded, { runtime: args.runtime }), outDir);
+  const report = await writeModel(resolve(loaded, { runtime: args.runtime }), outDir, args.out);
   for (const result of report.results) {
     io.stdout(`${result.status === 'written' ? 'wrote    ' : 'unchanged'} ${args.out}/${result.path}\n`);
   }
@@ -67,12 +71,49 @@ export async function generateCommand(args: Args, io: Io): Promise<number> {
 }
 
 /** Emits the model and writes what changed; removes a bundled runtime's leftover files and retired ones. */
-async function writeModel(model: Model, outDir: string): Promise<{ results: { path: string; status: FileStatus }[]; removed: string[] }> {
+async function writeModel(model: Model, outDir: string, out: string): Promise<{ results: { path: string; status: FileStatus }[]; removed: string[] }> {
   const files = await emitModel(model);
+  await refuseForeignPackageJson(outDir, out, files);
   const results = await writeOutput(outDir, files);
   const removed = [...(await retiredFiles(outDir, writtenByAgentgen)), ...(await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker))];
   await removeLeftovers(outDir, removed);
   return { results, removed };
+}
+
+/**
+ * The output's package.json makes its folder ES modules; a package.json there that agentgen did not
+ * write is a project's own (`--out .`, or a package's folder) and is never replaced.
+ */
+async function refuseForeignPackageJson(outDir: string, out: string, files: readonly EmittedFile[]): Promise<void> {
+  const foreign = await foreignFiles(
+    outDir,
+    files.filter((file) => file.path === packageJsonPath),
+    isAgentgenPackageJson,
+  );
+  if (foreign.length === 0) return;
+  throw new Error(
+    `${out}/${packageJsonPath} is not one agentgen wrote, and the output writes its own there (it makes the folder's files ES modules); ` +
+      `not replacing it. Generate into a folder that holds only agentgen's output (the default --out generated).`,
+  );
+}
+
+/**
+ * Without a spec file, output generated from one is the user's work: `generate` does not replace
+ * it with the standard surface, and `check` does not hold it to the standard surface (it would be
+ * stale, and the `generate` it calls for refuses), unless the standard surface is asked for by
+ * name. The refusal, naming what works; undefined when `outDir` holds no output of a spec file.
+ */
+async function outputOfAbsentSpec(verb: 'generate' | 'check', out: string, outDir: string): Promise<string | undefined> {
+  const from = await generatedFromSpec(outDir);
+  if (from === undefined) return undefined;
+  const [refused, asked] =
+    verb === 'generate'
+      ? ['not replacing it with the standard agent-app surface', `to replace ${out}/ with the standard surface`]
+      : ['not checking it against the standard agent-app surface', `to check ${out}/ against the standard surface`];
+  return (
+    `agentgen: ${out}/ was generated from ${from}, and there is no ./${defaultSpecFile} here; ${refused}.\n` +
+    `Run where the spec is, name it with --spec FILE, or pass ${standardSurfaceFlag} ${asked}.\n`
+  );
 }
 
 /**
@@ -111,10 +152,16 @@ async function readFirstLine(path: string): Promise<string> {
 /** Up to date when the whole output, emitted again, is on disk byte for byte, and nothing is left over. */
 export async function checkCommand(args: Args, io: Io): Promise<number> {
   const { loaded, byDefault } = await loadSource(args, io);
+  const outDir = resolvePath(io.cwd, args.out);
+  const refusal = byDefault ? await outputOfAbsentSpec('check', args.out, outDir) : undefined;
+  if (refusal !== undefined) {
+    io.stderr(refusal);
+    return 1;
+  }
   if (byDefault) io.stderr(`agentgen: no ./${defaultSpecFile}, so checking ${args.out}/ against the standard agent-app surface\n`);
   const model = resolve(loaded, { runtime: args.runtime });
-  const outDir = resolvePath(io.cwd, args.out);
   const files = await emitModel(model);
+  await refuseForeignPackageJson(outDir, args.out, files);
   const leftovers = [...(await retiredFiles(outDir, writtenByAgentgen)), ...(await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker))];
   const stale = [...(await staleFiles(outDir, files)), ...leftovers.map((path) => ({ path, reason: 'left over' as const }))];
   if (stale.length === 0) return upToDate(args.out, files.length, io);
@@ -161,7 +208,7 @@ export async function watchCommand(args: Args, io: Io): Promise<number> {
     try {
       // Named explicitly: if it goes away between the test above and the read, that is an error,
       // never the standard surface.
-      const { results, removed } = await writeModel(resolve(await loadSpecFile(specPath, io.cwd), { runtime: args.runtime }), outDir);
+      const { results, removed } = await writeModel(resolve(await loadSpecFile(specPath, io.cwd), { runtime: args.runtime }), outDir, args.out);
       absent = 'never';
       const written = results.filter((result) => result.status === 'written').length;
       const counts = `${written} written, ${results.length - written} unchanged${removed.length > 0 ? `, ${removed.length} removed` : ''}`;

@@ -9,20 +9,25 @@
  */
 import type { Argv } from 'yargs';
 import { SpecError } from '../../generator/load/spec-error.js';
+import { nearestName } from '../../generator/nearest-name.js';
 import { generatorVersion } from '../../generator/version.js';
 import { parseCommonForms } from './args.js';
+import { DeclaredOptions, flagSuggestion } from './flag-suggestion.js';
 import { processIo, type Io } from './io.js';
 import { UsageError } from './usage-error.js';
 import type { ParsedArgs, PlainVerb, Register, Verb } from './verb.js';
 
-interface VerbEntry {
+export interface VerbEntry {
   /** The line `agentgen --help` shows. */
   readonly describe: string;
   readonly load: () => Promise<Verb>;
 }
 
-/** The verbs, in the order `--help` lists them. A Map: no verb name can reach `Object.prototype`. */
-const verbs: ReadonlyMap<string, VerbEntry> = new Map([
+/**
+ * The verbs, in the order `--help` lists them. A Map: no verb name can reach `Object.prototype`.
+ * Exported for scripts/docs-commands.mjs, which writes docs/commands.md from it.
+ */
+export const verbs: ReadonlyMap<string, VerbEntry> = new Map([
   [
     'generate',
     {
@@ -137,10 +142,17 @@ async function runVerb(name: string, entry: VerbEntry, argv: readonly string[], 
     };
   const register = 'options' in verb ? (verb.register ?? registerPlain(name, verb)) : verb.register;
   // The callback receives what yargs would print itself (help text), so it goes through `io`.
-  const parser = register(await baseParser(), run, entry.describe);
-  await parser.parseAsync([name, ...argv.slice(1)], {}, (_error, _args, output) => {
-    if (output) io.stdout(`${output}\n`);
-  });
+  const declared = new DeclaredOptions();
+  const parser = register(await baseParser(), run, entry.describe).middleware(declared.record, true);
+  try {
+    await parser.parseAsync([name, ...argv.slice(1)], {}, (_error, _args, output) => {
+      if (output) io.stdout(`${output}\n`);
+    });
+  } catch (error) {
+    // yargs refuses an unknown option with a UsageError (see `baseParser`); it suggests none itself.
+    if (!(error instanceof UsageError)) throw error;
+    throw new UsageError(`${error.message}${flagSuggestion(argv.slice(1), declared.names)}`);
+  }
   return exitCode;
 }
 
@@ -188,32 +200,7 @@ async function baseParser(): Promise<Argv> {
     });
 }
 
-/**
- * The verb a mistyped one most likely meant: the closest by edit distance (a swap of neighbours
- * counts as one edit), within a third of its length, or one it starts. Undefined when none is
- * close.
- */
+/** The verb a mistyped one most likely meant (see `nearestName`); undefined when none is close. */
 export function nearestVerb(typed: string): string | undefined {
-  const input = typed.toLowerCase();
-  let best: { name: string; distance: number } | undefined;
-  for (const name of verbs.keys()) {
-    const distance = editDistance(input, name);
-    const close = distance <= Math.max(1, Math.floor(name.length / 3)) || (input.length >= 2 && name.startsWith(input));
-    if (close && (best === undefined || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
-}
-
-/** Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps. */
-function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = value;
-    }
-  }
-  return d[a.length]![b.length]!;
+  return nearestName(typed, verbs.keys());
 }

@@ -5,6 +5,7 @@
  * checked by `resolve/check-deploy.ts`, after `${VAR}` references are filled in.
  */
 import { z } from 'zod';
+import { emptyWhenNull } from './empty-section.js';
 
 const text = z.string({ error: 'expected a string' });
 /** A string, or a number written without quotes (`cpu: 4`, `version: 3`), kept as its text. */
@@ -42,8 +43,8 @@ export const deployFormat = z.strictObject({
   image: text.optional(),
   /** Default: `google-adk` on an AgentApp surface (the console playground shows it), else `custom`. */
   agent_framework: text.optional(),
-  env: z.record(z.string(), textOrNumber).optional(),
-  secret_env: z.record(z.string(), secretEnvFormat).optional(),
+  env: emptyWhenNull(z.record(z.string(), textOrNumber), () => ({})).optional(),
+  secret_env: emptyWhenNull(z.record(z.string(), secretEnvFormat), () => ({})).optional(),
   min_instances: whole.optional(),
   max_instances: whole.optional(),
   cpu: textOrNumber.optional(),
@@ -51,12 +52,12 @@ export const deployFormat = z.strictObject({
   container_concurrency: whole.optional(),
   service_account: text.optional(),
   identity: z.enum(identityTypes, { error: `expected one of ${identityTypes.map((t) => JSON.stringify(t)).join(', ')}` }).optional(),
-  labels: z.record(z.string(), text).optional(),
+  labels: emptyWhenNull(z.record(z.string(), text), () => ({})).optional(),
   /** A Cloud KMS key: `projects/P/locations/L/keyRings/R/cryptoKeys/K`. */
   encryption_key: text.optional(),
   /** The port the container listens on (the platform's default: 8080). */
   port: whole.optional(),
-  keep_alive: keepAliveFormat.optional(),
+  keep_alive: emptyWhenNull(keepAliveFormat, () => ({})).optional(),
   agent_server_mode: z.enum(agentServerModes, { error: `expected one of ${agentServerModes.map((m) => JSON.stringify(m)).join(', ')}` }).optional(),
 });
 

@@ -5,13 +5,20 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
+import { LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
+import { nearestName } from '../nearest-name.js';
 import { defaultSpecFile, noSpecSource } from './spec-defaults.js';
-import { jsonSchemaFormat, specFormat, type SpecDocument } from './spec-format.js';
+import { specFormat, type SpecDocument } from './spec-format.js';
 import { parseJsonObject } from './json-text.js';
 import { aliasPastLimit, type AliasPastLimit } from './alias-size.js';
+import { isSchemaAt, keysAt } from './format-walk.js';
+import { salvage } from './salvage.js';
 import { inTextOrder, SpecError, type Locate, type Position, type SpecProblem } from './spec-error.js';
+import { keyPosition, locator, pathAt, position } from './yaml-positions.js';
+import { syntaxProblems } from './yaml-syntax.js';
+
+export { schemaKeywords } from './format-walk.js';
 
 export interface LoadedSpec {
   /** The file's base name, for messages and generated headers; stable across machines. */
@@ -46,7 +53,8 @@ export async function loadSpec(file: string | undefined, cwd: string): Promise<L
 /**
  * Pure: spec text → checked document. Every problem is reported, in the order of the text: all
  * syntax errors, or, when the text parses (a duplicate key aside), every key that is not allowed
- * and every shape issue.
+ * and every shape issue. Such a `SpecError` carries what could still be read (`salvaged`), for
+ * resolve to check too (`resolve/every-problem.ts`).
  */
 export function parseSpec(text: string, source: string): LoadedSpec {
   return parseJsonSpec(text, source) ?? parseYamlSpec(text, source);
@@ -82,7 +90,7 @@ function parseYamlSpec(text: string, source: string): LoadedSpec {
   const locate = locator(doc, lines);
   const fail = (problems: readonly SpecProblem[]) => new SpecError(source, inTextOrder(problems, locate), locate);
 
-  const syntax = doc.errors.map((error) => syntaxProblem(doc, lines, error));
+  const syntax = syntaxProblems(doc, lines, text);
   // A duplicate key leaves the document whole (the last one counts): its shape is still checked.
   if (doc.errors.some((error) => error.code !== 'DUPLICATE_KEY')) throw fail(syntax);
   const aliases = aliasPastLimit(doc);
@@ -94,37 +102,21 @@ function parseYamlSpec(text: string, source: string): LoadedSpec {
     throw fail([...syntax, { path: [], message: `not valid YAML or JSON: ${(error as Error).message}` }]);
   }
   const forbidden = forbiddenKeys(raw, []).map((problem) => ({ ...problem, at: keyPosition(doc, lines, problem.path.slice(0, -1), '__proto__') }));
-  const parsed = specFormat.safeParse(forbidden.length > 0 ? withoutForbiddenKeys(raw) : raw, { reportInput: true });
+  const checked = forbidden.length > 0 ? withoutForbiddenKeys(raw) : raw;
+  const parsed = specFormat.safeParse(checked, { reportInput: true });
   const shape = parsed.success ? [] : parsed.error.issues.flatMap((issue) => toProblems(issue, (path, key) => keyPosition(doc, lines, path, key)));
   const problems = [...syntax, ...forbidden, ...shape];
-  if (problems.length > 0 || !parsed.success) throw fail(problems);
-  return { source, document: parsed.data, locate };
-}
-
-/**
- * The keywords a schema in a spec may use: the keys of the strict object behind `jsonSchemaFormat`,
- * read from the schema itself so that the messages follow it.
- */
-export function schemaKeywords(): readonly string[] {
-  return strictObjectAt(jsonSchemaFormat as unknown as ZodLike, [])?.keys ?? [];
-}
-
-function syntaxProblem(doc: Document, lines: LineCounter, error: YAMLError): SpecProblem {
-  const at = position(lines, error.pos[0]);
-  const path = pathAt(doc.contents, error.pos[0], []);
-  if (error.code === 'DUPLICATE_KEY' && path.length > 0) {
-    const key = path.at(-1)!;
-    const first = keyPosition(doc, lines, path.slice(0, -1), String(key));
-    const also = first !== undefined && (first.line !== at.line || first.column !== at.column) ? ` (first at ${first.line}:${first.column})` : '';
-    return { path, at, message: `duplicate key ${JSON.stringify(String(key))}${also}; keys must be unique` };
-  }
-  return { path, at, message: `not valid YAML or JSON: ${error.message.split('\n')[0]}` };
+  if (problems.length === 0 && parsed.success) return { source, document: parsed.data, locate };
+  // The rest of the spec goes on to resolve with the error, so that one run reports every problem.
+  const salvaged = parsed.success ? { document: parsed.data, leftOut: [] } : salvage(checked, parsed.error.issues);
+  const leftOut = [...(salvaged?.leftOut ?? []), ...forbidden.map((problem) => problem.path)];
+  throw new SpecError(source, inTextOrder(problems, locate), locate, salvaged && { document: salvaged.document, leftOut, locate });
 }
 
 function aliasProblem(doc: Document, lines: LineCounter, { offset, added }: AliasPastLimit): SpecProblem {
   const size = Number.isFinite(added) ? `${added} characters` : 'endless text: an anchored node holds an alias to itself';
   return {
-    path: pathAt(doc.contents, offset, []),
+    path: pathAt(doc.contents, offset),
     at: position(lines, offset),
     message:
       `this alias takes what YAML aliases add to the spec past the limit of 1 MiB (${size}); ` +
@@ -157,14 +149,14 @@ function toProblems(issue: z.core.$ZodIssue, keyAt: KeyPosition): SpecProblem[] 
   const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
   if (issue.code === 'unrecognized_keys') {
     // One problem per key, located at the key itself; the path names the map that holds it.
-    const known = strictObjectAt(specFormat as unknown as ZodLike, path);
+    const known = keysAt(path) ?? [];
     const expected =
-      known === undefined
-        ? ''
-        : known.schemaKeywords
-          ? `; the supported schema keywords are ${known.keys.join(', ')}`
-          : `; expected one of ${known.keys.join(', ')}`;
-    return issue.keys.map((key) => ({ path, at: keyAt(path, key), message: `unknown field ${JSON.stringify(key)}${expected}` }));
+      known.length === 0 ? '' : isSchemaAt(path) ? `; the supported schema keywords are ${known.join(', ')}` : `; expected one of ${known.join(', ')}`;
+    return issue.keys.map((key) => {
+      const meant = nearestName(key, known);
+      const hint = meant === undefined ? expected : `; did you mean ${JSON.stringify(meant)}?`;
+      return { path, at: keyAt(path, key), message: `unknown field ${JSON.stringify(key)}${hint}` };
+    });
   }
   if (issue.code === 'invalid_type') {
     const got = describe(issue.input);
@@ -190,121 +182,4 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${JSON.stringify(value)}`;
-}
-
-/** The parts of a zod schema's definition that `strictObjectAt` walks. */
-interface ZodLike {
-  readonly _zod: {
-    readonly def: {
-      readonly type: string;
-      readonly innerType?: ZodLike;
-      readonly getter?: () => ZodLike;
-      readonly in?: ZodLike;
-      readonly options?: readonly ZodLike[];
-      readonly shape?: Readonly<Record<string, ZodLike>>;
-      readonly valueType?: ZodLike;
-      readonly element?: ZodLike;
-    };
-  };
-}
-
-/**
- * The object schema that checks the value at `path` of a spec, walked down from `schema`: its keys,
- * and whether it is the schema language (`jsonSchemaFormat`). Undefined when no object is there.
- */
-function strictObjectAt(schema: ZodLike, path: readonly Segment[], inSchema = false): { keys: string[]; schemaKeywords: boolean } | undefined {
-  const isSchema = inSchema || schema === (jsonSchemaFormat as unknown as ZodLike);
-  const def = schema._zod.def;
-  const [head, ...rest] = path;
-  switch (def.type) {
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'nonoptional':
-    case 'readonly':
-    case 'catch':
-      return def.innerType && strictObjectAt(def.innerType, path, isSchema);
-    case 'lazy':
-      return def.getter && strictObjectAt(def.getter(), path, isSchema);
-    case 'pipe':
-      return def.in && strictObjectAt(def.in, path, isSchema);
-    case 'union':
-      for (const option of def.options ?? []) {
-        const found = strictObjectAt(option, path, isSchema);
-        if (found !== undefined) return found;
-      }
-      return undefined;
-    case 'object': {
-      const shape = def.shape ?? {};
-      if (head === undefined) return { keys: Object.keys(shape), schemaKeywords: isSchema };
-      const field = typeof head === 'string' && Object.hasOwn(shape, head) ? shape[head] : undefined;
-      return field && strictObjectAt(field, rest);
-    }
-    case 'record':
-      return head === undefined || def.valueType === undefined ? undefined : strictObjectAt(def.valueType, rest);
-    case 'array':
-      return typeof head !== 'number' || def.element === undefined ? undefined : strictObjectAt(def.element, rest);
-    default:
-      return undefined;
-  }
-}
-
-function position(lines: LineCounter, offset: number): Position {
-  const pos = lines.linePos(offset);
-  return { line: pos.line, column: pos.col };
-}
-
-function nodeAt(doc: Document, path: readonly Segment[]): unknown {
-  return path.length === 0 ? doc.contents : doc.getIn(path, true);
-}
-
-/** The position of `key` itself in the map at `mapPath`; undefined when there is no such key. */
-function keyPosition(doc: Document, lines: LineCounter, mapPath: readonly Segment[], key: string): Position | undefined {
-  const map = nodeAt(doc, mapPath);
-  if (!isMap(map)) return undefined;
-  for (const pair of map.items) {
-    if (isScalar(pair.key) && String(pair.key.value) === key && pair.key.range) return position(lines, pair.key.range[0]);
-  }
-  return undefined;
-}
-
-/** The path of the deepest node (or key) at `offset`: where a syntax error is. */
-function pathAt(node: unknown, offset: number, path: Segment[]): Segment[] {
-  const children: { segment: Segment; node: unknown; start: number; end: number }[] = [];
-  const span = (n: unknown) => (isNode(n) && n.range ? { start: n.range[0], end: n.range[2] } : undefined);
-  if (isMap(node)) {
-    for (const pair of node.items) {
-      const key = span(pair.key);
-      const value = span(pair.value);
-      const start = key?.start ?? value?.start;
-      const end = value?.end ?? key?.end;
-      const segment = isScalar(pair.key) ? String(pair.key.value) : undefined;
-      if (start !== undefined && end !== undefined && segment !== undefined) children.push({ segment, node: pair.value, start, end });
-    }
-  } else if (isSeq(node)) {
-    node.items.forEach((item, index) => {
-      const s = span(item);
-      if (s !== undefined) children.push({ segment: index, node: item, ...s });
-    });
-  }
-  // Inside a child; else at the very end of a map or list (an unclosed bracket is reported where
-  // the text ends).
-  const child = children.find((c) => c.start <= offset && offset < c.end) ?? children.find((c) => c.end === offset && (isMap(c.node) || isSeq(c.node)));
-  return child === undefined ? path : pathAt(child.node, offset, [...path, child.segment]);
-}
-
-function locator(doc: Document, lines: LineCounter): Locate {
-  return (path, atKey) => {
-    if (atKey === true && path.length > 0) {
-      const at = keyPosition(doc, lines, path.slice(0, -1), String(path.at(-1)));
-      if (at !== undefined) return at;
-    }
-    // The deepest node that exists on the path: a missing field is reported where its parent is.
-    for (let depth = path.length; depth >= 0; depth--) {
-      const node = nodeAt(doc, path.slice(0, depth));
-      if (isNode(node) && node.range) return position(lines, node.range[0]);
-    }
-    return { line: 1, column: 1 };
-  };
 }

@@ -1,3 +1,5 @@
+import type { SpecDocument } from './spec-format.js';
+
 /** A problem in a user's spec, located by file, path inside the spec and, when known, line and column. */
 export interface SpecProblem {
   readonly path: readonly (string | number)[];
@@ -9,6 +11,12 @@ export interface SpecProblem {
   readonly at?: Position;
   /** Locate the problem at the key that ends `path` rather than at its value: a name that is refused. */
   readonly atKey?: boolean;
+  /**
+   * The line of the spec's text the problem is on, with a caret under its column: for a syntax
+   * error, which the text alone locates (the document around it is not known, so neither is a
+   * path: a problem with a frame is shown without one).
+   */
+  readonly frame?: string;
 }
 
 /** 1-based line and column. */
@@ -33,11 +41,26 @@ export function inTextOrder(problems: readonly SpecProblem[], locate: Locate): S
     .map(({ problem }) => problem);
 }
 
+/** A path in a spec: keys and list indexes. */
+export type SpecPath = readonly (string | number)[];
+
+/**
+ * What load could still read of a spec it refuses: the document without the parts that break its
+ * format (`leftOut`, each replaced or removed), so that resolve checks the rest in the same run.
+ */
+export interface Salvaged {
+  readonly document: SpecDocument;
+  readonly leftOut: readonly SpecPath[];
+  readonly locate: Locate;
+}
+
 export class SpecError extends Error {
   constructor(
     readonly file: string,
     readonly problems: readonly SpecProblem[],
     locate: Locate = () => undefined,
+    /** Set by load when the spec parses but breaks its format (see `resolve/every-problem.ts`). */
+    readonly salvaged?: Salvaged,
   ) {
     super(problems.map((problem) => formatProblem(file, problem, locate)).join('\n'));
     this.name = 'SpecError';
@@ -56,9 +79,13 @@ export function formatPath(path: readonly (string | number)[]): string {
     .join('');
 }
 
-/** `file:line:col: path: message`, or `file: path: message` when the position is not known. */
+/**
+ * `file:line:col: path: message`, or `file: path: message` when the position is not known; a
+ * problem with a frame is `file:line:col: message` and the frame on the lines below.
+ */
 function formatProblem(file: string, problem: SpecProblem, locate: Locate): string {
   const at = positionOf(problem, locate);
   const where = at === undefined ? file : `${file}:${at.line}:${at.column}`;
+  if (problem.frame !== undefined) return `${where}: ${problem.message}\n${problem.frame}`;
   return `${where}: ${formatPath(problem.path)}: ${problem.message}`;
 }

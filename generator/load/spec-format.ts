@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { apiModes, jsonTypes, surfaceNames, type JsonSchema, type JsonType, type SurfaceName } from '../../spec/index.js';
 import { runtimeModes } from './spec-defaults.js';
 import { deployFormat } from './deploy-format.js';
+import { emptyWhenNull } from './empty-section.js';
 
 export const specFormatVersion = 1;
 
@@ -79,6 +80,12 @@ export const operationFormat = z.strictObject({
   output: jsonSchemaFormat.optional(),
 });
 
+/** Operations by name; one with nothing under it has no fields (an override that changes nothing). */
+const operationsFormat = z.record(
+  z.string(),
+  emptyWhenNull(operationFormat, () => ({})),
+);
+
 /**
  * The licence of the API the spec describes, as OpenAPI 3.1's `info.license`: a name and either
  * an SPDX identifier or a URL (the two are exclusive there).
@@ -105,15 +112,15 @@ export const specFormat = z.strictObject({
       error: (issue) => `unknown surface ${JSON.stringify(issue.input)}; expected one of ${surfaceNames.map((n) => JSON.stringify(n)).join(', ')}`,
     })
     .optional(),
-  include: z.array(z.string()).optional(),
+  include: emptyWhenNull(z.array(z.string()), () => []).optional(),
   runtime: z.enum(runtimeModes, { error: `expected one of ${runtimeModes.map((m) => JSON.stringify(m)).join(', ')}` }).optional(),
   /** Named schemas, referred to as `$ref: '#/schemas/Name'`. */
-  schemas: z.record(z.string(), jsonSchemaFormat).optional(),
-  operations: z.record(z.string(), operationFormat).optional(),
+  schemas: emptyWhenNull(z.record(z.string(), jsonSchemaFormat), () => ({})).optional(),
+  operations: emptyWhenNull(operationsFormat, () => ({})).optional(),
   /** The licence of the API: `info.license` of the OpenAPI document. */
   license: licenseFormat.optional(),
   /** Where and how the agent is deployed (see `deploy-format.ts`); never part of the generated code. */
-  deploy: deployFormat.optional(),
+  deploy: emptyWhenNull(deployFormat, () => ({})).optional(),
 });
 
 export type SpecDocument = z.infer<typeof specFormat>;

@@ -47,10 +47,12 @@ export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model
   const useSurface = surfaceId !== undefined;
   const surface = useSurface ? includedSurface(standard, surfaceId, doc?.include, problems) : [];
   if (!useSurface && doc?.include !== undefined) {
-    problems.push({ path: ['include'], message: 'include needs `surface: agent-app`: it selects operations of the surface' });
+    problems.push({ path: ['include'], message: 'include needs a surface (`surface: agent-app@2`): it selects operations of the surface' });
   }
 
   const operations: OperationModel[] = surface.map((op) => fromSurface(op, doc?.operations?.[op.name]));
+  /** Custom operations without an api_mode: not operations of the model, but their schemas are checked too. */
+  const withoutMode: [JsonSchema, SpecPath][] = [];
   for (const [name, spec] of Object.entries(doc?.operations ?? {})) {
     const path = ['operations', name];
     if (!checkOperationName(name, path, problems)) continue;
@@ -60,12 +62,14 @@ export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model
       operations.push(fromSurface(base, spec)); // overrides bring back an operation left out by `include`
     } else if (spec.api_mode === undefined) {
       problems.push({ path: [...path, 'api_mode'], message: `missing; expected one of ${apiModes.map((m) => JSON.stringify(m)).join(', ')}` });
+      if (spec.input !== undefined) withoutMode.push([spec.input, [...path, 'input']]);
+      if (spec.output !== undefined) withoutMode.push([spec.output, [...path, 'output']]);
     } else {
       operations.push(custom(name, spec, spec.api_mode));
     }
   }
   if (operations.length === 0 && problems.length === 0) {
-    problems.push({ path: [], message: 'the spec declares no operations: add `surface: agent-app` or `operations`' });
+    problems.push({ path: [], message: 'the spec declares no operations: add `surface: agent-app@2` or `operations`' });
   }
 
   const specSchemas = new Map<string, JsonSchema>();
@@ -80,6 +84,7 @@ export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model
       [op.input, ['operations', op.name, 'input']],
       [op.output, ['operations', op.name, 'output']],
     ]),
+    ...withoutMode,
   ];
   for (const [schema, path] of roots) checkSchema(schema, path, names, problems);
   operations.forEach((op) => {

@@ -57,7 +57,8 @@ describe('deploy: refused at file:line:col', () => {
     ['  keep_alive: { path: "/busy now" }\n', 'agentgen.yaml:5:23: deploy.keep_alive.path: "/busy now" is not an HTTP path'],
     ['  keep_alive: { seconds: 5 }\n', 'agentgen.yaml:5:17: deploy.keep_alive: unknown field "seconds"'],
     ['  agent_server_mode: BETA\n', 'agentgen.yaml:5:22: deploy.agent_server_mode: expected one of "STABLE", "EXPERIMENTAL"'],
-    ['  imag: x\n', 'agentgen.yaml:5:3: deploy: unknown field "imag"; expected one of display_name'],
+    ['  imag: x\n', 'agentgen.yaml:5:3: deploy: unknown field "imag"; did you mean "image"?'],
+    ['  colour: x\n', 'agentgen.yaml:5:3: deploy: unknown field "colour"; expected one of display_name'],
   ])('%j', (deploy, message) => {
     expect(errors(spec(deploy))).toContain(message);
   });

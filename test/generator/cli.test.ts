@@ -33,6 +33,7 @@ describe('generate and check', () => {
       'client.ts',
       'index.ts',
       'openapi.json',
+      'package.json',
       'server.ts',
       'types.ts',
       'validators.ts',
@@ -41,7 +42,7 @@ describe('generate and check', () => {
     expect(readFileSync(join(dir, 'generated/types.ts'), 'utf8')).toBe(readFileSync(join(root, 'generated/types.ts'), 'utf8'));
     expect(await run('check')).toEqual({
       code: 0,
-      stdout: 'generated/ is up to date (7 files).\n',
+      stdout: 'generated/ is up to date (8 files).\n',
       stderr: 'agentgen: no ./agentgen.yaml, so checking generated/ against the standard agent-app surface\n',
     });
     expect((await run('generate')).stdout).not.toMatch(/wrote/);
@@ -60,6 +61,26 @@ describe('generate and check', () => {
     expect((await run('check')).code).toBe(0);
     expect((await run('generate')).stdout).not.toMatch(/removed/);
     expect(readFileSync(join(dir, 'generated/client-validators.ts'), 'utf8')).toBe('// mine\nexport const mine = 1;\n');
+  });
+
+  test("the output's package.json makes it ESM; a project's own package.json in the output folder is never replaced", async () => {
+    expect((await run('generate')).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'generated/package.json'), 'utf8'))).toMatchObject({ type: 'module' });
+    // One an agentgen of another version wrote (another note) is agentgen's: replaced, and check says so first.
+    writeFileSync(join(dir, 'generated/package.json'), '{\n  "//": "Written by agentgen (an older one).",\n  "type": "module"\n}\n');
+    expect(await run('check')).toMatchObject({ code: 1, stderr: expect.stringContaining('  different generated/package.json\n') });
+    expect((await run('generate')).stdout).toMatch(/^wrote {5}generated\/package\.json$/m);
+
+    // `--out .` in a project: its package.json is the user's.
+    const own = '{\n  "name": "mine",\n  "type": "commonjs"\n}\n';
+    writeFileSync(join(dir, 'package.json'), own);
+    const refusal =
+      "agentgen: ./package.json is not one agentgen wrote, and the output writes its own there (it makes the folder's files ES modules); " +
+      "not replacing it. Generate into a folder that holds only agentgen's output (the default --out generated).\n";
+    expect(await run('generate', '--out', '.')).toEqual({ code: 1, stdout: '', stderr: expect.stringContaining(refusal) });
+    expect(await run('check', '--out', '.')).toMatchObject({ code: 1, stderr: expect.stringContaining(refusal) });
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(own);
+    expect(existsSync(join(dir, 'server.ts'))).toBe(false);
   });
 
   test('with no spec, generate refuses to replace output generated from a spec, unless --standard-surface', async () => {
@@ -89,7 +110,7 @@ describe('generate and check', () => {
     writeFileSync(join(dir, 'agentgen.yaml'), spec());
     expect((await run('generate', '--standard-surface')).code).toBe(0);
     expect(readFileSync(join(dir, 'generated/types.ts'), 'utf8')).toBe(readFileSync(join(root, 'generated/types.ts'), 'utf8'));
-    expect(await run('check', '--standard-surface')).toMatchObject({ code: 0, stdout: 'generated/ is up to date (7 files).\n', stderr: '' });
+    expect(await run('check', '--standard-surface')).toMatchObject({ code: 0, stdout: 'generated/ is up to date (8 files).\n', stderr: '' });
     expect((await run('check')).code).toBe(1); // agentgen.yaml is not the standard surface
     expect(await run('generate', '--standard-surface', '--spec', 'agentgen.yaml')).toEqual({
       code: 2,
@@ -158,7 +179,7 @@ describe('generate and check', () => {
   ])('check reports a hand-edited %s as different (edit %#)', async (file, edit) => {
     writeFileSync(join(dir, 'agentgen.yaml'), spec());
     await run('generate', '--out', 'out');
-    expect(await run('check', '--out', 'out')).toMatchObject({ code: 0, stdout: 'out/ is up to date (7 files).\n' });
+    expect(await run('check', '--out', 'out')).toMatchObject({ code: 0, stdout: 'out/ is up to date (8 files).\n' });
     const path = join(dir, 'out', file);
     const original = readFileSync(path, 'utf8');
     const edited = edit(original);
@@ -303,7 +324,7 @@ describe('the real bin', () => {
 
   test('npx-style run of cli/bin/agentgen.js generates and checks', () => {
     execFileSync(process.execPath, [bin, 'generate'], { cwd: dir, encoding: 'utf8' });
-    expect(execFileSync(process.execPath, [bin, 'check'], { cwd: dir, encoding: 'utf8' })).toMatch(/up to date \(7 files\)/);
+    expect(execFileSync(process.execPath, [bin, 'check'], { cwd: dir, encoding: 'utf8' })).toMatch(/up to date \(8 files\)/);
   });
 
   test('the bin: --version, -v, a bare call, a typo, --help', () => {
@@ -346,7 +367,7 @@ describe('the real bin', () => {
     const watch = watching();
     try {
       await watch.waitFor(new RegExp(`^${time} watching agentgen\\.yaml \\(Ctrl-C to stop\\)$`, 'm'), 0);
-      expect(watch.out).toMatch(new RegExp(`^${time} regenerated generated/ in \\d+ ms \\(7 written, 0 unchanged\\)\n${time} watching`));
+      expect(watch.out).toMatch(new RegExp(`^${time} regenerated generated/ in \\d+ ms \\(8 written, 0 unchanged\\)\n${time} watching`));
       let mark = watch.out.length;
       writeFileSync(join(dir, 'agentgen.yaml'), 'agentgen: 1\nname: t\noperations:\n  q:\n    api_mode: sync\n');
       await watch.waitFor(
@@ -358,7 +379,7 @@ describe('the real bin', () => {
       );
       mark = watch.out.length;
       writeFileSync(join(dir, 'agentgen.yaml'), spec().replace('async_stream_query', 'async_get_session'));
-      await watch.waitFor(new RegExp(`^${time} regenerated generated/ in \\d+ ms \\([1-7] written, [0-6] unchanged\\)$`, 'm'), mark);
+      await watch.waitFor(new RegExp(`^${time} regenerated generated/ in \\d+ ms \\([1-7] written, [1-7] unchanged\\)$`, 'm'), mark);
       expect(readFileSync(join(dir, 'generated/types.ts'), 'utf8')).toMatch(/AsyncGetSessionInput/);
     } finally {
       await watch.stop();
@@ -372,7 +393,7 @@ describe('the real bin', () => {
       expect(existsSync(join(dir, 'generated'))).toBe(false);
       let mark = watch.out.length;
       writeFileSync(join(dir, 'agentgen.yaml'), spec());
-      await watch.waitFor(new RegExp(`^${time} regenerated generated/ in \\d+ ms \\(7 written, 0 unchanged\\)$`, 'm'), mark);
+      await watch.waitFor(new RegExp(`^${time} regenerated generated/ in \\d+ ms \\(8 written, 0 unchanged\\)$`, 'm'), mark);
       const generated = readFileSync(join(dir, 'generated/types.ts'), 'utf8');
       expect(generated).toMatch(/^\/\/ t: generated by agentgen \S+ from agentgen\.yaml/);
 

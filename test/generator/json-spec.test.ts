@@ -79,7 +79,7 @@ describe('errors in a JSON spec are located as in YAML', () => {
   }
 
   test('a duplicate key', () => {
-    expect(errorOf('{\n  "agentgen": 1,\n  "name": "a",\n  "name": "b"\n}\n')).toBe(
+    expect(errorOf('{\n  "agentgen": 1,\n  "name": "a",\n  "name": "b",\n  "surface": "agent-app"\n}\n')).toBe(
       'agentgen.json:4:3: name: duplicate key "name" (first at 3:3); keys must be unique',
     );
   });

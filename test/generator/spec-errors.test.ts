@@ -125,7 +125,7 @@ const cases: [what: string, spec: string, message: RegExp][] = [
   [
     'include without surface',
     `${head}include: [async_create_session]\noperations:\n  q:\n    api_mode: async\n`,
-    /include: include needs `surface: agent-app`/,
+    /include: include needs a surface \(`surface: agent-app@2`\)/,
   ],
   ['no operations at all', head, /\(top level\): the spec declares no operations/],
   [
@@ -165,29 +165,87 @@ describe('spec errors', () => {
     expect(names.split('\n')).toHaveLength(2);
   });
 
-  test('a YAML syntax error names its line and column, and the path it is in', () => {
-    expect(errorOf('agentgen: 1\nname: t\ninclude: [a, b\n')).toBe(
-      'agentgen.yaml:4:1: include: not valid YAML or JSON: Flow sequence in block collection must be sufficiently indented and end with a ]',
+  test('a YAML syntax error names its line and column and shows the line, with no path', () => {
+    expect(errorOf('agentgen: 1\nname: t\nsurface: agent-app\n\tinclude: [a]\n')).toBe(
+      ['agentgen.yaml:4:1: not valid YAML or JSON: Tabs are not allowed as indentation', '  4 |  include: [a]', '    | ^'].join('\n'),
     );
+  });
+
+  // yaml notices a missing ] where the next key starts: the opening [ is where the fix is.
+  test('a bracket that is never closed is reported where it opens, not under the next key', () => {
+    const text = [
+      'agentgen: 1',
+      'name: t',
+      'schemas:',
+      '  A:',
+      '    type: object',
+      '    properties:',
+      '      x: { type: string }',
+      '  B:',
+      '    type: object',
+      '    properties:',
+      '      y: { type: string }',
+      '    required: [y',
+      '  C:',
+      '    type: string',
+      '',
+    ].join('\n');
+    expect(errorOf(text).split('\n')).toEqual([
+      'agentgen.yaml:12:15: not valid YAML or JSON: this [ is never closed: a flow sequence ends with ] (or a line inside it is not indented past the key that holds it)',
+      '  12 |     required: [y',
+      '     |               ^',
+    ]);
   });
 
   test('a JSON syntax error names its line and column', () => {
     expect(errorOf('{\n  "agentgen": 1,\n  "name": "t",,\n  "surface": "agent-app"\n}\n')).toBe(
-      'agentgen.yaml:3:15: (top level): not valid YAML or JSON: Unexpected , in flow map',
+      ['agentgen.yaml:3:15: not valid YAML or JSON: Unexpected , in flow map', '  3 |   "name": "t",,', '    |               ^'].join('\n'),
+    );
+    expect(errorOf('{"agentgen": 1, "name": "t", "surface": "agent-app"\n')).toBe(
+      [
+        'agentgen.yaml:1:1: not valid YAML or JSON: this { is never closed: a flow map ends with }',
+        '  1 | {"agentgen": 1, "name": "t", "surface": "agent-app"',
+        '    | ^',
+      ].join('\n'),
     );
   });
 
+  test('a code frame shows a long line around the column, and no control character', () => {
+    const long = `{"agentgen": 1, "name": "t", "surface": "agent-app", "description": "${'x'.repeat(300)}\u001b[31m",, "include": []}`;
+    const [, frame, caret] = errorOf(long).split('\n');
+    expect(frame!.length).toBeLessThan(120);
+    expect(frame).toMatch(/^ {2}1 \| …x+\uFFFD\[31m",, "include": \[\]\}$/);
+    expect(caret!.indexOf('^')).toBe(frame!.indexOf(',,') + 1);
+  });
+
   test('every syntax error is reported, in the order of the text', () => {
-    expect(errorOf('agentgen: 1\n\tname: t\nsurface: agent-app\ninclude: [a\n').split('\n')).toEqual([
-      'agentgen.yaml:2:1: (top level): not valid YAML or JSON: Tabs are not allowed as indentation',
-      'agentgen.yaml:5:1: include: not valid YAML or JSON: Flow sequence in block collection must be sufficiently indented and end with a ]',
+    expect(
+      errorOf('agentgen: 1\n\tname: t\nsurface: agent-app\ninclude: [a\n')
+        .split('\n')
+        .filter((line) => line.startsWith('agentgen.yaml')),
+    ).toEqual([
+      'agentgen.yaml:2:1: not valid YAML or JSON: Tabs are not allowed as indentation',
+      'agentgen.yaml:4:10: not valid YAML or JSON: this [ is never closed: a flow sequence ends with ] (or a line inside it is not indented past the key that holds it)',
     ]);
   });
 
   test('an unknown top-level field is located at the field, and the known ones are listed', () => {
-    expect(errorOf(`${head}surface: agent-app\n  # a comment\noperation: {}\n`)).toBe(
-      `agentgen.yaml:5:1: (top level): unknown field "operation"; expected one of ${Object.keys(specFormat.shape).join(', ')}`,
+    expect(errorOf(`${head}surface: agent-app\n  # a comment\nextra: {}\n`)).toBe(
+      `agentgen.yaml:5:1: (top level): unknown field "extra"; expected one of ${Object.keys(specFormat.shape).join(', ')}`,
     );
+  });
+
+  test.each([
+    ['a top-level key', `${head}surface: agent-app\noperation: {}\n`, 'agentgen.yaml:4:1: (top level): unknown field "operation"; did you mean "operations"?'],
+    [
+      'a schema keyword',
+      op('q', 'api_mode: async\n    input: { type: object, properties: { s: { type: string, minLenght: 3 } } }'),
+      'agentgen.yaml:6:61: operations.q.input.properties.s: unknown field "minLenght"; did you mean "minLength"?',
+    ],
+    ['a field of an operation', op('q', 'api_mod: async'), 'agentgen.yaml:5:5: operations.q: unknown field "api_mod"; did you mean "api_mode"?'],
+    ['a deploy field', `${head}surface: agent-app\ndeploy:\n  imag: x\n`, 'agentgen.yaml:5:3: deploy: unknown field "imag"; did you mean "image"?'],
+  ])('a mistyped key (%s) gets "did you mean"', (_what, text, message) => {
+    expect(errorOf(text)).toBe(message);
   });
 
   test('each unknown field is its own problem, located at its key', () => {
@@ -251,9 +309,9 @@ describe('spec errors', () => {
       '',
     ].join('\n');
     expect(errorOf(text).split('\n')).toEqual([
-      `agentgen.yaml:3:1: (top level): unknown field "surfaces"; expected one of ${Object.keys(specFormat.shape).join(', ')}`,
+      'agentgen.yaml:3:1: (top level): unknown field "surfaces"; did you mean "surface"?',
       'agentgen.yaml:6:15: operations.ask.api_mode: unknown api_mode "sync"; expected one of "", "async", "stream", "async_stream"',
-      `agentgen.yaml:10:34: operations.ask.input.properties.message: unknown field "requird"; the supported schema keywords are ${schemaKeywords().join(', ')}`,
+      'agentgen.yaml:10:34: operations.ask.input.properties.message: unknown field "requird"; did you mean "required"?',
     ]);
   });
 

@@ -5,13 +5,23 @@
  */
 import { loadAssets } from '../../generator/assets.js';
 import { emitAll } from '../../generator/emit/emit-all.js';
-import { parseSpec } from '../../generator/load/load-spec.js';
+import { parseSpec, type LoadedSpec } from '../../generator/load/load-spec.js';
 import type { EmittedFile, Model } from '../../generator/model.js';
+import { withEveryProblem } from '../../generator/resolve/every-problem.js';
 import { resolve, type ResolveOptions } from '../../generator/resolve/resolve.js';
 
 export function generateFromText(text: string, source = 'agentgen.yaml', options?: ResolveOptions): { model: Model; files: EmittedFile[] } {
-  const model = resolve(parseSpec(text, source), options);
+  const model = resolve(parseSpecAsTheCliDoes(text, source), options);
   return { model, files: generate(model) };
+}
+
+/** `parseSpec`, refused with every problem as `loadSpecFile` refuses it: resolve's too. */
+export function parseSpecAsTheCliDoes(text: string, source = 'agentgen.yaml'): LoadedSpec {
+  try {
+    return parseSpec(text, source);
+  } catch (error) {
+    throw withEveryProblem(error);
+  }
 }
 
 export function generate(model: Model): EmittedFile[] {
