@@ -19,6 +19,7 @@ import type { ResourceDescription } from './resource.js';
 import { createRestFace, type RestFace, type RestFaceOptions } from './rest-face.js';
 import { defaultMaxDepth } from './envelope.js';
 import { PublicError } from './status.js';
+import { isAddressInUse, PortInUseError } from './port-in-use.js';
 // Type only: @grpc/grpc-js and the protos load when a gRPC face is asked for, not on every start.
 import type { GrpcFace } from './grpc/grpc-face.js';
 
@@ -244,10 +245,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       engineServices,
     });
     const listening = face.server;
+    const [port, host] = [options.port ?? defaultPort, options.host ?? '127.0.0.1'];
     await new Promise<void>((resolve, reject) => {
-      listening.once('error', reject);
-      listening.listen(options.port ?? defaultPort, options.host ?? '127.0.0.1', () => {
-        listening.off('error', reject);
+      const refuse = (error: unknown): void => reject(isAddressInUse(error) ? new PortInUseError('http', host, port) : error);
+      listening.once('error', refuse);
+      listening.listen(port, host, () => {
+        listening.off('error', refuse);
         resolve();
       });
     });

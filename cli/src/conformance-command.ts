@@ -7,6 +7,7 @@ import {
   formatConformanceJunit,
   formatConformanceTable,
   runConformance,
+  type CaseResult,
   type ConformanceOperation,
 } from '../../conformance/index.js';
 import type { JsonSchema } from '../../spec/index.js';
@@ -40,8 +41,25 @@ export async function conformanceCommand(args: Args, io: Io): Promise<number> {
     timeoutMs: args.timeout,
   });
   const print = { text: formatConformanceTable, json: formatConformanceJson, junit: formatConformanceJunit }[args.format];
-  io.stdout(print(results, args.strict));
+  io.stdout(print(results, args.strict) + (args.format === 'text' ? samplesHint(results) : ''));
   return conformancePassed(results, args.strict) ? 0 : 1;
+}
+
+/**
+ * The text report's last lines when a case that needs a successful call did not pass: the inputs
+ * built from the schemas may make no sense to the agent (an id that does not exist, a value a
+ * pattern allows but a tool refuses), and --samples gives real ones. Each line fits 100 columns.
+ */
+export function samplesHint(results: readonly CaseResult[]): string {
+  const count = results.filter((r) => r.successPath && r.status !== 'pass').length;
+  if (count === 0) return '';
+  return [
+    '',
+    `hint: ${count} ${count === 1 ? 'case' : 'cases'} that need a successful call did not pass. Inputs built from the schemas`,
+    '  may make no sense to the agent; --samples FILE gives your own: a JSON object of operation name',
+    '  → input, e.g. {"get_session": {"user_id": "u1", "session_id": "s1"}}',
+    '',
+  ].join('\n');
 }
 
 /** The manifest entries of a model, with the spec's input and output schemas the checker builds inputs from and checks results with. */

@@ -6,6 +6,7 @@
 import { resolve as resolvePath } from 'node:path';
 import { defaultPort, defaultResource, startEmulator } from '../../emulator/emulator.js';
 import { defaultMaxDepth } from '../../emulator/envelope.js';
+import { PortInUseError, type Face } from '../../emulator/port-in-use.js';
 import { batchedLines } from '../../emulator/log-lines.js';
 import { createConsoleHandler, isLoopbackHost } from '../../emulator/console/serve.js';
 import type { ResourceDescription } from '../../emulator/resource.js';
@@ -75,6 +76,13 @@ function isManifest(loaded: readonly ManifestEntry[] | DevSpec): loaded is reado
   return Array.isArray(loaded);
 }
 
+/** Which flag moves the face whose port is taken; the gRPC face's is --port + 1 unless --grpc-port is given. */
+function portAdvice(face: Face, args: DevArgs): string {
+  if (face === 'http') return 'choose another with --port N';
+  const derived = args['grpc-port'] === undefined ? ` (by default --port + 1)` : '';
+  return `choose another with --grpc-port N${derived}, or turn gRPC off with --no-grpc`;
+}
+
 /** Runs the emulator until `stop` aborts (the CLI passes SIGINT/SIGTERM). Returns the exit code. */
 export async function runDev(args: DevArgs, io: Io, loadManifest: ManifestLoader, stop: AbortSignal): Promise<number> {
   if ((args.container === undefined) === (args.command === undefined)) {
@@ -85,7 +93,7 @@ export async function runDev(args: DevArgs, io: Io, loadManifest: ManifestLoader
   const { manifest, ...resourceDescription }: DevSpec = isManifest(loaded) ? { manifest: loaded } : loaded;
   const consoleOn = args.console ?? isLoopbackHost(args.host);
   const log = batchedLines((text) => io.stdout(text));
-  const emulator = await startEmulator({
+  const started = await startEmulator({
     container: args.container,
     command: args.command,
     replicas: args.replicas,
@@ -107,8 +115,14 @@ export async function runDev(args: DevArgs, io: Io, loadManifest: ManifestLoader
     pages: consoleOn ? createConsoleHandler({ resource: args.resource, token: args.token }) : undefined,
   }).catch((error: unknown) => {
     log.flush(); // the container's last output explains the failure that follows
+    if (error instanceof PortInUseError) return error;
     throw error;
   });
+  if (started instanceof PortInUseError) {
+    io.stderr(`agentgen dev: ${started.message}: ${portAdvice(started.face, args)}\n`);
+    return 1;
+  }
+  const emulator = started;
   const base = `${emulator.url}/v1/${emulator.resource}`;
   log.flush(); // what the start logged comes before the banner
   io.stdout(

@@ -26,6 +26,7 @@ import { NdjsonLines } from './ndjson-lines.js';
 import { fromProtoJson } from './proto-json.js';
 import { apiVersions, isUndecodable, loadProtos, type LoadedProtos } from './protos.js';
 import { grpcError } from './status-codes.js';
+import { checkPortFree, isAddressInUse, PortInUseError } from '../port-in-use.js';
 import { jsonToValue, structToJson, type ProtoStruct } from './struct-json.js';
 
 export interface GrpcFaceOptions {
@@ -190,7 +191,7 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
   for (const version of apiVersions) {
     const execution = protos.service(version, 'ReasoningEngineExecutionService');
     const serialize = execution['QueryReasoningEngine']?.responseSerialize;
-    if (serialize === undefined) throw new Error(`agentgen dev: QueryReasoningEngine (${version}) is missing from the loaded protos`);
+    if (serialize === undefined) throw new Error(`QueryReasoningEngine (${version}) is missing from the loaded protos`);
     server.addService(execution, {
       QueryReasoningEngine: (call: ServerUnaryCall<QueryRequest, unknown>, done: sendUnaryData<unknown>) => void query(serialize, call, done),
       StreamQueryReasoningEngine: (call: ServerWritableStream<QueryRequest, unknown>) => void streamQuery(call),
@@ -199,10 +200,17 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
   }
 
   const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
+  if (options.port !== 0) await checkPortFree('grpc', options.host, options.port);
   const port = await new Promise<number>((resolvePort, reject) => {
-    server.bindAsync(`${host}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) =>
-      error === null ? resolvePort(bound) : reject(new Error(`agentgen dev: cannot serve gRPC on ${host}:${options.port} (--grpc-port): ${error.message}`)),
-    );
+    server.bindAsync(`${host}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) => {
+      if (error === null) resolvePort(bound);
+      else
+        reject(
+          isAddressInUse(error)
+            ? new PortInUseError('grpc', options.host, options.port)
+            : new Error(`cannot serve gRPC on ${host}:${options.port}: ${error.message}`),
+        );
+    });
   });
   let closing: Promise<void> | undefined;
   return {

@@ -95,7 +95,7 @@ export function loadProtos(): LoadedProtos {
     service(version, name) {
       const definition = definitions[`google.cloud.aiplatform.${version}.${name}`];
       // A service maps to its method table; a message has a `format` key.
-      if (definition === undefined || 'format' in definition) throw new Error(`agentgen dev: no service ${name} (${version}) in ${protosDir}`);
+      if (definition === undefined || 'format' in definition) throw new Error(`no service ${name} (${version}) in ${protosDir}`);
       return tolerantCodec(definition as ServiceDefinition);
     },
     type: (fullName) => root.lookupType(fullName),

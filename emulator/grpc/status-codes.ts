@@ -9,7 +9,7 @@ import type { LoadedProtos } from './protos.js';
 /** `NOT_FOUND` → 5, and so on: grpc-js names its codes as google.rpc.Code does. */
 export function grpcCode(statusName: string): grpcStatus {
   const code = (grpcStatus as unknown as Record<string, number | undefined>)[statusName];
-  if (code === undefined || typeof code !== 'number') throw new Error(`agentgen dev: ${statusName} is not a gRPC status name`);
+  if (code === undefined || typeof code !== 'number') throw new Error(`${statusName} is not a gRPC status name`);
   return code;
 }
 

@@ -80,36 +80,105 @@ export function notInTerraform(body: ReasoningEngineBody): string[] {
 }
 
 // ---- HCL native syntax ----
+// Printed in `terraform fmt`'s layout, so the output is already formatted. `terraform fmt` is
+// hclwrite's format (hashicorp/hcl, hclwrite/format.go): two spaces per open bracket, one space
+// around `=`, and the `=` of consecutive lines whose value ends on the same line aligned one space
+// after the longest name (`formatCells`); a line that opens a value running over several lines
+// (`labels = {`), a block's line, a comment or a blank line ends such a run. It changes no line
+// breaks, so the blank lines are the style guide's: arguments first, then each nested block after
+// a blank line.
+
+/** A line whose `=` lines up with its neighbours' (an attribute or object key with a one-line value), or any other line. */
+type Line = { readonly name: string; readonly value: string } | { readonly text: string };
+
+/** A value on one line, or its opening bracket, the lines inside and its closing bracket. */
+type Printed = { readonly inline: string } | { readonly open: string; readonly inside: Line[]; readonly close: string };
 
 /** A JSON value as an HCL expression: quoted keys and strings (escaped), `[...]`, `{ k = v }`. */
-function hclValue(value: Json, indent: string): string {
-  if (value === null || typeof value === 'boolean' || typeof value === 'number') return JSON.stringify(value);
-  if (typeof value === 'string') return hclString(value);
+function hclValue(value: Json, indent: string): Printed {
+  if (value === null || typeof value === 'boolean' || typeof value === 'number') return { inline: JSON.stringify(value) };
+  if (typeof value === 'string') return { inline: hclString(value) };
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
-    return value.length === 0 ? '[]' : `[\n${value.map((item) => `${inner}${hclValue(item, inner)},`).join('\n')}\n${indent}]`;
+    return value.length === 0 ? { inline: '[]' } : { open: '[', inside: value.flatMap((item) => itemLines(item, inner)), close: ']' };
   }
   const entries = Object.entries(value as Record<string, Json>);
-  return entries.length === 0 ? '{}' : `{\n${entries.map(([k, v]) => `${inner}${hclString(k)} = ${hclValue(v, inner)}`).join('\n')}\n${indent}}`;
+  if (entries.length === 0) return { inline: '{}' };
+  return { open: '{', inside: entries.flatMap(([key, item]) => attributeLines(hclString(key), item, inner)), close: '}' };
 }
 
-function hclBody(body: Body, indent: string): string {
-  const width = Math.max(0, ...body.map((entry) => ('attribute' in entry ? entry.attribute.length : 0)));
-  return body
-    .map((entry) => {
-      if ('block' in entry) return `${indent}${entry.block} {\n${hclBody(entry.body, `${indent}  `)}${indent}}\n`;
-      const name = entry.attribute.padEnd(width);
-      const value = 'data' in entry.value ? hclValue(entry.value.data, indent) : `jsonencode(${hclValue(entry.value.jsonText, indent)})`;
-      return `${indent}${name} = ${value}\n`;
-    })
-    .join('');
+/** `name = value` (an argument, or a key of an object), the value wrapped in a function call when `call` is given. */
+function attributeLines(name: string, value: Json, indent: string, call?: string): Line[] {
+  const printed = hclValue(value, indent);
+  const [before, after] = call === undefined ? ['', ''] : [`${call}(`, ')'];
+  if ('inline' in printed) return [{ name: `${indent}${name}`, value: `${before}${printed.inline}${after}` }];
+  return [{ text: `${indent}${name} = ${before}${printed.open}` }, ...printed.inside, { text: `${indent}${printed.close}${after}` }];
+}
+
+/** An element of a list, with its comma. */
+function itemLines(value: Json, indent: string): Line[] {
+  const printed = hclValue(value, indent);
+  if ('inline' in printed) return [{ text: `${indent}${printed.inline},` }];
+  return [{ text: `${indent}${printed.open}` }, ...printed.inside, { text: `${indent}${printed.close},` }];
+}
+
+/** A block's body: its arguments, then each nested block after a blank line. */
+function bodyLines(body: Body, indent: string): Line[] {
+  const lines: Line[] = [];
+  for (const entry of body) {
+    if (!('attribute' in entry)) continue;
+    const { value } = entry;
+    lines.push(
+      ...('data' in value ? attributeLines(entry.attribute, value.data, indent) : attributeLines(entry.attribute, value.jsonText, indent, 'jsonencode')),
+    );
+  }
+  for (const entry of body) {
+    if (!('block' in entry)) continue;
+    if (lines.length > 0) lines.push({ text: '' });
+    lines.push({ text: `${indent}${entry.block} {` }, ...bodyLines(entry.body, `${indent}  `), { text: `${indent}}` });
+  }
+  return lines;
+}
+
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * How many columns hclwrite counts for an indented name (`Tokens.Columns`): grapheme clusters,
+ * a quoted key's quotes being tokens of their own (a combining mark after `"` is not joined to it).
+ */
+function columns(name: string): number {
+  const quoted = /^( *)"(.*)"$/s.exec(name);
+  const count = (text: string): number => [...graphemes.segment(text)].length;
+  return quoted === null ? count(name) : quoted[1]!.length + 2 + count(quoted[2]!);
+}
+
+/** The lines as text: each run of consecutive `name = value` lines has its `=` one space after its longest name. */
+function printLines(lines: readonly Line[]): string {
+  let text = '';
+  for (let start = 0; start < lines.length;) {
+    let end = start;
+    while (end < lines.length && 'name' in lines[end]!) end++;
+    if (end === start) {
+      text += `${(lines[start] as { text: string }).text}\n`;
+      start++;
+      continue;
+    }
+    const run = lines.slice(start, end) as { name: string; value: string }[];
+    const width = Math.max(...run.map((line) => columns(line.name)));
+    for (const line of run) text += `${line.name}${' '.repeat(width - columns(line.name))} = ${line.value}\n`;
+    start = end;
+  }
+  return text;
 }
 
 export function terraformHcl(body: ReasoningEngineBody, deploy: DeployConfig, resourceName: string): string {
-  const notes = notInTerraform(body)
-    .map((note) => `  # ${note}\n`)
-    .join('');
-  return `resource "${terraformResourceType}" "${hclIdentifier(resourceName)}" {\n${notes}${hclBody(resourceBody(body, deploy), '  ')}}\n`;
+  const notes = notInTerraform(body).map((note): Line => ({ text: `  # ${note}` }));
+  return printLines([
+    { text: `resource "${terraformResourceType}" "${hclIdentifier(resourceName)}" {` },
+    ...notes,
+    ...bodyLines(resourceBody(body, deploy), '  '),
+    { text: '}' },
+  ]);
 }
 
 // ---- JSON syntax (.tf.json) ----

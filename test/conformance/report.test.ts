@@ -3,8 +3,14 @@
  * parser reads back (case names and observations hold arbitrary text: operation names from a
  * manifest, bodies from a container), and the text table's summary line.
  */
-import { describe, expect, it } from 'vitest';
-import { conformanceSummary, formatConformanceJson, formatConformanceJunit, type CaseResult } from '../../conformance/index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { conformanceSummary, formatConformanceJson, formatConformanceJunit, formatConformanceTable, type CaseResult } from '../../conformance/index.js';
+import { conformanceCommand, samplesHint } from '../../cli/src/conformance-command.js';
+import { closeAll, start } from '../server/fixture.js';
+import { goodHandlers, goodTable } from './good-container.js';
 import { parseJunit } from './parse-junit.js';
 
 const hostile = `op <&"'> ]]> \u0001\t\n\r é 😀 \uD800 end`;
@@ -76,5 +82,57 @@ describe('conformance reports', () => {
     const parsed = parseJunit(formatConformanceJunit(cases, true));
     expect(parsed.attributes['failures']).toBe('2');
     expect(parsed.cases[1]?.failure?.type).toBe('advice');
+  });
+});
+
+/** Columns of a line as the report counts them: code points. */
+const widest = (text: string): number => Math.max(...text.split('\n').map((line) => [...line].length));
+
+describe('the text report', () => {
+  afterAll(closeAll);
+
+  it('agentgen conformance against a real container (the standard surface: over a hundred cases) fits 100 columns and ends with the --samples hint', async () => {
+    const { url } = await start(goodTable, goodHandlers);
+    const cwd = mkdtempSync(join(tmpdir(), 'agentgen-conformance-report-')); // no agentgen.yaml: the standard surface
+    let out = '';
+    try {
+      const code = await conformanceCommand({ url, format: 'text', timeout: 10_000, strict: false }, { cwd, stdout: (t) => void (out += t), stderr: () => {} });
+      expect(code).toBe(1); // the container serves 4 of the 13 standard operations
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+    const lines = out.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(100);
+    expect(lines[0]).toMatch(/^finding\s+case\s+observed$/);
+    expect(widest(out)).toBeLessThanOrEqual(100);
+    expect(out).not.toMatch(/ $/m);
+    expect(out).toMatch(/\n {2}VIOLATION: async_get_session is dispatched on \/api\/reasoning_engine\n {4}expected: .*\n {4}rule: contract 4\.2 rule 8/);
+    expect(out).toMatch(/\n\d+ passed, \d+ failed, \d+ advice, \d+ not checked\n\nhint: \d+ cases that need a successful call did not pass/);
+    expect(lines.slice(-3).join('\n')).toContain('--samples FILE gives your own: a JSON object of operation name\n  → input, e.g.');
+  });
+
+  it('cuts long cells in the table and prints them whole, wrapped, below: long words, emoji and newlines too', () => {
+    const body = JSON.stringify({ session: { events: Array.from({ length: 30 }, (_, i) => ({ id: `event-${i}`, text: '😀'.repeat(3) })) } });
+    const long: CaseResult = {
+      case: `${'streaming_agent_run_with_events'.repeat(3)} on /api/reasoning_engine (wrong route)`,
+      rule: 'contract 4.2 rule 3: '.repeat(12),
+      grade: 'violation',
+      expected: 'a 2xx answer',
+      observed: `500 ${body}\nsecond line`,
+      status: 'fail',
+      successPath: true,
+    };
+    const table = formatConformanceTable([...cases, long]);
+    expect(widest(table)).toBeLessThanOrEqual(100);
+    const details = table.slice(table.indexOf('cases that did not pass:'));
+    // Joined again, the observation's lines give back all of it (its newline read as a space).
+    const lines = table.slice(table.indexOf('  VIOLATION: streaming')).split('\n');
+    const first = lines.findIndex((line) => line.startsWith('    observed: '));
+    const rest = lines.slice(first + 1).filter((line, i, all) => all.slice(0, i + 1).every((l) => l.startsWith('      ')));
+    const joined = [lines[first]!.slice('    observed: '.length), ...rest.map((line) => line.slice(6))].join('');
+    expect(joined.replace(/ /g, '')).toBe(`500 ${body} second line`.replace(/ /g, ''));
+    expect(rest.length).toBeGreaterThan(3);
+    expect(samplesHint([...cases, long])).toMatch(/^\nhint: 2 cases that need a successful call did not pass/);
+    expect(samplesHint(cases.filter((r) => r.status === 'pass' || !r.successPath))).toBe('');
   });
 });

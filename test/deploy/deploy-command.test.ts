@@ -5,6 +5,7 @@
  * token reaches the API (the fake records it) and never any output.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -288,5 +289,34 @@ describe('agentgen deploy: failures, each with its message and exit code', () =>
       /^agentgen: no Application Default Credentials: .*no-such-credentials\.json.*Run `gcloud auth application-default login`, or set GOOGLE_APPLICATION_CREDENTIALS\.\n$/,
     );
     expect(api.requests).toEqual([]);
+  });
+
+  /**
+   * Off Google Cloud google-auth-library asks the metadata server and fails; some failures made
+   * gcp-metadata print a MetadataLookupWarning beside agentgen's own error. A metadata server on
+   * loopback that resets every connection is one (a reset is not among the errors it expects); a
+   * closed port is the other common case. HOME is an empty folder: no gcloud credentials either.
+   */
+  test.each([
+    ['resets every connection', (socket: Socket) => socket.resetAndDestroy()],
+    ['is closed', undefined],
+  ])("without any credentials, when the metadata server %s: agentgen's error and no MetadataLookupWarning", async (_case, onConnection) => {
+    const metadata = createServer(onConnection ?? (() => {}));
+    const port = await new Promise<number>((resolve) => metadata.listen(0, '127.0.0.1', () => resolve((metadata.address() as AddressInfo).port)));
+    if (onConnection === undefined) await new Promise((resolve) => metadata.close(resolve));
+    try {
+      const run = await runCli(['deploy', '--yes', '--api-endpoint', api.url], {
+        cwd: dir,
+        env: { GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: 'v1', GCE_METADATA_HOST: `127.0.0.1:${port}` },
+      });
+      outputs.push(run.stdout, run.stderr);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(
+        'agentgen: no Application Default Credentials: Could not load the default credentials. Browse to https://cloud.google.com/docs/authentication/getting-started for more information. Run `gcloud auth application-default login`, or set GOOGLE_APPLICATION_CREDENTIALS.\n',
+      );
+      expect(api.requests).toEqual([]);
+    } finally {
+      if (metadata.listening) metadata.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 /** `agentgen dev --command`: the emulator starts the container, as the platform would, and stops it. */
+import { createServer, type AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import yargs from 'yargs';
 import { startEmulator } from '../../emulator/index.js';
 import { devCommand, loadDevSpec, runDev, type DevArgs } from '../../cli/src/dev-command.js';
+import { main } from '../../cli/src/main.js';
 import { slowloris } from '../server/slow-client.js';
 import { freePort } from '../../emulator/container-process.js';
 
@@ -235,6 +237,19 @@ describe('runDev (the CLI verb)', () => {
     const { err, io: sink } = io();
     expect(await runDev(args, sink, async () => manifest, new AbortController().signal)).toBe(2);
     expect(err.join('')).toBe('agentgen dev: give exactly one of --container URL and --command "..."\n');
+  });
+
+  it('a taken --port is refused with the port and the flag that changes it, behind one prefix', async () => {
+    const busy = createServer();
+    const port = await new Promise<number>((resolve) => busy.listen(0, '127.0.0.1', () => resolve((busy.address() as AddressInfo).port)));
+    const { out, err, io: sink } = io();
+    try {
+      expect(await main(['dev', '--container', 'http://127.0.0.1:9', '--port', String(port), '--no-grpc'], sink)).toBe(1);
+    } finally {
+      busy.close();
+    }
+    expect(err.join('')).toBe(`agentgen dev: port ${port} on 127.0.0.1 (the HTTP API) is already in use: choose another with --port N\n`);
+    expect(out.join('')).toBe('');
   });
 
   it('serves the loaded manifest until stopped, printing the endpoints and one line per call', async () => {

@@ -48,6 +48,27 @@ const calls: string[] = [];
 let handlerAborted: (() => void) | undefined;
 const handlerAbortedOnce = new Promise<void>((resolve) => (handlerAborted = resolve));
 
+/**
+ * Besides the example's 20 operations, one whose parameters carry what the form shows under a
+ * field: defaults, a pattern and bounds (the container does not serve it; the form needs only its schema).
+ */
+const constrained = {
+  name: 'plan_trip',
+  api_mode: '',
+  description: 'Plans a trip (declared for the form only).',
+  parameters: {
+    type: 'object',
+    properties: {
+      city: { type: 'string', pattern: '^[A-Z][a-z]+$', minLength: 2, maxLength: 40, default: 'Paris' },
+      days: { type: 'integer', minimum: 1, maximum: 14, default: 3 },
+      stops: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 5 },
+    },
+    required: ['city'],
+  },
+};
+const declaredCount = 21;
+const ready = `ready: ${declaredCount} operations`;
+
 /** Lets the partial-text stream finish once the test has seen the card grow. */
 let releasePartial: () => void = () => {};
 const partialReleased = new Promise<void>((resolve) => (releasePartial = resolve));
@@ -108,7 +129,7 @@ beforeAll(async () => {
   const { port } = await container.listen();
   emulator = await startEmulator({
     container: `http://127.0.0.1:${port}`,
-    manifest: JSON.parse(readFileSync(join(exampleDir, 'generated', 'class-methods.json'), 'utf8')),
+    manifest: [...JSON.parse(readFileSync(join(exampleDir, 'generated', 'class-methods.json'), 'utf8')), constrained],
     port: 0,
     resource,
     token,
@@ -142,7 +163,7 @@ beforeAll(async () => {
     if ((message.type() === 'error' || message.type() === 'warning') && !apiAnswer) pageErrors.push(`${message.text()} (${message.location().url})`);
   });
   await tab.goto(`${emulator.url}/`);
-  await tab.locator('#status', { hasText: 'ready: 20 operations' }).waitFor();
+  await tab.locator('#status', { hasText: ready }).waitFor();
 });
 
 afterAll(async () => {
@@ -163,11 +184,25 @@ const apiCalls = () => calls.filter((line) => line.startsWith('POST '));
 
 describe('the dev console in Chromium, in front of the weather-agent example', () => {
   it('lists the declared operations with their api_mode and deprecation', async () => {
-    expect(await tab.locator('#operations button.operation').count()).toBe(20);
+    expect(await tab.locator('#operations button.operation').count()).toBe(declaredCount);
     await expect.poll(() => operation('async_stream_query').locator('.badge').allTextContents()).toEqual(['async_stream']);
     expect(await operation('stream_query').locator('.badge').allTextContents()).toEqual(['stream', 'deprecated']);
     expect(await operation('async_get_session').locator('.badge').allTextContents()).toEqual(['async']);
     expect(await tab.locator('#resource').textContent()).toBe(resource);
+  });
+
+  it("shows each field's default, pattern and bounds under it, and the default as the empty box's placeholder", async () => {
+    await operation('plan_trip').click();
+    expect(await field('city').locator('.hint').textContent()).toBe('default: "Paris" · pattern: ^[A-Z][a-z]+$ · 2–40 characters');
+    expect(await field('days').locator('.hint').textContent()).toBe('default: 3 · ≥ 1 · ≤ 14');
+    expect(await field('stops').locator('.hint').textContent()).toBe('1–5 items');
+    expect(await tab.getByLabel('city').getAttribute('placeholder')).toBe('Paris');
+    expect(await tab.getByLabel('days').getAttribute('placeholder')).toBe('3');
+    // Read with the box by a screen reader: the hint describes it.
+    expect(await tab.getByRole('textbox', { name: 'city' }).getAttribute('aria-describedby')).toBe(await field('city').locator('.hint').getAttribute('id'));
+    // An item of the list is named after its field.
+    await field('stops').locator('button', { hasText: '+ item' }).click();
+    await tab.getByLabel('stops item').fill('Lyon');
   });
 
   it('checks a form in the page before sending, then runs a unary call', async () => {
@@ -217,7 +252,8 @@ describe('the dev console in Chromium, in front of the weather-agent example', (
     await operation('async_stream_query').click();
     expect(await input('user_id').inputValue()).toBe('ada');
     expect(await input('session_id').inputValue()).toBe(picked);
-    await input('message').fill('What is the weather in Paris?');
+    // The box of the picked alternative of `message` (text or a content object) has a name of its own.
+    await tab.getByLabel('message (string)').fill('What is the weather in Paris?');
     await tab.locator('#send').click();
     await turns().nth(1).locator('.card.note', { hasText: 'stream ended' }).waitFor();
 
@@ -329,7 +365,7 @@ describe('the dev console in Chromium, in front of the weather-agent example', (
     const direct = new URL(emulator!.url);
     // localhost and 127.0.0.1 are different sites: a page on one sending the browser to the other.
     await tab.goto(`http://localhost:${direct.port}/`);
-    await tab.locator('#status', { hasText: 'ready: 20 operations' }).waitFor();
+    await tab.locator('#status', { hasText: ready }).waitFor();
     await tab.evaluate((target) => void (location.href = target), `${emulator!.url}/`);
     await tab.locator('#status', { hasText: 'Enter the bearer token' }).waitFor();
     expect(await tab.locator('#token-field').isVisible()).toBe(true);
@@ -337,7 +373,7 @@ describe('the dev console in Chromium, in front of the weather-agent example', (
     expect(await tab.locator('meta[name="agentgen-console"]').getAttribute('content')).not.toContain(token);
     await tab.locator('#token').fill(token);
     await tab.locator('#token').press('Tab');
-    await tab.locator('#status', { hasText: 'ready: 20 operations' }).waitFor();
+    await tab.locator('#status', { hasText: ready }).waitFor();
   });
 
   it('fetched nothing from elsewhere, and the page logged no error (no CSP violation)', () => {

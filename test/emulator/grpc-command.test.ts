@@ -5,10 +5,12 @@
 import { createServer, type Server } from 'node:net';
 import { credentials, status } from '@grpc/grpc-js';
 import { v1 } from '@google-cloud/aiplatform';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import yargs from 'yargs';
 import { startEmulator } from '../../emulator/index.js';
 import { devCommand, runDev, type DevArgs } from '../../cli/src/dev-command.js';
+import { main } from '../../cli/src/main.js';
+import { PortInUseError } from '../../emulator/port-in-use.js';
 import { startTestContainer } from './container-fixture.js';
 
 const resource = 'projects/p/locations/l/reasoningEngines/778';
@@ -70,6 +72,7 @@ describe('agentgen dev --grpc-port / --no-grpc', () => {
   it("serves gRPC on --port + 1 by default, prints it, and Google's client reaches the container through it", async () => {
     const container = await startTestContainer();
     const out: string[] = [];
+    const err: string[] = [];
     const stop = new AbortController();
     // Between the probe and dev's bind another process may still take one of the two ports: then
     // dev refuses to start (as the next test requires), and the pair is drawn again.
@@ -79,18 +82,19 @@ describe('agentgen dev --grpc-port / --no-grpc', () => {
       port = await freePortPair();
       const started = runDev(
         { ...base, port, container: container.url },
-        { cwd: process.cwd(), stdout: (t) => void out.push(t), stderr: () => {} },
+        { cwd: process.cwd(), stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) },
         async () => manifest,
         stop.signal,
       );
-      let ended: { error?: unknown } | undefined;
+      let ended: { code?: number; error?: unknown } | undefined;
       started.then(
-        () => (ended = {}),
+        (code) => (ended = { code }),
         (error: unknown) => (ended = { error }),
       );
       while (ended === undefined && !/\n {2}gRPC \S+/.test(out.join(''))) await new Promise((resolve) => setTimeout(resolve, 10));
       if (ended === undefined) running = started;
-      else if (attempt >= 5 || !/EADDRINUSE/.test(String(ended.error))) throw new Error(`agentgen dev stopped before it had started: ${String(ended.error)}`);
+      else if (attempt >= 5 || !/is already in use/.test(err.join('')))
+        throw new Error(`agentgen dev stopped before it had started: ${String(ended.error ?? err.join(''))}`);
     }
     try {
       const address = /\n {2}gRPC (\S+)/.exec(out.join(''))?.[1] ?? '';
@@ -121,14 +125,62 @@ describe('agentgen dev --grpc-port / --no-grpc', () => {
   });
 
   it('a gRPC port in use is a clear start-up error', async () => {
-    const busy = createServer();
-    const port = await new Promise<number>((resolve) => busy.listen(0, '127.0.0.1', () => resolve((busy.address() as { port: number }).port)));
+    const busy = await listenOn(0);
+    const port = (busy?.address() as { port: number }).port;
     try {
-      await expect(startEmulator({ container: 'http://127.0.0.1:9', manifest, port: 0, grpcPort: port, logger: () => {} })).rejects.toThrow(
-        new RegExp(`^agentgen dev: cannot serve gRPC on 127\\.0\\.0\\.1:${port} \\(--grpc-port\\): `),
+      const refused = await startEmulator({ container: 'http://127.0.0.1:9', manifest, port: 0, grpcPort: port, logger: () => {} }).catch(
+        (error: unknown) => error,
       );
+      expect(refused).toBeInstanceOf(PortInUseError);
+      expect(refused).toMatchObject({ face: 'grpc', host: '127.0.0.1', port, message: `port ${port} on 127.0.0.1 (the gRPC face) is already in use` });
     } finally {
-      busy.close();
+      busy?.close();
+    }
+  });
+
+  /** `agentgen dev` run as the CLI runs it; what grpc-js prints itself (console.error) is caught too. */
+  async function cliRefusal(argv: string[]): Promise<{ code: number; stderr: string }> {
+    const err: string[] = [];
+    const printed = vi.spyOn(console, 'error').mockImplementation((...line: unknown[]) => void err.push(`${line.join(' ')}\n`));
+    try {
+      const code = await main(['dev', '--container', 'http://127.0.0.1:9', ...argv], { cwd: process.cwd(), stdout: () => {}, stderr: (t) => void err.push(t) });
+      return { code, stderr: err.join('') };
+    } finally {
+      printed.mockRestore();
+    }
+  }
+
+  it('agentgen dev names the taken gRPC port and --grpc-port / --no-grpc, in one line behind one prefix', async () => {
+    const busy = await listenOn(0);
+    const port = (busy?.address() as { port: number }).port;
+    try {
+      expect(await cliRefusal(['--port', '0', '--grpc-port', String(port)])).toEqual({
+        code: 1,
+        stderr: `agentgen dev: port ${port} on 127.0.0.1 (the gRPC face) is already in use: choose another with --grpc-port N, or turn gRPC off with --no-grpc\n`,
+      });
+    } finally {
+      busy?.close();
+    }
+  });
+
+  it('says the gRPC port is --port + 1 when that neighbour is the one taken', async () => {
+    // Another test file may take --port itself between the probe and dev's bind: then draw again.
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePortPair();
+      const neighbour = await listenOn(port + 1);
+      if (neighbour === undefined) continue;
+      let refusal: { code: number; stderr: string };
+      try {
+        refusal = await cliRefusal(['--port', String(port)]);
+      } finally {
+        neighbour.close();
+      }
+      if (attempt < 5 && refusal.stderr.includes('(the HTTP API)')) continue;
+      expect(refusal).toEqual({
+        code: 1,
+        stderr: `agentgen dev: port ${port + 1} on 127.0.0.1 (the gRPC face) is already in use: choose another with --grpc-port N (by default --port + 1), or turn gRPC off with --no-grpc\n`,
+      });
+      return;
     }
   });
 

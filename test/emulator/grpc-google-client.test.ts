@@ -179,7 +179,7 @@ function plain(value: unknown): unknown {
 const plainStruct = (struct: { fields?: Record<string, unknown> | null } | null | undefined): Record<string, unknown> =>
   Object.fromEntries(Object.entries(struct?.fields ?? {}).map(([key, item]) => [key, plain(item)]));
 
-/** As the README writes it. */
+/** As docs/dev.md writes it. */
 const struct = (object: object) => (helpers.toValue(object) as { structValue?: object }).structValue;
 
 /** A gRPC stream's HttpBody chunks, each with the time it arrived. */
@@ -253,7 +253,7 @@ describe("agentgen dev's gRPC face, with @google-cloud/aiplatform on its default
     expect(chunks[0]!.at).toBeLessThan(observed.lastYieldedAt ?? 0);
   });
 
-  it('a sync-generator stream works too (stream_query), read with for await as the README shows', async () => {
+  it('a sync-generator stream works too (stream_query), read with for await as docs/dev.md shows', async () => {
     const stream = execution.streamQueryReasoningEngine({ name, classMethod: 'stream_query', input: struct({ user_id: 'u1', message: 'hi' }) }, withToken);
     const events: unknown[] = [];
     for await (const chunk of stream) events.push(JSON.parse(Buffer.from((chunk as { data: Uint8Array }).data).toString('utf8')));

@@ -7,6 +7,7 @@
  * header, and never printed, even when an API or a library echoes it.
  */
 import { bearerTokenCharacters, minimumSecretLength, type Redactor } from './redact.js';
+import { withoutMetadataLookupWarning } from './without-metadata-warning.js';
 
 export type TokenSource = () => Promise<string>;
 
@@ -64,12 +65,12 @@ function applicationDefaultToken(): TokenSource {
     auth ??= import('google-auth-library').then(({ GoogleAuth }) => new GoogleAuth({ scopes: [cloudPlatformScope] }));
     let token: string | null | undefined;
     try {
-      token = await (await auth).getAccessToken();
+      const client = await auth;
+      token = await withoutMetadataLookupWarning(() => client.getAccessToken());
     } catch (error) {
       // google-auth-library's messages name the file or the metadata server, never a secret.
-      throw new Error(
-        `no Application Default Credentials: ${(error as Error).message.split('\n')[0]}. Run \`gcloud auth application-default login\`, or set GOOGLE_APPLICATION_CREDENTIALS.`,
-      );
+      const reason = (error as Error).message.split('\n')[0]!.replace(/\.+$/, '');
+      throw new Error(`no Application Default Credentials: ${reason}. Run \`gcloud auth application-default login\`, or set GOOGLE_APPLICATION_CREDENTIALS.`);
     }
     if (!token) throw new Error('Application Default Credentials gave no access token');
     return token;

@@ -24,6 +24,22 @@ export interface Schema {
   readonly description?: string;
   readonly default?: unknown;
   readonly additionalProperties?: boolean | Schema;
+  // What the form shows beside a field (schema-hints.ts); the container checks them.
+  readonly pattern?: string;
+  readonly format?: string;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  /** A number (JSON Schema), or true to make `minimum` exclusive (OpenAPI 3.0). */
+  readonly exclusiveMinimum?: number | boolean;
+  readonly exclusiveMaximum?: number | boolean;
+  readonly multipleOf?: number;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  readonly uniqueItems?: boolean;
+  readonly minProperties?: number;
+  readonly maxProperties?: number;
 }
 
 /** A `google.rpc.Status` answer, or an `{"error"}` line of a stream, or a failure to reach the API. */

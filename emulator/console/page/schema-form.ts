@@ -6,6 +6,7 @@
  */
 import type { Schema } from './api.js';
 import { button, el } from './dom.js';
+import { defaultText, schemaHints } from './schema-hints.js';
 
 /** `undefined`: left empty (an optional field is then left out of the input). */
 type Read = { readonly ok: true; readonly value: unknown } | { readonly ok: false };
@@ -45,7 +46,10 @@ export function describeType(schema: Schema): string {
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** One labelled field: the control, its description and its error line, and a `null` switch when nullable. */
+/**
+ * One labelled field: the control, its description, what the schema accepts (default, pattern,
+ * bounds), its error line, and a `null` switch when nullable.
+ */
 class Field {
   readonly element: HTMLElement;
   private readonly error = el('small', { className: 'error' });
@@ -68,14 +72,15 @@ class Field {
       this.nullBox = box;
       label.append(' ', el('label', { className: 'null' }, box, 'null'));
     }
-    this.element = el(
-      'div',
-      { className: 'field', 'data-field': name },
-      label,
-      control.element,
-      schema.description === undefined ? null : el('small', { className: 'desc' }, schema.description),
-      this.error,
-    );
+    const hints = schemaHints(schema);
+    const notes = [
+      schema.description === undefined ? null : el('small', { className: 'desc', id: freshId() }, schema.description),
+      hints.length === 0 ? null : el('small', { className: 'hint', id: freshId() }, hints.join(' · ')),
+    ].filter((note) => note !== null);
+    // A screen reader reads the description and the hints with the labelled control.
+    const labelled = labelFor === undefined ? null : control.element.id === labelFor ? control.element : control.element.querySelector(`#${labelFor}`);
+    if (labelled !== null && notes.length > 0) labelled.setAttribute('aria-describedby', notes.map((note) => note.id).join(' '));
+    this.element = el('div', { className: 'field', 'data-field': name }, label, control.element, ...notes, this.error);
   }
 
   /** The control's value (`null` when switched to null), `undefined` when left empty; false (and an error shown) when invalid. */
@@ -107,33 +112,55 @@ class Field {
   }
 }
 
+/**
+ * Where a control's element goes and what names it: the field's `<label for=id>`, or, for a
+ * control no label points at (an alternative of a choice, an item of a list), `name`, as its
+ * `aria-label`.
+ */
+interface Place {
+  readonly id: string;
+  readonly name: string;
+  readonly labelled: boolean;
+}
+
+/** Gives a form element its id, and its accessible name when no `<label for>` names it. */
+function placed<E extends HTMLElement>(element: E, place: Place): E {
+  element.id = place.id;
+  if (!place.labelled) element.setAttribute('aria-label', place.name);
+  return element;
+}
+
+/** A place no label points at, named `name`. */
+const unlabelled = (name: string): Place => ({ id: freshId(), name, labelled: false });
+
 /** The control for a schema; `report` shows a message on the enclosing field. */
-function control(schema: Schema, id: string, report: (message: string) => void): Control {
-  if (schema.enum !== undefined) return enumControl(schema.enum, id);
+function control(schema: Schema, place: Place, report: (message: string) => void): Control {
+  if (schema.enum !== undefined) return enumControl(schema.enum, place);
   const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives !== undefined && alternatives.length > 0) return choiceControl(alternatives, id, report);
+  if (alternatives !== undefined && alternatives.length > 0) return choiceControl(alternatives, place, report);
   switch (mainType(schema)) {
     case 'string':
-      return stringControl(id);
+      return stringControl(schema, place);
     case 'number':
     case 'integer':
-      return numberControl(mainType(schema) === 'integer', id, report);
+      return numberControl(schema, mainType(schema) === 'integer', place, report);
     case 'boolean':
-      return booleanControl(id);
+      return booleanControl(place);
     case 'array':
-      return schema.items === undefined ? jsonControl(schema, id, report) : arrayControl(schema.items, report);
+      return schema.items === undefined ? jsonControl(schema, place, report) : arrayControl(schema.items, place.name, report);
     case 'object':
-      return schema.properties === undefined ? jsonControl(schema, id, report) : objectControl(schema);
+      return schema.properties === undefined ? jsonControl(schema, place, report) : objectControl(schema);
     default:
-      return jsonControl(schema, id, report);
+      return jsonControl(schema, place, report);
   }
 }
 
-function stringControl(id: string): Control {
-  const input = el('input', { className: 'string' });
-  input.id = id;
+function stringControl(schema: Schema, place: Place): Control {
+  const input = placed(el('input', { className: 'string' }), place);
   input.type = 'text';
   input.autocomplete = 'off';
+  // Left empty, the field is left out and the handler applies the default: the placeholder shows it.
+  input.placeholder = defaultText(schema) ?? '';
   return {
     element: input,
     read: () => ({ ok: true, value: input.value === '' ? undefined : input.value }),
@@ -143,11 +170,11 @@ function stringControl(id: string): Control {
   };
 }
 
-function numberControl(integer: boolean, id: string, report: (message: string) => void): Control {
-  const input = el('input', { className: 'number' });
-  input.id = id;
+function numberControl(schema: Schema, integer: boolean, place: Place, report: (message: string) => void): Control {
+  const input = placed(el('input', { className: 'number' }), place);
   input.type = 'text';
   input.inputMode = integer ? 'numeric' : 'decimal';
+  input.placeholder = defaultText(schema) ?? '';
   return {
     element: input,
     read: () => {
@@ -161,9 +188,8 @@ function numberControl(integer: boolean, id: string, report: (message: string) =
   };
 }
 
-function selectOf(id: string, labels: readonly string[]): HTMLSelectElement {
-  const select = el('select');
-  select.id = id;
+function selectOf(place: Place, labels: readonly string[]): HTMLSelectElement {
+  const select = placed(el('select'), place);
   labels.forEach((label, index) => {
     const option = el('option', {}, label);
     option.value = String(index);
@@ -172,22 +198,22 @@ function selectOf(id: string, labels: readonly string[]): HTMLSelectElement {
   return select;
 }
 
-function booleanControl(id: string): Control {
-  const select = selectOf(id, ['(not set)', 'true', 'false']);
+function booleanControl(place: Place): Control {
+  const select = selectOf(place, ['(not set)', 'true', 'false']);
   return { element: select, read: () => ({ ok: true, value: [undefined, true, false][Number(select.value)] }) };
 }
 
-function enumControl(values: readonly unknown[], id: string): Control {
-  const select = selectOf(id, ['(not set)', ...values.map((value) => JSON.stringify(value))]);
+function enumControl(values: readonly unknown[], place: Place): Control {
+  const select = selectOf(place, ['(not set)', ...values.map((value) => JSON.stringify(value))]);
   return { element: select, read: () => ({ ok: true, value: select.value === '0' ? undefined : values[Number(select.value) - 1] }) };
 }
 
-function jsonControl(schema: Schema, id: string, report: (message: string) => void): Control {
-  const area = el('textarea', { className: 'json' });
-  area.id = id;
+function jsonControl(schema: Schema, place: Place, report: (message: string) => void): Control {
+  const area = placed(el('textarea', { className: 'json' }), place);
   area.rows = 3;
   area.spellcheck = false;
-  area.placeholder = mainType(schema) === 'array' ? '[ … ] (JSON)' : mainType(schema) === 'object' ? '{ … } (JSON)' : 'JSON';
+  const shape = mainType(schema) === 'array' ? '[ … ] (JSON)' : mainType(schema) === 'object' ? '{ … } (JSON)' : 'JSON';
+  area.placeholder = 'default' in schema && schema.default !== undefined ? JSON.stringify(schema.default) : shape;
   return {
     element: area,
     read: () => {
@@ -208,14 +234,13 @@ function jsonControl(schema: Schema, id: string, report: (message: string) => vo
   };
 }
 
-function choiceControl(alternatives: readonly Schema[], id: string, report: (message: string) => void): Control {
-  const select = selectOf(
-    id,
-    alternatives.map((alternative) =>
-      mainType(alternative) === 'object' && alternative.properties === undefined ? 'object (JSON)' : describeType(alternative),
-    ),
+function choiceControl(alternatives: readonly Schema[], place: Place, report: (message: string) => void): Control {
+  const names = alternatives.map((alternative) =>
+    mainType(alternative) === 'object' && alternative.properties === undefined ? 'object (JSON)' : describeType(alternative),
   );
-  const controls = alternatives.map((alternative) => control(alternative, freshId(), report));
+  const select = selectOf(place, names);
+  // Each alternative's box is named after the field and the alternative: `message (string)`.
+  const controls = alternatives.map((alternative, index) => control(alternative, unlabelled(`${place.name} (${names[index]})`), report));
   const body = el('div', { className: 'choice-body' });
   const show = (): void => {
     body.replaceChildren(controls[Number(select.value)]?.element ?? '');
@@ -230,13 +255,13 @@ function choiceControl(alternatives: readonly Schema[], id: string, report: (mes
   };
 }
 
-function arrayControl(items: Schema, report: (message: string) => void): Control {
+function arrayControl(items: Schema, name: string, report: (message: string) => void): Control {
   const rows: Array<{ readonly row: HTMLElement; readonly control: Control }> = [];
   const list = el('div', { className: 'items' });
   const add = button(
     '+ item',
     () => {
-      const itemControl = control(items, freshId(), report);
+      const itemControl = control(items, unlabelled(`${name} item`), report);
       const entry = { row: el('div', { className: 'item' }), control: itemControl };
       entry.row.append(
         itemControl.element,
@@ -287,7 +312,7 @@ export class SchemaForm {
       const id = freshId();
       let field: Field | undefined;
       const report = (message: string): void => void field?.failed(message);
-      field = new Field(name, required.has(name), property, control(property, id, report), id);
+      field = new Field(name, required.has(name), property, control(property, { id, name, labelled: true }, report), id);
       this.fields.push(field);
       this.element.append(field.element);
     }
