@@ -1,4 +1,5 @@
 // Types of packed-packages.mjs, for the TypeScript tests that import it.
+import type { LocalRegistry } from './local-registry.mjs';
 export interface Workspace {
   readonly name: string;
   readonly folder: string;
@@ -28,4 +29,4 @@ export function packWorkspaces(
 ): Promise<Map<string, Packed>>;
 export const publishedWorkspaces: readonly Workspace[];
 export function packedOnce(): Promise<Map<string, Packed>>;
-export function startScopeRegistry(packed: ReadonlyMap<string, Packed>): Promise<{ url: string; requests: string[]; close(): Promise<void> }>;
+export function startScopeRegistry(packed: ReadonlyMap<string, Packed>): Promise<LocalRegistry>;

@@ -6,10 +6,10 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startLocalRegistry } from './local-registry.mjs';
 
 export const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -197,41 +197,9 @@ export async function packedOnce() {
 }
 
 /**
- * A registry for the packed packages of one scope: packuments at `<url>@scope%2fname`, tarballs at
- * `<url>tarballs/<file>`, under a fresh path per run so that nothing npm cached from an earlier run
- * answers for this one. Point npm at it with `@scope:registry=<url>`. Every request is recorded.
+ * A registry for the packed packages of one scope (scripts/local-registry.mjs, with nothing
+ * upstream): point npm at it with `@scope:registry=<url>`. Every request is recorded.
  */
-export async function startScopeRegistry(packed) {
-  const prefix = `/run-${process.pid}-${Date.now()}/`;
-  const requests = [];
-  let url = '';
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent((req.url ?? '').split('?')[0]);
-    const rest = path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
-    requests.push(`${req.method} ${rest ?? path}`);
-    const tarball = rest?.startsWith('tarballs/') ? [...packed.values()].find((p) => basename(p.file) === rest.slice('tarballs/'.length)) : undefined;
-    const document = rest === undefined ? undefined : packed.get(rest);
-    if (req.method === 'GET' && tarball) {
-      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(tarball.file));
-    } else if (req.method === 'GET' && document) {
-      const { manifest } = document;
-      const version = {
-        ...manifest,
-        _id: `${manifest.name}@${manifest.version}`,
-        dist: { tarball: `${url}tarballs/${basename(document.file)}`, integrity: document.integrity, shasum: document.shasum },
-      };
-      const packument = { _id: manifest.name, name: manifest.name, 'dist-tags': { latest: manifest.version }, versions: { [manifest.version]: version } };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(packument));
-    } else {
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
-    }
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${server.address().port}${prefix}`;
-  const close = () =>
-    new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-  return { url, requests, close };
+export function startScopeRegistry(packed) {
+  return startLocalRegistry(packed);
 }
