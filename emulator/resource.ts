@@ -4,7 +4,7 @@
  * reasoning_engine.py: `ReasoningEngine{name, display_name, spec, create_time, update_time}`,
  * `ReasoningEngineSpec{container_spec{image_uri}, deployment_spec, class_methods, agent_framework}`).
  * What a local emulator cannot know (the image, the deployment) is a placeholder, documented in
- * emulator/README.md.
+ * docs/dev.md.
  */
 import type { ManifestEntry } from '../spec/index.js';
 

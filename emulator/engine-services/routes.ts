@@ -25,7 +25,7 @@ export interface Route {
 
 const id = '([^/:]+)';
 const unserved = (what: string): ServiceError =>
-  new ServiceError('UNIMPLEMENTED', `agentgen dev does not serve ${what}; see "The engine's services" in emulator/README.md.`);
+  new ServiceError('UNIMPLEMENTED', `agentgen dev does not serve ${what}; see "The engine's services" in agentgen's docs/dev.md.`);
 
 /** `tail`: the decoded path after the engine's name, e.g. `/sessions/123:appendEvent`. */
 export function routeOf(method: string, tail: string, services: EngineServices): Route {

@@ -6,7 +6,7 @@
  * Mirrors `schema-to-ts.ts` rule for rule; `tsc` proves the two agree on every generated schema
  * (with the runtime's proof types, `Produces` and `Shape`: see `schemaDeclaration`).
  *
- * Object rules (documented in the README): with declared properties, unknown keys are dropped
+ * Object rules (documented in docs/spec.md, "Objects"): with declared properties, unknown keys are dropped
  * (`z.object`) unless `additionalProperties` is `true` (kept, `z.looseObject`), a schema
  * (`catchall`), or `false` (an error, `z.strictObject`). An object with no declared properties
  * is a record of any keys. A property's `default` fills it when it is missing.

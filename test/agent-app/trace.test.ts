@@ -33,7 +33,7 @@ let emulator: Emulator;
 let client: AgentClient;
 
 beforeAll(async () => {
-  // The two lines of runtime/README.md's "In production", with the in-memory exporter.
+  // The two lines of docs/observability.md's "Traces", with the in-memory exporter.
   context.setGlobalContextManager(contextManager.enable());
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
 

@@ -1,5 +1,5 @@
 /**
- * Requests for `agentgen dev` (emulator/README.md): a valid public call (`:query`, `:streamQuery`,
+ * Requests for `agentgen dev` (docs/dev.md): a valid public call (`:query`, `:streamQuery`,
  * `?alt=sse`, GET of the resource, CORS preflights) with at most one mistake in it, so that the
  * status the emulator must answer is known; plus random and malformed requests that must get a
  * google.rpc.Status 4xx or a valid result, never a 5xx.
