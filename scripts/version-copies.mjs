@@ -94,9 +94,6 @@ export const versionCopies = [
   ]),
   // Written into every generated header, and the version `agentgen --version` prints.
   sourceCopy('generator/version.ts', 'export const generatorVersion = ', exact),
-  // The runtime a generated file's import needs (said where tsc reports it missing); a caret range
-  // of 0.x covers one minor only, so it moves with the version.
-  sourceCopy('generator/emit/symbols.ts', 'export const runtimePackageRange = ', (version) => `@agentgen/runtime@^${version}`),
 ];
 
 /** A file as the copies in it read it: JSON parsed (and written back in the layout npm uses), anything else as text. */

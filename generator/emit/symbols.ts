@@ -4,13 +4,17 @@
  * output's own modules. An emitter names a symbol where it uses it; the import follows.
  */
 import type { Model } from '../model.js';
+import { generatorVersion } from '../version.js';
 import { importSymbol, type ImportSymbol, type ModuleRef } from './generated-file.js';
 
 /** The code-generation API generated files are written against; a breaking change gets a new entry. */
 export const codegenEntry = 'codegenv1';
 
-/** The runtime's package range that offers `codegenEntry`; said where a missing runtime is reported. */
-export const runtimePackageRange = '@agentgen/runtime@^0.2.0';
+/**
+ * The runtime's package range that offers `codegenEntry`; said where a missing runtime is reported.
+ * The packages share one version, and a caret range of 0.x covers one minor: it follows the generator's.
+ */
+export const runtimePackageRange = `@agentgen/runtime@^${generatorVersion}`;
 
 export type RuntimeSide = 'server' | 'client' | 'validation' | 'pattern' | 'contract';
 
