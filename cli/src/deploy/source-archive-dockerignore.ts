@@ -1,0 +1,183 @@
+/**
+ * `.dockerignore` as Docker reads it, for '/'-separated paths relative to the build context: a port
+ * of moby/patternmatcher (`ignorefile.ReadAll`, `New` and `MatchesOrParentMatches`, the matcher
+ * BuildKit and the classic builder use today; github.com/moby/patternmatcher @5a6d842, March 2026).
+ * Not gitignore: a pattern is anchored at the context's root (`dist` is `./dist` only, not
+ * `src/dist`), `*` and `?` stay within one path segment (Go's filepath.Match), `**` crosses any
+ * number of them, a pattern that matches a folder matches everything under it, and a later `!`
+ * pattern re-includes even inside an excluded folder.
+ *
+ * Hand-written rather than @balena/dockerignore 1.0.2: that package ports Docker 19.03's matcher,
+ * which checks a single parent folder (Docker has since deprecated it as buggy), matches case-
+ * insensitively by default (Docker on Linux does not) and escapes only `.` and `$`, so `(`, `+`,
+ * `{` or `|` in a pattern become regular-expression syntax.
+ */
+
+export interface DockerIgnore {
+  /** Whether `path` ('/'-separated, relative, no leading './') is left out of the context. */
+  ignores(path: string): boolean;
+  /** Whether any pattern re-includes (`!`): then a left-out folder must still be walked. */
+  readonly hasExclusions: boolean;
+}
+
+/** A pattern Docker cannot compile (Go's filepath.ErrBadPattern), with the line as written. */
+export class DockerIgnorePatternError extends Error {
+  constructor(readonly pattern: string) {
+    super(`syntax error in pattern ${JSON.stringify(pattern)}`);
+  }
+}
+
+/** Go's path.Clean for '/'-separated paths: posix.normalize, less a trailing '/'. */
+function clean(path: string): string {
+  const normalized = posixNormalize(path);
+  return normalized.length > 1 && normalized.endsWith('/') ? normalized.slice(0, -1) : normalized;
+}
+
+function posixNormalize(path: string): string {
+  if (path === '') return '.';
+  const absolute = path.startsWith('/');
+  const out: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (out.length > 0 && out[out.length - 1] !== '..') out.pop();
+      else if (!absolute) out.push('..');
+      continue;
+    }
+    out.push(part);
+  }
+  const joined = out.join('/');
+  return absolute ? `/${joined}` : joined === '' ? '.' : joined;
+}
+
+/** ignorefile.ReadAll: one pattern a line, BOM and `#` comments dropped, cleaned, leading '/' removed. */
+export function readDockerIgnore(text: string): string[] {
+  const patterns: string[] = [];
+  const lines = text.replace(/^\uFEFF/, '').split('\n');
+  for (const line of lines) {
+    if (line.startsWith('#')) continue;
+    let pattern = line.trim();
+    if (pattern === '') continue;
+    const invert = pattern.startsWith('!');
+    if (invert) pattern = pattern.slice(1).trim();
+    if (pattern.length > 0) {
+      pattern = clean(pattern);
+      if (pattern.length > 1 && pattern.startsWith('/')) pattern = pattern.slice(1);
+    }
+    patterns.push(invert ? `!${pattern}` : pattern);
+  }
+  return patterns;
+}
+
+type MatchType = 'exact' | 'prefix' | 'suffix' | 'regexp';
+
+interface Pattern {
+  readonly exclusion: boolean;
+  readonly cleaned: string;
+  readonly type: MatchType;
+  readonly regexp: RegExp | undefined;
+}
+
+/** Characters a regular expression gives meaning to that filepath.Match does not (patternmatcher's shouldEscape). */
+const escaped = new Set(['.', '+', '(', ')', '|', '{', '}', '$']);
+
+/** Pattern.compile: the pattern as one of four kinds of test, a regular expression only when needed. */
+function compile(cleaned: string): { type: MatchType; regexp: RegExp | undefined } {
+  let source = '^';
+  let type: MatchType = 'exact';
+  const chars = [...cleaned]; // by code point, as Go's text/scanner reads runes
+  for (let i = 0, index = 0; i < chars.length; i++, index++) {
+    const ch = chars[i]!;
+    if (ch === '*') {
+      if (chars[i + 1] === '*') {
+        i++;
+        if (chars[i + 1] === '/') i++; // `**/` is `**`
+        if (i + 1 >= chars.length) {
+          // A trailing `**` accepts everything below, as in .gitignore.
+          if (type === 'exact') type = 'prefix';
+          else {
+            source += '.*';
+            type = 'regexp';
+          }
+        } else {
+          source += '(.*/)?';
+          type = 'regexp';
+        }
+        if (index === 0) type = 'suffix';
+      } else {
+        source += '[^/]*';
+        type = 'regexp';
+      }
+    } else if (ch === '?') {
+      source += '[^/]';
+      type = 'regexp';
+    } else if (escaped.has(ch)) {
+      source += `\\${ch}`;
+    } else if (ch === '\\') {
+      if (i + 1 < chars.length) {
+        source += `\\${chars[++i]!}`;
+        type = 'regexp';
+      } else source += '\\\\';
+    } else if (ch === '[' || ch === ']') {
+      source += ch;
+      type = 'regexp';
+    } else source += ch;
+  }
+  if (type !== 'regexp') return { type, regexp: undefined };
+  try {
+    return { type, regexp: new RegExp(`${source}$`) };
+  } catch {
+    throw new DockerIgnorePatternError(cleaned);
+  }
+}
+
+function matches(pattern: Pattern, path: string): boolean {
+  switch (pattern.type) {
+    case 'exact':
+      return path === pattern.cleaned;
+    case 'prefix':
+      return path.startsWith(pattern.cleaned.slice(0, -2));
+    case 'suffix': {
+      const suffix = pattern.cleaned.slice(2);
+      // `**/foo` also matches `foo` itself.
+      return path.endsWith(suffix) || (suffix.startsWith('/') && path === suffix.slice(1));
+    }
+    case 'regexp':
+      return pattern.regexp!.test(path);
+  }
+}
+
+/** New + MatchesOrParentMatches over the patterns readDockerIgnore returned. */
+export function dockerIgnore(patterns: readonly string[]): DockerIgnore {
+  const compiled: Pattern[] = [];
+  for (const raw of patterns) {
+    let p = raw.trim();
+    if (p === '') continue;
+    p = clean(p);
+    const exclusion = p.startsWith('!');
+    if (exclusion) {
+      if (p.length === 1) throw new DockerIgnorePatternError(raw);
+      p = p.slice(1);
+    }
+    compiled.push({ exclusion, cleaned: p, ...compile(p) });
+  }
+  return {
+    hasExclusions: compiled.some((pattern) => pattern.exclusion),
+    ignores(path: string): boolean {
+      const file = clean(path);
+      if (file === '.') return false; // Docker never excludes the context itself
+      const slash = file.lastIndexOf('/');
+      const parentDirs = slash < 0 ? [] : file.slice(0, slash).split('/');
+      let matched = false;
+      for (const pattern of compiled) {
+        // Only an exclusion can undo a match, only an inclusion can make one (a shortcut: the result is the same).
+        if (pattern.exclusion !== matched) continue;
+        let match = matches(pattern, file);
+        // A pattern that matches a folder above the path matches the path.
+        for (let i = 0; !match && i < parentDirs.length; i++) match = matches(pattern, parentDirs.slice(0, i + 1).join('/'));
+        if (match) matched = !pattern.exclusion;
+      }
+      return matched;
+    },
+  };
+}
