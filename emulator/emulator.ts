@@ -20,6 +20,9 @@ import { createRestFace, type RestFace, type RestFaceOptions } from './rest-face
 import { defaultMaxDepth } from './envelope.js';
 import { PublicError } from './status.js';
 import { isAddressInUse, PortInUseError } from './port-in-use.js';
+import { ControlPlane } from './control-plane/control-plane.js';
+import { controlPlaneRoutes } from './control-plane/http.js';
+import type { Backend } from './control-plane/revision.js';
 // Type only: @grpc/grpc-js and the protos load when a gRPC face is asked for, not on every start.
 import type { GrpcFace } from './grpc/grpc-face.js';
 
@@ -230,12 +233,33 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   };
   let face: RestFace | undefined;
   let grpc: GrpcFace | undefined;
+  let plane: ControlPlane | undefined;
   try {
-    const core = createCore({ ...coreOptions, forwardSyncAsString: options.forwardSyncAsString ?? true, maxDepth, pool: poolOrUnavailable });
-    const engineServices =
-      parseEngineName(resource) === undefined
-        ? undefined
-        : createEngineEndpoints({ resource, authenticate: core.authenticate, token: options.token ?? 'local', log });
+    const forwardSyncAsString = options.forwardSyncAsString ?? true;
+    const core = createCore({ ...coreOptions, forwardSyncAsString, maxDepth, pool: poolOrUnavailable });
+    const engineServicesOf = (engine: string) =>
+      createEngineEndpoints({ resource: engine, authenticate: core.authenticate, token: options.token ?? 'local', log });
+    const engineServices = parseEngineName(resource) === undefined ? undefined : engineServicesOf(resource);
+    // The management API (control-plane/): engines deploy creates, each revision in front of its own
+    // processes of the command, or of the containers given.
+    const backend: Backend =
+      given === undefined
+        ? {
+            kind: 'command',
+            command: options.command ?? '',
+            replicas,
+            sessions,
+            startTimeoutMs: options.startTimeoutMs ?? 30_000,
+            liveness,
+            devAddress: () => {
+              const bound = face?.server.address() as AddressInfo;
+              return localAddress(bound.address, bound.family, bound.port);
+            },
+          }
+        : { kind: 'container', pool: poolOrUnavailable };
+    const settings = { token: options.token, forwardSyncAsString, maxDepth, streamLimitMs: coreOptions.streamLimitMs };
+    const controlPlane = new ControlPlane({ startup: core, backend, settings, log, engineServices: engineServicesOf });
+    plane = controlPlane;
     face = createRestFace(core, {
       allowedHosts: options.allowedHosts,
       timeouts,
@@ -243,6 +267,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       nameReplicas: (given?.length ?? replicas) > 1,
       pages: options.pages,
       engineServices,
+      controlPlane: controlPlaneRoutes(controlPlane, core.authenticate, log),
+      queryTarget: (version, name) => controlPlane.queryTarget(version, name),
     });
     const listening = face.server;
     const [port, host] = [options.port ?? defaultPort, options.host ?? '127.0.0.1'];
@@ -256,7 +282,14 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     });
     if (options.grpcPort !== undefined) {
       const { startGrpcFace } = await import('./grpc/grpc-face.js');
-      grpc = await startGrpcFace({ core, host: options.host ?? '127.0.0.1', port: options.grpcPort, maxDepth, log });
+      grpc = await startGrpcFace({
+        core,
+        host: options.host ?? '127.0.0.1',
+        port: options.grpcPort,
+        maxDepth,
+        log,
+        controlPlane: { engine: (version, name) => controlPlane.find(version, name), queryTarget: (version, name) => controlPlane.queryTarget(version, name) },
+      });
     }
     if (given === undefined) {
       if (sessions === 'engine' && engineServices === undefined) {
@@ -277,9 +310,11 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     await grpc?.close();
     face?.server.close();
     face?.server.closeAllConnections();
+    await plane?.close();
     await stopContainers();
     throw error;
   }
+  const controlPlane = plane;
   const replicaPool = poolOrUnavailable();
   const restFace = face;
   const rest = restFace.server;
@@ -306,6 +341,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
         await closed;
         clearInterval(idle);
         clearTimeout(cut);
+        await controlPlane.close();
         await stopContainers();
       })();
       return closing;

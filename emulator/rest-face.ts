@@ -36,6 +36,13 @@ export interface RestFaceOptions {
    * request once the `Host` is checked; returns true when it took (and answers) the request.
    */
   readonly engineServices?: (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
+  /**
+   * The control plane's management routes (control-plane/http.ts): offered every request once the
+   * `Host` is checked, before `engineServices`; returns true when it took (and answers) the request.
+   */
+  readonly controlPlane?: (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
+  /** Where a query on a name other than the startup resource goes (the control plane's engines and revisions). */
+  readonly queryTarget?: (version: 'v1' | 'v1beta1', name: string) => { readonly core: EmulatorCore; readonly note: string | undefined } | undefined;
 }
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -75,31 +82,44 @@ function readRequestBody(req: IncomingMessage): Promise<Buffer> {
 interface Target {
   readonly endpoint: PublicEndpoint | 'resource';
   readonly sse: boolean;
+  /** The core that answers: the startup resource's, or a control-plane revision's. */
+  readonly core: EmulatorCore;
+  /** For the log line: the revision that answered, when the control plane chose it. */
+  readonly note: string | undefined;
 }
 
-/** Maps a path to the resource or one of its two query endpoints; anything else is NOT_FOUND. */
-function target(url: URL, resource: string): Target {
-  const prefix = '/v1/';
+/**
+ * Maps a path to a resource or one of its two query endpoints; anything else is NOT_FOUND. The
+ * startup resource answers under `/v1/` as it always has; any other name (and `/v1beta1/`) is
+ * asked of the control plane (`queryTarget`), which routes an engine's calls to its revisions.
+ */
+function target(url: URL, core: EmulatorCore, queryTarget: RestFaceOptions['queryTarget']): Target {
+  const resource = core.resource;
   let path: string;
   try {
     path = decodeURIComponent(url.pathname);
   } catch {
     throw new PublicError('unknownPath', `Malformed path ${url.pathname}`);
   }
-  if (!path.startsWith(prefix)) throw new PublicError('unknownPath', `No such path ${url.pathname}: the API is under /v1/${resource}`);
-  const rest = path.slice(prefix.length);
+  const versioned = /^\/(v1|v1beta1)\/(.*)$/.exec(path);
+  if (versioned === null || (versioned[1] === 'v1beta1' && queryTarget === undefined)) {
+    throw new PublicError('unknownPath', `No such path ${url.pathname}: the API is under /v1/${resource}`);
+  }
+  const version = versioned[1] as 'v1' | 'v1beta1';
+  const rest = versioned[2] as string;
   const colon = rest.lastIndexOf(':');
   const name = colon > rest.lastIndexOf('/') ? rest.slice(0, colon) : rest;
   const verb = colon > rest.lastIndexOf('/') ? rest.slice(colon) : '';
-  if (name !== resource) throw new PublicError('unknownPath', `Resource ${name} not found: this emulator serves ${resource}`);
-  if (verb === '') return { endpoint: 'resource', sse: false };
+  const routed = version === 'v1' && name === resource ? { core, note: undefined } : verb === '' ? undefined : queryTarget?.(version, name);
+  if (routed === undefined) throw new PublicError('unknownPath', `Resource ${name} not found: this emulator serves ${resource}`);
+  if (verb === '') return { endpoint: 'resource', sse: false, ...routed };
   if (verb !== ':query' && verb !== ':streamQuery') {
-    throw new PublicError('unknownPath', `No such method ${verb} on ${resource}: use :query or :streamQuery`);
+    throw new PublicError('unknownPath', `No such method ${verb} on ${name}: use :query or :streamQuery`);
   }
   const alt = url.searchParams.get('alt');
   if (alt !== null && alt !== 'sse' && alt !== 'json') throw new PublicError('invalidEnvelope', `Unsupported alt=${alt}: use alt=sse or none`);
   if (alt === 'sse' && verb === ':query') throw new PublicError('invalidEnvelope', 'alt=sse applies to :streamQuery only');
-  return { endpoint: verb, sse: alt === 'sse' };
+  return { endpoint: verb, sse: alt === 'sse', ...routed };
 }
 
 /**
@@ -128,8 +148,9 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
   /** What gives up each call in flight (see `giveUpCalls`). */
   const calls = new Set<() => void>();
   const log = options.log;
-  const noteOf = (replica: Replica, note: string | undefined, supportNote: string): string =>
-    [options.nameReplicas ? replica.name : undefined, note, supportNote].filter((part) => part !== undefined).join(', ');
+  /** `revision`: which of a control-plane engine's revisions answered. */
+  const noteOf = (revision: string | undefined, replica: Replica, note: string | undefined, supportNote: string): string =>
+    [revision, options.nameReplicas ? replica.name : undefined, note, supportNote].filter((part) => part !== undefined).join(', ');
 
   const handle = async (
     req: IncomingMessage,
@@ -164,7 +185,7 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
         onEnd(undefined, await relayAnswer(answer, res, req.method === 'HEAD'), options.nameReplicas ? answer.replica.name : undefined);
         return;
       }
-      const where = target(url, core.resource);
+      const where = target(url, core, options.queryTarget);
       if (where.endpoint === 'resource') {
         if (req.method !== 'GET') throw new PublicError('methodNotAllowed', `${req.method} is not allowed on the resource: use GET`, { allow: 'GET' });
         const resourceBody = core.descriptionJson;
@@ -174,18 +195,18 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
       }
       if (req.method !== 'POST') throw new PublicError('methodNotAllowed', `${req.method} is not allowed on ${where.endpoint}: use POST`, { allow: 'POST' });
       checkContentType(req);
-      call = core.resolveBody((await readRequestBody(req)).toString('utf8'), where.endpoint);
+      call = where.core.resolveBody((await readRequestBody(req)).toString('utf8'), where.endpoint);
       const trace = platformTraceHeaders(req.headers);
       const supportNote = `support id ${trace.supportId}`;
       if (call.routing.response === 'unary') {
-        const outcome = await core.unary(call, trace.headers, gone.signal);
+        const outcome = await where.core.unary(call, trace.headers, gone.signal);
         const body = JSON.stringify({ output: outcome.output });
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
-        onEnd(call, 200, noteOf(outcome.replica, undefined, supportNote));
+        onEnd(call, 200, noteOf(where.note, outcome.replica, undefined, supportNote));
       } else {
         sink = restStreamSink(res, where.sse);
-        const outcome = await core.stream(call, sink, trace.headers, gone.signal);
-        onEnd(call, 200, noteOf(outcome.replica, outcome.note, supportNote));
+        const outcome = await where.core.stream(call, sink, trace.headers, gone.signal);
+        onEnd(call, 200, noteOf(where.note, outcome.replica, outcome.note, supportNote));
       }
     } catch (error) {
       if (gone.signal.aborted || res.headersSent) {
@@ -239,6 +260,7 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
       );
       return;
     }
+    if (options.controlPlane?.(req, res, url) === true) return;
     if (options.engineServices?.(req, res, url) === true) return;
     // Pages beside the API (the console): GET and HEAD outside /v1/, after the Host check.
     if (options.pages !== undefined && (req.method === 'GET' || req.method === 'HEAD') && !url.pathname.startsWith('/v1/') && options.pages(req, res, url)) {

@@ -134,6 +134,7 @@ export async function runDev(args: DevArgs, io: Io, loadManifest: ManifestLoader
       ...(parseEngineName(emulator.resource) === undefined
         ? []
         : [`  engine services: ${emulator.url}/v1beta1/${emulator.resource}/{sessions,memories}   metadata server: ${emulator.url}/computeMetadata/v1/`]),
+      `  control plane: ${emulator.url}/v1beta1/projects/{project}/locations/{location}/reasoningEngines   (agentgen deploy --api-endpoint ${emulator.url})`,
       `  try: curl -s -H 'Authorization: Bearer ${args.token ?? 'local'}' ${base}`,
       ...(emulator.grpcAddress === undefined
         ? []

@@ -24,7 +24,9 @@ import { containerFailure, PublicError, statusOf } from '../status.js';
 import { platformTraceHeaders } from '../trace-headers.js';
 import { NdjsonLines } from './ndjson-lines.js';
 import { fromProtoJson } from './proto-json.js';
-import { apiVersions, isUndecodable, loadProtos, type LoadedProtos } from './protos.js';
+import { apiVersions, isUndecodable, loadProtos, type ApiVersion, type LoadedProtos } from './protos.js';
+import { pruneToProto } from '../control-plane/proto-check.js';
+import { loadProtoReaders } from '../control-plane/control-plane.js';
 import { grpcError } from './status-codes.js';
 import { checkPortFree, isAddressInUse, PortInUseError } from '../port-in-use.js';
 import { jsonToValue, structToJson, type ProtoStruct } from './struct-json.js';
@@ -39,6 +41,14 @@ export interface GrpcFaceOptions {
   readonly maxDepth: number;
   /** One line per call. */
   readonly log: (line: string) => void;
+  /**
+   * The control plane (control-plane/): an engine it created, as its REST GET answers it
+   * (ProtoJSON, v1beta1 shape), and where a query on a name other than the startup resource goes.
+   */
+  readonly controlPlane?: {
+    engine(version: ApiVersion, name: string): Record<string, unknown> | undefined;
+    queryTarget(version: ApiVersion, name: string): { readonly core: EmulatorCore; readonly note: string | undefined } | undefined;
+  };
 }
 
 export interface GrpcFace {
@@ -83,6 +93,7 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
     throw new TypeError(`grpcPort must be an integer from 0 to 65535, got ${JSON.stringify(options.port)}`);
   }
   const protos = loadProtos();
+  if (options.controlPlane !== undefined) await loadProtoReaders();
   // Converted once: a field the published proto lacks fails here, at start-up.
   const resources = new Map(
     apiVersions.map((version) => [version, fromProtoJson(protos.type(`google.cloud.aiplatform.${version}.ReasoningEngine`), core.description)]),
@@ -96,13 +107,27 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
     if (name !== core.resource) throw new PublicError('unknownPath', `Resource ${name ?? ''} not found: this emulator serves ${core.resource}`);
   };
 
+  /** The core a query on `name` reaches (the startup resource's, or a control-plane revision's), with the log's note. */
+  const coreFor = (version: ApiVersion, name: string | undefined): { readonly core: EmulatorCore; readonly note: string | undefined } => {
+    if (name === core.resource) return { core, note: undefined };
+    const routed = name === undefined ? undefined : options.controlPlane?.queryTarget(version, name);
+    if (routed === undefined) checkName(name);
+    return routed as NonNullable<typeof routed>;
+  };
+
   /** Authenticates and resolves a query request as the REST face resolves its body. */
-  const resolve = (metadata: Metadata, request: QueryRequest, endpoint: PublicEndpoint): ResolvedCall => {
+  const resolve = (
+    version: ApiVersion,
+    metadata: Metadata,
+    request: QueryRequest,
+    endpoint: PublicEndpoint,
+  ): { readonly call: ResolvedCall; readonly core: EmulatorCore; readonly note: string | undefined } => {
     core.authenticate(authorization(metadata));
     checkDecoded(request);
-    checkName(request.name);
+    const target = coreFor(version, request.name);
     const input = request.input === undefined || request.input === null ? undefined : structToJson(request.input, maxDepth);
-    return core.resolveEnvelope(input === undefined ? { classMethod: request.classMethod } : { classMethod: request.classMethod, input }, endpoint);
+    const envelope = input === undefined ? { classMethod: request.classMethod } : { classMethod: request.classMethod, input };
+    return { call: target.core.resolveEnvelope(envelope, endpoint), core: target.core, note: target.note };
   };
 
   const logLine = (rpc: string, call: ResolvedCall | undefined, status: string, started: number, note?: string): void => {
@@ -127,17 +152,23 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
     }
   };
 
-  const query = async (serialize: (value: unknown) => Buffer, call: ServerUnaryCall<QueryRequest, unknown>, done: sendUnaryData<unknown>): Promise<void> => {
+  const query = async (
+    version: ApiVersion,
+    serialize: (value: unknown) => Buffer,
+    call: ServerUnaryCall<QueryRequest, unknown>,
+    done: sendUnaryData<unknown>,
+  ): Promise<void> => {
     const started = performance.now();
     const gone = new AbortController();
     call.once('cancelled', () => gone.abort());
     let resolved: ResolvedCall | undefined;
     try {
-      resolved = resolve(call.metadata, call.request, ':query');
+      const target = resolve(version, call.metadata, call.request, ':query');
+      resolved = target.call;
       const trace = traceOf(call.metadata);
-      const outcome = await core.unary(resolved, trace.headers, gone.signal);
+      const outcome = await target.core.unary(resolved, trace.headers, gone.signal);
       done(null, encodeOutput(serialize, resolved, outcome.output));
-      logLine('QueryReasoningEngine', resolved, 'OK', started, `support id ${trace.supportId}`);
+      logLine('QueryReasoningEngine', resolved, 'OK', started, `${target.note === undefined ? '' : `${target.note}, `}support id ${trace.supportId}`);
     } catch (error) {
       if (gone.signal.aborted) return logLine('QueryReasoningEngine', resolved, 'CANCELLED', started, 'caller cancelled');
       const { answer, status, note } = fail(error);
@@ -146,7 +177,7 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
     }
   };
 
-  const streamQuery = async (call: ServerWritableStream<QueryRequest, unknown>): Promise<void> => {
+  const streamQuery = async (version: ApiVersion, call: ServerWritableStream<QueryRequest, unknown>): Promise<void> => {
     const started = performance.now();
     const gone = new AbortController();
     call.once('cancelled', () => gone.abort());
@@ -156,10 +187,14 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
     call.sendMetadata(new Metadata());
     let resolved: ResolvedCall | undefined;
     try {
-      resolved = resolve(call.metadata, call.request, ':streamQuery');
+      const target = resolve(version, call.metadata, call.request, ':streamQuery');
+      resolved = target.call;
       const trace = traceOf(call.metadata);
-      const outcome = await core.stream(resolved, httpBodySink(call, protos), trace.headers, gone.signal);
-      const note = outcome.note === undefined ? '' : `${outcome.note}, `;
+      const outcome = await target.core.stream(resolved, httpBodySink(call, protos), trace.headers, gone.signal);
+      const note = [target.note, outcome.note]
+        .filter((part) => part !== undefined)
+        .map((part) => `${part}, `)
+        .join('');
       logLine('StreamQueryReasoningEngine', resolved, gone.signal.aborted ? 'CANCELLED' : 'OK', started, `${note}support id ${trace.supportId}`);
     } catch (error) {
       if (gone.signal.aborted) return logLine('StreamQueryReasoningEngine', resolved, 'CANCELLED', started, 'caller cancelled');
@@ -176,8 +211,16 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
       try {
         core.authenticate(authorization(call.metadata));
         checkDecoded(call.request);
-        checkName(call.request.name);
-        done(null, resources.get(version as (typeof apiVersions)[number]));
+        const name = call.request.name;
+        const deployed = name === core.resource || name === undefined ? undefined : options.controlPlane?.engine(version as ApiVersion, name);
+        if (deployed === undefined) {
+          checkName(name);
+          done(null, resources.get(version as ApiVersion));
+        } else {
+          // What the published proto has of it: the fields only Google's SDK knows yet (effectiveIdentity...) are left out.
+          const type = protos.type(`google.cloud.aiplatform.${version}.ReasoningEngine`);
+          done(null, fromProtoJson(type, pruneToProto(type, deployed, false)));
+        }
         logLine('GetReasoningEngine', undefined, 'OK', started);
       } catch (error) {
         const { answer, status, note } = fail(error);
@@ -193,8 +236,8 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
     const serialize = execution['QueryReasoningEngine']?.responseSerialize;
     if (serialize === undefined) throw new Error(`QueryReasoningEngine (${version}) is missing from the loaded protos`);
     server.addService(execution, {
-      QueryReasoningEngine: (call: ServerUnaryCall<QueryRequest, unknown>, done: sendUnaryData<unknown>) => void query(serialize, call, done),
-      StreamQueryReasoningEngine: (call: ServerWritableStream<QueryRequest, unknown>) => void streamQuery(call),
+      QueryReasoningEngine: (call: ServerUnaryCall<QueryRequest, unknown>, done: sendUnaryData<unknown>) => void query(version, serialize, call, done),
+      StreamQueryReasoningEngine: (call: ServerWritableStream<QueryRequest, unknown>) => void streamQuery(version, call),
     } satisfies UntypedServiceImplementation);
     server.addService(protos.service(version, 'ReasoningEngineService'), { GetReasoningEngine: getResource(version) } satisfies UntypedServiceImplementation);
   }
