@@ -321,3 +321,32 @@ describe('the client object', () => {
     expect(fixture!.requests.map((r) => r.url)).toEqual([`${resourcePath}:query`, `${resourcePath}:streamQuery`]);
   });
 });
+
+describe('the revision option', () => {
+  // The revision-pinned routes of v1beta1 (googleapis reasoning_engine_execution_service.proto:
+  // `/v1beta1/{name=projects/*/locations/*/reasoningEngines/*/runtimeRevisions/*}:query`).
+  it('pins :query and :streamQuery (SSE too) to one runtime revision, by id or full name; getResource stays on the engine', async () => {
+    await serve((req, res, body) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.url?.endsWith(':query')) res.end(JSON.stringify({ output: JSON.parse(body) }));
+      else if (req.method === 'GET') res.end(JSON.stringify({ name: resourceName }));
+      else res.end(`${JSON.stringify({ n: 1 })}\n`);
+    });
+    const pinned = `/v1beta1/${resourceName}/runtimeRevisions/7`;
+    const byId = createClientCore(table, { baseUrl: fixture!.url, resourceName, token: 't', revision: '7' });
+    await byId.call('custom_op', {});
+    await collect(byId.call('custom_stream', {}, { stream: true }));
+    await byId.getResource();
+    const byName = createClientCore(table, { baseUrl: fixture!.url, resourceName, token: 't', revision: `${resourceName}/runtimeRevisions/7`, sse: true });
+    await collect(byName.call('custom_stream', {}, { stream: true }));
+    expect(fixture!.requests.map((r) => r.url)).toEqual([`${pinned}:query`, `${pinned}:streamQuery`, resourcePath, `${pinned}:streamQuery?alt=sse`]);
+  });
+
+  it('refuses a revision of another engine, or one that would change the path', () => {
+    const make = (revision: string) => () => createClientCore(table, { baseUrl: 'http://127.0.0.1:1', resourceName, token: 't', revision });
+    expect(make('projects/p/locations/l/reasoningEngines/43/runtimeRevisions/7')).toThrow(/revision must be a runtime revision id/);
+    expect(make('7:query')).toThrow(TypeError);
+    expect(make('../8')).toThrow(TypeError);
+    expect(make('')).toThrow(TypeError);
+  });
+});

@@ -35,6 +35,13 @@ export interface AgentClientOptions {
   readonly fetch?: typeof fetch;
   /** Streams use `:streamQuery?alt=sse` (server-sent-events framing) instead of NDJSON. */
   readonly sse?: boolean;
+  /**
+   * Pins every `:query` / `:streamQuery` to one runtime revision (its id, or its full name under
+   * this resource): `POST /v1beta1/{resourceName}/runtimeRevisions/{revision}:query`, the
+   * revision-pinned paths of the v1beta1 API. Unset: the engine's traffic split picks the revision.
+   * `getResource` and `passthrough` are not pinned.
+   */
+  readonly revision?: string;
   /** Validate inputs before sending and unary results after receiving. Default true. */
   readonly validate?: boolean;
 }
@@ -124,6 +131,19 @@ function resourceParts(baseUrl: string, resourceName: string): { readonly root: 
 }
 
 /**
+ * The revision id of `revision`: an id (`3`), or a full name under `resourceName`
+ * (`{resourceName}/runtimeRevisions/3`); anything else is refused, so a pin never reaches another engine.
+ */
+function revisionId(revision: string, resourceName: string): string {
+  const prefix = `${resourceName}/runtimeRevisions/`;
+  const id = typeof revision === 'string' && revision.startsWith(prefix) ? revision.slice(prefix.length) : revision;
+  if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(id)) {
+    throw new TypeError(`revision must be a runtime revision id, or a name ${prefix}{id}, got ${JSON.stringify(revision)}`);
+  }
+  return id;
+}
+
+/**
  * A passthrough path (`a2a/app/.well-known/agent-card.json`, with or without a leading `/`, with
  * or without a query) under `base`; a path that would leave `/api/` or carries a fragment is refused.
  */
@@ -144,7 +164,9 @@ function passthroughUrl(base: string, path: string): string {
  */
 export function createClientCore(table: ClientOperationTable, options: AgentClientOptions): ClientCore {
   const { root, resource } = resourceParts(options.baseUrl, options.resourceName);
-  const url = `${root}/v1/${resource}`;
+  const resourceUrl = `${root}/v1/${resource}`;
+  const url =
+    options.revision === undefined ? resourceUrl : `${root}/v1beta1/${resource}/runtimeRevisions/${revisionId(options.revision, options.resourceName)}`;
   const passthroughBase = `${root}/reasoningEngines/v1/${resource}/api/`;
   if (typeof options.token !== 'string' && typeof options.token !== 'function') {
     throw new TypeError('token must be a string or a function returning one');
@@ -231,7 +253,7 @@ export function createClientCore(table: ClientOperationTable, options: AgentClie
   }
 
   const getResource = async (callOptions?: CallOptions): Promise<AgentResource> => {
-    const body = await readJson(await send(url, 'GET', undefined, callOptions?.signal), 'Resource');
+    const body = await readJson(await send(resourceUrl, 'GET', undefined, callOptions?.signal), 'Resource');
     if (!isRecord(body))
       throw new AgentApiError({ httpStatus: 200, code: 500, status: 'UNKNOWN', message: `Resource is not an object: ${quote(JSON.stringify(body))}` });
     return body as AgentResource;
