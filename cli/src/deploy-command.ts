@@ -3,15 +3,17 @@
  * steps). `--dry-run` prints the request and calls nothing. google-auth-library is loaded only
  * when a deploy calls the API without `--access-token-env`.
  */
-import { resolve as resolvePath } from 'node:path';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { buildCreateRequest, defaultApiEndpoint, parentOf } from '../../generator/emit/deploy-request.js';
+import { buildCreateRequest, defaultApiEndpoint, parentOf, summariseSource, type ReasoningEngineBody } from '../../generator/emit/deploy-request.js';
+import { packSource, SourceArchiveError, type SourceArchive } from './deploy/source-archive.js';
+import { describeSplit } from './deploy/revisions.js';
 import { queryCommand } from '../../generator/emit/deploy-shell.js';
 import { tokenSource } from './deploy/access-token.js';
 import { ReasoningEnginesApiError } from './deploy/reasoning-engines-api-error.js';
-import { runDeploy, type DeployOutcome } from './deploy/deploy.js';
+import { runDeploy, runTrafficAction, type DeployOutcome, type TrafficAction } from './deploy/deploy.js';
 import type { Redactor } from './deploy/redact.js';
-import { ReasoningEnginesClient } from './deploy/reasoning-engines-client.js';
+import { apiVersion, ReasoningEnginesClient } from './deploy/reasoning-engines-client.js';
 import { loadDeployTarget } from './deploy-target.js';
 import type { Io } from './io.js';
 import { apiEndpointOption, accessTokenEnvOption, positiveNumber } from './deploy-options.js';
@@ -29,6 +31,10 @@ interface Args {
   readonly 'access-token-env'?: string;
   readonly 'poll-interval'?: string;
   readonly timeout?: string;
+  readonly traffic?: string;
+  readonly promote: boolean;
+  readonly rollback: boolean;
+  readonly status: boolean;
 }
 
 /** Exit codes beyond main's 0/1/2: a change refused because it breaks callers. */
@@ -42,38 +48,109 @@ export function deployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv = proce
 async function runDeployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv, redactor: Redactor): Promise<number> {
   const intervalMs = positiveNumber('--poll-interval', args['poll-interval'], 5000);
   const timeoutMs = positiveNumber('--timeout', args.timeout, 1800) * 1000;
+  const action = trafficAction(args);
+  const traffic = trafficPercent(args.traffic);
   const spec = args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec);
-  const { model, deploy } = await loadDeployTarget(spec, io.cwd, env, ['image', 'project', 'location']);
-  const body = buildCreateRequest(model, deploy);
+  const { model, deploy } = await loadDeployTarget(spec, io.cwd, env, ['project', 'location']);
   const endpoint = args['api-endpoint'] ?? defaultApiEndpoint(deploy.location!);
+  const wait = { intervalMs, timeoutMs, progress: (line: string) => io.stderr(`agentgen deploy: ${line}\n`) };
+  const confirmPlan = (plan: string) => confirm(redactor.redact(plan), args.yes, io);
+  if (action !== undefined) {
+    if (args['dry-run'])
+      throw new UsageError(`--dry-run applies to a deploy; --${action} ${action === 'status' ? 'only reads' : 'moves traffic and sends nothing else'}`);
+    const client = new ReasoningEnginesClient({ endpoint, token: tokenSource(args['access-token-env'], env, redactor) });
+    return reportApiErrors(io, async () => {
+      const outcome = await runTrafficAction({ client, deploy, confirm: confirmPlan, wait }, action);
+      switch (outcome.kind) {
+        case 'status':
+          io.stdout(`${outcome.table}\n`);
+          return 0;
+        case 'moved':
+          io.stdout(`${outcome.resource.name}: ${outcome.split === 'latest' ? 'every call goes to the newest revision' : describeSplit(outcome.split)}\n`);
+          return 0;
+        case 'refused':
+          io.stderr(`agentgen deploy: ${outcome.reason}\n`);
+          return 1;
+        case 'not-confirmed':
+          io.stderr('agentgen deploy: not confirmed; nothing was changed\n');
+          return 1;
+      }
+    });
+  }
+  const source = deploy.image === undefined ? await packProject(spec, io.cwd, io) : undefined;
+  if (source === 'refused') return 1;
+  const body = buildCreateRequest(model, deploy, source === undefined ? undefined : { sourceArchive: source.archive.toString('base64') });
   if (args['dry-run']) {
+    const shown = source === undefined ? body : summariseSource(body, source);
     io.stdout(
-      `dry run: nothing was called. The request a create sends (an update sends the same body with an updateMask):\nPOST ${endpoint}/v1/${parentOf(deploy)}/reasoningEngines\n${JSON.stringify(body, null, 2)}\n`,
+      `dry run: nothing was called. The request a create sends (an update sends the same body with an updateMask):\nPOST ${endpoint}/${apiVersion}/${parentOf(deploy)}/reasoningEngines\n${JSON.stringify(shown, null, 2)}\n${source === undefined ? '' : sourceNote(source)}`,
     );
     return 0;
   }
   const client = new ReasoningEnginesClient({ endpoint, token: tokenSource(args['access-token-env'], env, redactor) });
-  let outcome: DeployOutcome;
+  return reportApiErrors(io, async () => {
+    const outcome = await runDeploy({ client, body, deploy, allowBreaking: args['allow-breaking'], traffic, confirm: confirmPlan, wait });
+    return reportDeploy(outcome, io, endpoint, body);
+  });
+}
+
+/** `--promote`, `--rollback` or `--status`: at most one, and none with `--traffic`. */
+function trafficAction(args: Args): TrafficAction | undefined {
+  const chosen = (['promote', 'rollback', 'status'] as const).filter((name) => args[name]);
+  if (chosen.length > 1) throw new UsageError(`--${chosen.join(' and --')} cannot be combined: give one`);
+  if (chosen.length === 1 && args.traffic !== undefined) throw new UsageError(`--traffic applies to a deploy, not to --${chosen[0]}`);
+  return chosen[0];
+}
+
+/** `--traffic N`: a whole percentage from 1 to 99 (100 is `--promote`; 0 would deploy a revision no call reaches). */
+function trafficPercent(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const percent = Number(value);
+  if (!/^\d{1,2}$/.test(value.trim()) || percent < 1 || percent > 99) {
+    throw new UsageError(`--traffic takes a whole percentage from 1 to 99 for the new revision, not ${JSON.stringify(value)}; --promote sends it all`);
+  }
+  return percent;
+}
+
+/** The project (the spec's folder, else the working directory) packed for a deploy from source; `refused` after saying why. */
+async function packProject(spec: string | undefined, cwd: string, io: Io): Promise<SourceArchive | 'refused'> {
+  const project = spec === undefined ? cwd : dirname(spec);
   try {
-    outcome = await runDeploy({
-      client,
-      body,
-      deploy,
-      allowBreaking: args['allow-breaking'],
-      confirm: (plan) => confirm(redactor.redact(plan), args.yes, io),
-      wait: { intervalMs, timeoutMs, progress: (line) => io.stderr(`agentgen deploy: ${line}\n`) },
-    });
+    return await packSource(project);
+  } catch (error) {
+    if (!(error instanceof SourceArchiveError)) throw error;
+    io.stderr(`agentgen deploy: ${error.message}\n`);
+    return 'refused';
+  }
+}
+
+/** What a deploy from source leaves out on purpose, said after the request. */
+function sourceNote(source: SourceArchive): string {
+  const lines = [`The archive holds ${source.files.length} files (${source.bytes} bytes, sha256 ${source.sha256}); the platform builds its Dockerfile.`];
+  if (source.leftOut.length > 0) lines.push(`Left out: ${source.leftOut.map((file) => `${file.path} (${file.why})`).join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function reportApiErrors(io: Io, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
   } catch (error) {
     if (!(error instanceof ReasoningEnginesApiError)) throw error;
     io.stderr(`agentgen deploy: ${error.message}\n`);
     return 1;
   }
+}
+
+function reportDeploy(outcome: DeployOutcome, io: Io, endpoint: string, body: ReasoningEngineBody): number {
   switch (outcome.kind) {
     case 'refused-breaking':
       io.stderr(
         `${outcome.report}\nagentgen deploy: refused: the change breaks callers of the deployed classMethods; pass --allow-breaking to deploy it anyway\n`,
       );
       return exitRefusedBreaking;
+    case 'refused':
+      io.stderr(`agentgen deploy: refused: ${outcome.reason}\n`);
+      return 1;
     case 'not-confirmed':
       io.stderr('agentgen deploy: not confirmed; nothing was changed\n');
       return 1;
@@ -81,7 +158,11 @@ async function runDeployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv, reda
       const what =
         outcome.kind === 'updated' ? `updated ${outcome.resource.name} (updateMask: ${outcome.mask.join(',')})` : `${outcome.kind} ${outcome.resource.name}`;
       const note = outcome.kind === 'unchanged' ? ': the deployed resource already matches the spec' : '';
-      io.stdout(`${what}${note}\n\nCall it:\n${queryCommand(outcome.resource.name, endpoint, body.spec.classMethods as { name: string; api_mode: string }[])}`);
+      const after = outcome.kind !== 'updated' ? [] : [...outcome.notes, ...(outcome.split === undefined ? [] : [`traffic: ${describeSplit(outcome.split)}`])];
+      const said = after.map((line) => `${line}\n`).join('');
+      io.stdout(
+        `${what}${note}\n${said}\nCall it:\n${queryCommand(outcome.resource.name, endpoint, body.spec.classMethods as { name: string; api_mode: string }[])}`,
+      );
       return 0;
     }
   }
@@ -113,6 +194,13 @@ export const deployVerb = plainVerb(
     'access-token-env': accessTokenEnvOption,
     'poll-interval': { type: 'string', describe: 'Milliseconds between polls of the operation. Default: 5000.' },
     timeout: { type: 'string', describe: 'Seconds to wait for the operation. Default: 1800.' },
+    traffic: {
+      type: 'string',
+      describe: 'Updating an engine: send this percentage of calls (1-99) to the new revision, the rest as they go now.',
+    },
+    promote: { type: 'boolean', default: false, describe: 'Send every call to the newest revision (and to later ones); deploy nothing.' },
+    rollback: { type: 'boolean', default: false, describe: 'Send every call to the revision before the newest; deploy nothing.' },
+    status: { type: 'boolean', default: false, describe: 'Show the runtime revisions and how calls are split between them; change nothing.' },
   },
   (args: Args, io: Io) => deployCommand(args, io),
 );

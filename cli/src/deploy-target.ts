@@ -16,8 +16,11 @@ export interface DeployTarget {
   readonly deploy: DeployConfig;
 }
 
-/** Which fields a use needs, beyond what the spec may leave out: named in the error when missing. */
-export type RequiredDeployField = 'image' | 'project' | 'location';
+/**
+ * Which fields a use needs, beyond what the spec may leave out: named in the error when missing.
+ * `image` is never required: without it, deploy sends the project's source.
+ */
+export type RequiredDeployField = 'project' | 'location';
 
 export async function loadDeployTarget(
   specFile: string | undefined,

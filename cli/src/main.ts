@@ -52,7 +52,7 @@ export const verbs: ReadonlyMap<string, VerbEntry> = new Map([
   [
     'deploy',
     {
-      describe: 'Create or update the reasoningEngine from the spec (deploy: section), refusing changes that break callers.',
+      describe: 'Create or update the reasoningEngine from the spec (deploy: section), from source or an image; move traffic between revisions.',
       load: async () => (await import('./deploy-command.js')).deployVerb,
     },
   ],

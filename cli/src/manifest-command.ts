@@ -25,11 +25,15 @@ export async function manifestCommand(args: Args, io: Io, env: NodeJS.ProcessEnv
     io.stdout(`${JSON.stringify(buildManifest(await loadModel(spec, io.cwd)), null, 2)}\n`);
     return 0;
   }
-  const [{ loadDeployTarget }, { buildCreateRequest }] = await Promise.all([import('./deploy-target.js'), import('../../generator/emit/deploy-request.js')]);
+  const [{ loadDeployTarget }, request] = await Promise.all([import('./deploy-target.js'), import('../../generator/emit/deploy-request.js')]);
   const shell = args.format === 'curl' || args.format === 'gcloud';
-  const { model, deploy } = await loadDeployTarget(spec, io.cwd, env, shell ? ['image', 'project', 'location'] : ['image']);
-  const body = buildCreateRequest(model, deploy);
+  const { model, deploy } = await loadDeployTarget(spec, io.cwd, env, shell ? ['project', 'location'] : []);
+  // A source deploy (no image:): the archive is a placeholder here; only `agentgen deploy` packs the project.
+  const source = deploy.image === undefined ? { sourceArchive: request.sourceArchivePlaceholder } : undefined;
+  const body = request.withSourcePlaceholder(request.buildCreateRequest(model, deploy, source));
   if (args.format === 'rest') {
+    // stdout stays one JSON document (for jq and the like): the note goes to stderr.
+    if (source !== undefined) io.stderr(`note: ${request.sourcePlaceholderNote}\n`);
     io.stdout(`${JSON.stringify(body, null, 2)}\n`);
   } else if (shell) {
     const { createCommand } = await import('../../generator/emit/deploy-shell.js');

@@ -1,15 +1,22 @@
 /**
- * The `reasoningEngines.create` request body (the v1 `ReasoningEngine` message in ProtoJSON:
- * camelCase, maps as objects, int32 as numbers) for a custom container: the deploy section of the
- * spec and the manifest as `spec.classMethods`. Fields the spec leaves out are left out, so the
- * platform's defaults apply (minInstances 1, maxInstances 100, cpu 4, memory 4Gi, concurrency 9,
- * port 8080). `containerSpec.port`, `deploymentSpec.keepAliveProbe` and `agentServerMode` are the
- * reference's (python-aiplatform `vertexai/_genai/types/common.py`; DESIGN.md), not yet in the
- * protos `@google-cloud/aiplatform` publishes.
+ * The `reasoningEngines.create` request body (the v1beta1 `ReasoningEngine` message in ProtoJSON:
+ * camelCase, maps as objects, int32 as numbers, bytes as base64) for a custom container: the
+ * deploy section of the spec and the manifest as `spec.classMethods`. With `image:`, the
+ * container is that image (`containerSpec.imageUri`); without it, the project's source goes
+ * inline (`sourceCodeSpec.inlineSource.sourceArchive`, a .tar.gz) with an `imageSpec`, and the
+ * platform builds its Dockerfile, as adk-go's `adkgo deploy agentengine` and python-aiplatform's
+ * `_set_source_code_spec` do. Fields the spec leaves out are left out, so the platform's defaults
+ * apply (minInstances 1, maxInstances 100, cpu 4, memory 4Gi, concurrency 9, port 8080).
+ * `containerSpec.port`, `deploymentSpec.keepAliveProbe`, `agentServerMode` and
+ * `agentGatewayConfig` are the reference's (python-aiplatform `agentplatform/_genai/types/common.py`
+ * @91cc8ce), not yet in the protos `@google-cloud/aiplatform` publishes (the table in
+ * test/deploy/reasoning-engine-proto.ts).
  */
 import type { DeployConfig } from '../resolve/deploy-config.js';
 import type { Model } from '../model.js';
 import { buildManifest } from '../resolve/manifest.js';
+import { createHash } from 'node:crypto';
+import { asyncQueryLabel, asyncQueryLabelValue, sourceDigestLabel } from '../resolve/deploy-rules.js';
 
 export interface EnvVar {
   readonly name: string;
@@ -27,6 +34,18 @@ export interface KeepAliveProbe {
   readonly maxSeconds?: number;
 }
 
+/** Inbound and outbound Agent Gateways, each `projects/{p}/locations/{l}/agentGateways/{g}`. */
+export interface AgentGatewayConfig {
+  readonly clientToAgentConfig?: { readonly agentGateway: string };
+  readonly agentToAnywhereConfig?: { readonly agentGateway: string };
+}
+
+/** A source deploy: the project as a base64 .tar.gz, built by the platform from its Dockerfile. */
+export interface SourceCodeSpec {
+  readonly inlineSource?: { readonly sourceArchive: string };
+  readonly imageSpec?: { readonly buildArgs?: Readonly<Record<string, string>> };
+}
+
 export interface DeploymentSpec {
   readonly env?: readonly EnvVar[];
   readonly secretEnv?: readonly SecretEnvVar[];
@@ -36,6 +55,7 @@ export interface DeploymentSpec {
   readonly containerConcurrency?: number;
   readonly keepAliveProbe?: KeepAliveProbe;
   readonly agentServerMode?: string;
+  readonly agentGatewayConfig?: AgentGatewayConfig;
 }
 
 export interface ReasoningEngineBody {
@@ -47,6 +67,7 @@ export interface ReasoningEngineBody {
     readonly agentFramework: string;
     readonly classMethods: readonly Readonly<Record<string, unknown>>[];
     readonly containerSpec?: { readonly imageUri?: string; readonly port?: number };
+    readonly sourceCodeSpec?: SourceCodeSpec;
     readonly deploymentSpec?: DeploymentSpec;
     readonly serviceAccount?: string;
     readonly identityType?: string;
@@ -60,7 +81,17 @@ function defined<T extends object>(object: T): { [K in keyof T]?: Exclude<T[K], 
 
 const nonEmpty = <T>(items: readonly T[]): readonly T[] | undefined => (items.length > 0 ? items : undefined);
 
-export function buildCreateRequest(model: Model, deploy: DeployConfig): ReasoningEngineBody {
+/** The project's archive for a source deploy, base64 (ProtoJSON's form of `bytes`). */
+export interface SourceInput {
+  readonly sourceArchive: string;
+}
+
+/**
+ * The create body. A source deploy (no `deploy.image`) takes the archive as `source`; without
+ * it (the dev emulator's view, which reads only the manifest and deploymentSpec) the body has no
+ * `sourceCodeSpec`. Async query is recorded as a label (see `asyncQueryLabel`).
+ */
+export function buildCreateRequest(model: Model, deploy: DeployConfig, source?: SourceInput): ReasoningEngineBody {
   const resourceLimits = defined({ cpu: deploy.cpu, memory: deploy.memory });
   const deploymentSpec: DeploymentSpec = defined({
     env: nonEmpty(deploy.env.map(({ name, value }) => ({ name, value }))),
@@ -75,13 +106,28 @@ export function buildCreateRequest(model: Model, deploy: DeployConfig): Reasonin
         ? undefined
         : { httpGet: { path: deploy.keepAlive.path, ...defined({ port: deploy.port }) }, ...defined({ maxSeconds: deploy.keepAlive.maxSeconds }) },
     agentServerMode: deploy.agentServerMode,
+    agentGatewayConfig: agentGatewayConfig(deploy),
   });
-  const containerSpec = defined({ imageUri: deploy.image, port: deploy.port });
+  // resolve refuses `port` without `image`: containerSpec and sourceCodeSpec are one oneof.
+  const containerSpec = deploy.image === undefined ? {} : defined({ imageUri: deploy.image, port: deploy.port });
+  const sourceCodeSpec: SourceCodeSpec | undefined =
+    deploy.image !== undefined || source === undefined
+      ? undefined
+      : {
+          inlineSource: { sourceArchive: source.sourceArchive },
+          // `{}` when there are no build args: it names the Dockerfile build (adk-go sends `imageSpec{}` too).
+          imageSpec: Object.keys(deploy.buildArgs).length > 0 ? { buildArgs: deploy.buildArgs } : {},
+        };
+  const labels = {
+    ...deploy.labels,
+    ...(deploy.asyncQuery === true ? { [asyncQueryLabel]: asyncQueryLabelValue } : {}),
+    ...(sourceCodeSpec === undefined ? {} : { [sourceDigestLabel]: sourceDigest(source!.sourceArchive) }),
+  };
   return {
     displayName: deploy.displayName,
     ...defined({
       description: deploy.description,
-      labels: Object.keys(deploy.labels).length > 0 ? deploy.labels : undefined,
+      labels: Object.keys(labels).length > 0 ? labels : undefined,
       encryptionSpec: deploy.encryptionKey === undefined ? undefined : { kmsKeyName: deploy.encryptionKey },
     }),
     spec: {
@@ -89,11 +135,71 @@ export function buildCreateRequest(model: Model, deploy: DeployConfig): Reasonin
       classMethods: buildManifest(model),
       ...defined({
         containerSpec: Object.keys(containerSpec).length > 0 ? containerSpec : undefined,
+        sourceCodeSpec,
         deploymentSpec: Object.keys(deploymentSpec).length > 0 ? deploymentSpec : undefined,
         serviceAccount: deploy.serviceAccount,
         identityType: deploy.identity,
       }),
     },
+  };
+}
+
+/** The label value that names an archive: the first 32 hex digits of its sha256 (a label value holds at most 63 characters). */
+export function sourceDigest(sourceArchive: string): string {
+  return createHash('sha256').update(Buffer.from(sourceArchive, 'base64')).digest('hex').slice(0, 32);
+}
+
+function agentGatewayConfig({ agentGateway }: DeployConfig): AgentGatewayConfig | undefined {
+  if (agentGateway === undefined) return undefined;
+  return defined({
+    clientToAgentConfig: agentGateway.clientToAgent === undefined ? undefined : { agentGateway: agentGateway.clientToAgent },
+    agentToAnywhereConfig: agentGateway.agentToAnywhere === undefined ? undefined : { agentGateway: agentGateway.agentToAnywhere },
+  });
+}
+
+/** What an archive is, for printing: its files (or their count), its size and digest. */
+export interface SourceSummary {
+  readonly files: number | readonly string[];
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+/** What a printed body shows in place of the archive: never its bytes. */
+export function sourceArchiveSummary(summary: SourceSummary): string {
+  const files = typeof summary.files === 'number' ? summary.files : summary.files.length;
+  return `<.tar.gz: ${files} files, ${summary.bytes} bytes, sha256 ${summary.sha256}>`;
+}
+
+/**
+ * A copy of the body for printing (the dry run): the archive replaced by its summary. A body
+ * without inline source is returned as it is.
+ */
+export function summariseSource(body: ReasoningEngineBody, summary: SourceSummary): ReasoningEngineBody {
+  const source = body.spec.sourceCodeSpec;
+  if (source?.inlineSource === undefined) return body;
+  return { ...body, spec: { ...body.spec, sourceCodeSpec: { ...source, inlineSource: { sourceArchive: sourceArchiveSummary(summary) } } } };
+}
+
+/**
+ * What `manifest --format rest|curl|gcloud` prints in place of a source deploy's archive: those
+ * formats cannot carry a project's tarball sensibly (and packing is deploy's job: ignore files,
+ * secret patterns). Not base64, so the API refuses a request sent with it as it is.
+ */
+export const sourceArchivePlaceholder = "<the project's .tar.gz, base64: agentgen deploy packs and sends it>";
+
+/** The note those formats print with it. */
+export const sourcePlaceholderNote =
+  'A source deploy: sourceArchive is a placeholder, not the project; agentgen deploy packs the project (honouring .gcloudignore or .dockerignore, leaving out secrets) and sends it.';
+
+/** The body a manifest prints for a source deploy: the placeholder, and no digest label (there is no archive to digest). */
+export function withSourcePlaceholder(body: ReasoningEngineBody): ReasoningEngineBody {
+  if (body.spec.sourceCodeSpec === undefined) return body;
+  const { [sourceDigestLabel]: _digest, ...labels } = body.labels ?? {};
+  const { labels: _all, ...rest } = body;
+  return {
+    ...rest,
+    ...(Object.keys(labels).length > 0 ? { labels } : {}),
+    spec: { ...body.spec, sourceCodeSpec: { ...body.spec.sourceCodeSpec, inlineSource: { sourceArchive: sourceArchivePlaceholder } } },
   };
 }
 

@@ -5,10 +5,13 @@
  * `$ACCESS_TOKEN` when the command runs, `gcloud` asks `gcloud auth print-access-token` for one.
  */
 import type { DeployConfig } from '../resolve/deploy-config.js';
-import { defaultApiEndpoint, parentOf, type ReasoningEngineBody } from './deploy-request.js';
+import { defaultApiEndpoint, parentOf, sourcePlaceholderNote, type ReasoningEngineBody } from './deploy-request.js';
 import { shellQuote } from '../schema/escape.js';
 
 export type TokenSource = 'curl' | 'gcloud';
+
+/** The API version `agentgen deploy` speaks (cli/src/deploy/reasoning-engines-client.ts): v1beta1, where revisions and traffic are. */
+const createApiVersion = 'v1beta1';
 
 const bearer: Record<TokenSource, string> = {
   // Double quotes on purpose: the shell expands the token when the command runs, never before.
@@ -18,8 +21,16 @@ const bearer: Record<TokenSource, string> = {
 
 export function createCommand(body: ReasoningEngineBody, deploy: DeployConfig, tokenSource: TokenSource, apiEndpoint?: string): string {
   const base = apiEndpoint ?? defaultApiEndpoint(deploy.location!);
-  const url = `${base.replace(/\/+$/, '')}/v1/${parentOf(deploy)}/reasoningEngines`;
+  const url = `${base.replace(/\/+$/, '')}/${createApiVersion}/${parentOf(deploy)}/reasoningEngines`;
+  // Both formats are this curl command, `gcloud` only lending its token, so a source deploy is
+  // expressed the same way in each (and equally partially). A source deploy's archive is a
+  // placeholder the API refuses (not base64): said first, so nobody mistakes it for the project.
+  const note =
+    body.spec.sourceCodeSpec === undefined
+      ? []
+      : [`# ${sourcePlaceholderNote}`, '# Sent as it is, the API refuses it (sourceArchive is not base64): nothing is created.'];
   return [
+    ...note,
     `curl --fail-with-body -sS -X POST \\`,
     `  -H ${bearer[tokenSource]} \\`,
     `  -H 'Content-Type: application/json' \\`,

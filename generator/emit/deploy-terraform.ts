@@ -15,13 +15,24 @@ export const terraformResourceType = 'google_vertex_ai_reasoning_engine';
 
 type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
 
-/** An attribute's value: plain data, or data that Terraform should hold as its JSON text. */
-type AttributeValue = { readonly data: Json } | { readonly jsonText: Json };
+/**
+ * An attribute's value: plain data, data that Terraform should hold as its JSON text, or an
+ * expression agentgen writes itself (never spec text: `filebase64(var.source_archive)`).
+ */
+type AttributeValue = { readonly data: Json } | { readonly jsonText: Json } | { readonly expression: string };
 type Entry = { readonly attribute: string; readonly value: AttributeValue } | { readonly block: string; readonly body: Body };
 type Body = readonly Entry[];
 
 const attribute = (name: string, data: Json | undefined): Entry[] => (data === undefined ? [] : [{ attribute: name, value: { data } }]);
 const block = (name: string, body: Body | undefined): Entry[] => (body === undefined || body.length === 0 ? [] : [{ block: name, body }]);
+/** A block that means something even when empty (`image_spec {}`: build the Dockerfile). */
+const presentBlock = (name: string, body: Body | undefined): Entry[] => (body === undefined ? [] : [{ block: name, body }]);
+
+/** The variable a source deploy's archive comes from: Terraform reads the file and sends it base64. */
+export const sourceArchiveVariable = 'source_archive';
+const sourceArchiveExpression = `filebase64(var.${sourceArchiveVariable})`;
+const sourceArchiveDescription =
+  "Path to the project's .tar.gz (Dockerfile at its root). agentgen deploy packs it itself, honouring .gcloudignore or .dockerignore and leaving out secrets; a tarball made by hand must leave them out too.";
 
 /** The resource's arguments, in the order the provider documents them. */
 function resourceBody(body: ReasoningEngineBody, deploy: Pick<DeployConfig, 'project' | 'location'>): Body {
@@ -40,6 +51,15 @@ function resourceBody(body: ReasoningEngineBody, deploy: Pick<DeployConfig, 'pro
       ...attribute('service_account', spec.serviceAccount),
       ...attribute('identity_type', spec.identityType),
       ...block('container_spec', spec.containerSpec && attribute('image_uri', spec.containerSpec.imageUri)),
+      // google_vertex_ai_reasoning_engine's source_code_spec (magic-modules mmv1/products/vertexai/ReasoningEngine.yaml):
+      // inline_source.source_archive, a base64 string; image_spec {build_args}, sent even when empty.
+      ...block(
+        'source_code_spec',
+        spec.sourceCodeSpec && [
+          ...block('inline_source', spec.sourceCodeSpec.inlineSource && [{ attribute: 'source_archive', value: { expression: sourceArchiveExpression } }]),
+          ...presentBlock('image_spec', spec.sourceCodeSpec.imageSpec && attribute('build_args', spec.sourceCodeSpec.imageSpec.buildArgs)),
+        ],
+      ),
       ...block(
         'deployment_spec',
         deployment && [
@@ -62,9 +82,11 @@ function resourceBody(body: ReasoningEngineBody, deploy: Pick<DeployConfig, 'pro
 
 /**
  * What the create request sets that the resource has no argument for (the provider lacks
- * `containerSpec.port`, `deploymentSpec.keepAliveProbe` and `agentServerMode`): said in the output,
- * as a comment, never dropped silently. The values are checked numbers, enum names and a path
- * without spaces, written as JSON.
+ * `containerSpec.port`, `deploymentSpec.keepAliveProbe`, `agentServerMode` and
+ * `agentGatewayConfig`: magic-modules ReasoningEngine.yaml @02f9ece): said in the output, as a
+ * comment, never dropped silently. The values are checked numbers, enum names, paths and
+ * resource names without spaces, written as JSON. Also: `identity_type` is an argument of the
+ * google-beta provider only.
  */
 export function notInTerraform(body: ReasoningEngineBody): string[] {
   const { containerSpec, deploymentSpec } = body.spec;
@@ -72,11 +94,17 @@ export function notInTerraform(body: ReasoningEngineBody): string[] {
     ['spec.containerSpec.port', containerSpec?.port],
     ['spec.deploymentSpec.keepAliveProbe', deploymentSpec?.keepAliveProbe],
     ['spec.deploymentSpec.agentServerMode', deploymentSpec?.agentServerMode],
+    ['spec.deploymentSpec.agentGatewayConfig', deploymentSpec?.agentGatewayConfig],
   ];
   const missing = fields.filter(([, value]) => value !== undefined).map(([path, value]) => `${path} = ${JSON.stringify(value)}`);
-  return missing.length === 0
-    ? []
-    : [`Not set by this resource (${terraformResourceType} has no argument for them): ${missing.join('; ')}. Set them with agentgen deploy or the REST body.`];
+  return [
+    ...(missing.length === 0
+      ? []
+      : [
+          `Not set by this resource (${terraformResourceType} has no argument for them): ${missing.join('; ')}. Set them with agentgen deploy or the REST body.`,
+        ]),
+    ...(body.spec.identityType === undefined ? [] : ['identity_type is an argument of the google-beta provider only (provider = google-beta).']),
+  ];
 }
 
 // ---- HCL native syntax ----
@@ -128,9 +156,11 @@ function bodyLines(body: Body, indent: string): Line[] {
   for (const entry of body) {
     if (!('attribute' in entry)) continue;
     const { value } = entry;
-    lines.push(
-      ...('data' in value ? attributeLines(entry.attribute, value.data, indent) : attributeLines(entry.attribute, value.jsonText, indent, 'jsonencode')),
-    );
+    if ('expression' in value) lines.push({ name: `${indent}${entry.attribute}`, value: value.expression });
+    else
+      lines.push(
+        ...('data' in value ? attributeLines(entry.attribute, value.data, indent) : attributeLines(entry.attribute, value.jsonText, indent, 'jsonencode')),
+      );
   }
   for (const entry of body) {
     if (!('block' in entry)) continue;
@@ -171,9 +201,23 @@ function printLines(lines: readonly Line[]): string {
   return text;
 }
 
+/** The `variable "source_archive"` block a source deploy needs, and a blank line, in HCL. */
+function sourceVariableLines(body: ReasoningEngineBody): Line[] {
+  if (body.spec.sourceCodeSpec?.inlineSource === undefined) return [];
+  return [
+    { text: '# A source deploy (no image:): Terraform sends the .tar.gz at var.source_archive, and the platform builds its Dockerfile.' },
+    { text: `variable "${sourceArchiveVariable}" {` },
+    { name: '  description', value: hclString(sourceArchiveDescription) },
+    { name: '  type', value: 'string' },
+    { text: '}' },
+    { text: '' },
+  ];
+}
+
 export function terraformHcl(body: ReasoningEngineBody, deploy: DeployConfig, resourceName: string): string {
   const notes = notInTerraform(body).map((note): Line => ({ text: `  # ${note}` }));
   return printLines([
+    ...sourceVariableLines(body),
     { text: `resource "${terraformResourceType}" "${hclIdentifier(resourceName)}" {` },
     ...notes,
     ...bodyLines(resourceBody(body, deploy), '  '),
@@ -196,7 +240,10 @@ function tfJsonBody(body: Body): { [key: string]: Json } {
   const object: { [key: string]: Json } = {};
   for (const entry of body) {
     if ('attribute' in entry) {
-      object[entry.attribute] = 'data' in entry.value ? tfJsonData(entry.value.data) : terraformJsonString(JSON.stringify(entry.value.jsonText));
+      const { value } = entry;
+      // In the JSON syntax an expression is a string template: "${...}".
+      object[entry.attribute] =
+        'expression' in value ? `\${${value.expression}}` : 'data' in value ? tfJsonData(value.data) : terraformJsonString(JSON.stringify(value.jsonText));
       continue;
     }
     const nested = tfJsonBody(entry.body);
@@ -210,6 +257,10 @@ export function terraformJson(body: ReasoningEngineBody, deploy: DeployConfig, r
   // `//` is the JSON syntax's comment property.
   const notes = notInTerraform(body);
   const resource = { ...(notes.length > 0 ? { '//': notes.join(' ') } : {}), ...tfJsonBody(resourceBody(body, deploy)) };
-  const document = { resource: { [terraformResourceType]: { [hclIdentifier(resourceName)]: resource } } };
+  const variable =
+    body.spec.sourceCodeSpec?.inlineSource === undefined
+      ? {}
+      : { variable: { [sourceArchiveVariable]: { description: terraformJsonString(sourceArchiveDescription), type: 'string' } } };
+  const document = { ...variable, resource: { [terraformResourceType]: { [hclIdentifier(resourceName)]: resource } } };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -12,7 +12,11 @@ const text = z.string({ error: 'expected a string' });
 const textOrNumber = z.union([z.string(), z.number()], { error: 'expected a string or a number' }).transform(String);
 const whole = z.int({ error: 'expected a whole number' });
 
-export const identityTypes = ['SERVICE_ACCOUNT', 'AGENT_IDENTITY'] as const;
+/**
+ * How `identity:` may be written: the API's enum names, or the short `agent` / `service_account`
+ * (resolve turns them into the enum name, `identityTypeOf`).
+ */
+export const identitySpellings = ['agent', 'service_account', 'AGENT_IDENTITY', 'SERVICE_ACCOUNT'] as const;
 
 export const agentServerModes = ['STABLE', 'EXPERIMENTAL'] as const;
 
@@ -31,6 +35,18 @@ export const secretEnvFormat = z.strictObject({
   version: textOrNumber.optional(),
 });
 
+/**
+ * Where the engine's traffic goes through an Agent Gateway (python-aiplatform
+ * `agentplatform/_genai/types/common.py` @91cc8ce, `ReasoningEngineSpecDeploymentSpecAgentGatewayConfig`):
+ * each a gateway name, `projects/{p}/locations/{l}/agentGateways/{g}`.
+ */
+export const agentGatewayFormat = z.strictObject({
+  /** Inbound: callers reach the engine through this gateway. */
+  client_to_agent: text.optional(),
+  /** Outbound: the engine's own calls leave through this gateway. */
+  agent_to_anywhere: text.optional(),
+});
+
 export const deployFormat = z.strictObject({
   /** Default: the spec's `name`. Also how `agentgen deploy` finds the resource when `resource` is not given. */
   display_name: text.optional(),
@@ -39,8 +55,10 @@ export const deployFormat = z.strictObject({
   location: text.optional(),
   /** The resource to update (`projects/…/reasoningEngines/ID` or the ID), instead of finding it by display name. */
   resource: text.optional(),
-  /** The container image URI. */
+  /** The container image URI. Without it, `agentgen deploy` sends the project's source and the platform builds its Dockerfile. */
   image: text.optional(),
+  /** `--build-arg`s for the platform's build of the Dockerfile (source deploys only). */
+  build_args: emptyWhenNull(z.record(z.string(), textOrNumber), () => ({})).optional(),
   /** Default: `google-adk` on an AgentApp surface (the console playground shows it), else `custom`. */
   agent_framework: text.optional(),
   env: emptyWhenNull(z.record(z.string(), textOrNumber), () => ({})).optional(),
@@ -51,7 +69,7 @@ export const deployFormat = z.strictObject({
   memory: text.optional(),
   container_concurrency: whole.optional(),
   service_account: text.optional(),
-  identity: z.enum(identityTypes, { error: `expected one of ${identityTypes.map((t) => JSON.stringify(t)).join(', ')}` }).optional(),
+  identity: z.enum(identitySpellings, { error: `expected one of ${identitySpellings.map((t) => JSON.stringify(t)).join(', ')}` }).optional(),
   labels: emptyWhenNull(z.record(z.string(), text), () => ({})).optional(),
   /** A Cloud KMS key: `projects/P/locations/L/keyRings/R/cryptoKeys/K`. */
   encryption_key: text.optional(),
@@ -59,6 +77,9 @@ export const deployFormat = z.strictObject({
   port: whole.optional(),
   keep_alive: emptyWhenNull(keepAliveFormat, () => ({})).optional(),
   agent_server_mode: z.enum(agentServerModes, { error: `expected one of ${agentServerModes.map((m) => JSON.stringify(m)).join(', ')}` }).optional(),
+  /** Whether the engine serves `:asyncQuery`: only possible from its creation (adk-python #6220). */
+  async_query: z.boolean().optional(),
+  agent_gateway: agentGatewayFormat.optional(),
 });
 
 export type DeploySection = z.infer<typeof deployFormat>;

@@ -21,7 +21,12 @@ export const reservedEnvNames: ReadonlySet<string> = new Set([
 
 export const agentFrameworks = ['google-adk', 'langchain', 'langgraph', 'ag2', 'llama-index', 'custom'] as const;
 export const cpuValues = ['1', '2', '4', '6', '8'] as const;
-export const instanceBounds = { min: [0, 10], max: [1, 1000] } as const;
+/**
+ * min: [0, 75] as the reference's types give it (python-aiplatform `agentplatform/_genai/types/common.py`
+ * @91cc8ce, `ReasoningEngineSpecDeploymentSpec.min_instances`: "Range: [0, 75]"; the published
+ * protos and the SDK's own update check still say [0, 10]). max: [1, 1000] (both sources).
+ */
+export const instanceBounds = { min: [0, 75], max: [1, 1000] } as const;
 const maxLabels = 64;
 
 export function envNameProblem(name: string): string | undefined {
@@ -64,6 +69,11 @@ export function instancesProblem(which: 'min' | 'max', value: number): string | 
   return value >= low && value <= high ? undefined : `${which}_instances ${value} is out of range; expected ${low} to ${high}`;
 }
 
+/**
+ * No bounds are published for containerConcurrency (the protos say only "Recommended value:
+ * 2 * cpu + 1. Defaults to 9."); agentgen keeps Cloud Run's, whose containers the runtime's are:
+ * 1 to 1000.
+ */
 export function concurrencyProblem(value: number): string | undefined {
   return value >= 1 && value <= 1000 ? undefined : `container_concurrency ${value} is out of range; expected 1 to 1000 (the platform recommends 2 × cpu + 1)`;
 }
@@ -113,4 +123,38 @@ export function keepAliveSecondsProblem(seconds: number): string | undefined {
   return seconds >= 1 && seconds <= maxKeepAliveSeconds
     ? undefined
     : `keep_alive.max_seconds ${seconds} is out of range; the platform allows 1 to ${maxKeepAliveSeconds}`;
+}
+
+/**
+ * The label that records that an engine was created with async query enabled: the API has no
+ * request field for it (protos 6.11.0, googleapis and python-aiplatform, Aug 2026), so a later
+ * deploy reads it back from here. agentgen sets it; a spec may not.
+ */
+export const asyncQueryLabel = 'agentgen-async-query';
+export const asyncQueryLabelValue = 'enabled';
+
+/**
+ * The label that records which source archive a source deploy sent: the API never returns the
+ * archive (`source_archive` is INPUT_ONLY), so the next deploy compares this instead, and sends
+ * the source only when it changed. The first 32 hex digits of the archive's sha256.
+ */
+export const sourceDigestLabel = 'agentgen-source-sha256';
+
+export function reservedLabelProblem(key: string): string | undefined {
+  if (key === asyncQueryLabel) return `${asyncQueryLabel} is set by agentgen from async_query; use async_query: true instead of the label`;
+  if (key === sourceDigestLabel) return `${sourceDigestLabel} is set by agentgen on a source deploy (the digest of the source it sent); remove it`;
+  return undefined;
+}
+
+/** `projects/{p}/locations/{l}/agentGateways/{g}` (python-aiplatform types, AgentGatewayConfig). */
+export const agentGatewayProblem = matching(
+  /^projects\/[^/\s]+\/locations\/[^/\s]+\/agentGateways\/[^/\s]+$/,
+  'an Agent Gateway name (projects/P/locations/L/agentGateways/G)',
+);
+
+/** A Dockerfile `ARG` name: what `docker build --build-arg NAME=value` takes. */
+export function buildArgNameProblem(name: string): string | undefined {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
+    ? undefined
+    : `${JSON.stringify(name)} is not a build argument name: letters, digits and _, not starting with a digit`;
 }

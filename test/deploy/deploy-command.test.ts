@@ -57,7 +57,7 @@ describe('agentgen deploy', () => {
     const run = await runCli(['deploy', '--dry-run', '--api-endpoint', api.url], { cwd: dir, env: { GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: 'v1' } });
     outputs.push(run.stdout, run.stderr);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`POST ${api.url}/v1/${parent}/reasoningEngines\n`);
+    expect(run.stdout).toContain(`POST ${api.url}/v1beta1/${parent}/reasoningEngines\n`);
     expect(JSON.parse(run.stdout.slice(run.stdout.indexOf('\n{') + 1))).toEqual(await restBody());
     expect(api.requests).toEqual([]);
   });
@@ -77,10 +77,10 @@ describe('agentgen deploy', () => {
         `  '${api.url}/v1/${created.name}:query'\n`,
     );
     expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      `GET /v1/${parent}/reasoningEngines`,
-      `GET /v1/${parent}/reasoningEngines`,
-      `POST /v1/${parent}/reasoningEngines`,
-      ...Array.from({ length: api.pollsUntilDone }, () => expect.stringMatching(new RegExp(`^GET /v1/${created.name}/operations/\\d+$`))),
+      `GET /v1beta1/${parent}/reasoningEngines`,
+      `GET /v1beta1/${parent}/reasoningEngines`,
+      `POST /v1beta1/${parent}/reasoningEngines`,
+      ...Array.from({ length: api.pollsUntilDone }, () => expect.stringMatching(new RegExp(`^GET /v1beta1/${created.name}/operations/\\d+$`))),
     ]);
     expect(api.requests[1]!.query).toEqual({ pageToken: '1' });
     expect(api.requests[2]!.body).toEqual(await restBody());
@@ -93,7 +93,7 @@ describe('agentgen deploy', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^updated ${existing.name} \\(updateMask: spec\\.containerSpec\\.imageUri\\)\n`));
     const [patch] = mutations();
-    expect(patch).toMatchObject({ method: 'PATCH', path: `/v1/${existing.name}`, query: { updateMask: 'spec.containerSpec.imageUri' } });
+    expect(patch).toMatchObject({ method: 'PATCH', path: `/v1beta1/${existing.name}`, query: { updateMask: 'spec.containerSpec.imageUri' } });
     expect(api.resources.get(existing.name)!.spec).toMatchObject({
       containerSpec: { imageUri: 'us-central1-docker.pkg.dev/my-project/agents/weather-agent:v2' },
     });
@@ -129,7 +129,7 @@ describe('agentgen deploy', () => {
     const run = await deploy(['--spec', 'named.yaml'], { RESOURCE_ID: existing.name.split('/').at(-1)! });
     expect(run.stderr).toMatch(/^agentgen deploy: updating \S+: waiting for the operation/);
     expect(run.code).toBe(0);
-    expect(api.requests[0]).toMatchObject({ method: 'GET', path: `/v1/${existing.name}` });
+    expect(api.requests[0]).toMatchObject({ method: 'GET', path: `/v1beta1/${existing.name}` });
     expect(api.requests.filter((r) => r.path.endsWith('/reasoningEngines'))).toEqual([]);
     expect(mutations()).toEqual([expect.objectContaining({ method: 'PATCH', query: { updateMask: 'displayName' } })]);
     expect(api.resources.get(existing.name)!.displayName).toBe('weather-agent');

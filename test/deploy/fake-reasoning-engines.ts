@@ -132,7 +132,8 @@ export class FakeReasoningEngines {
       const [a] = this.answers.splice(chosen, 1);
       return answer(a!.status, a!.contentType, a!.body(req.headers.authorization ?? ''));
     }
-    const path = url.pathname.replace(/^\/v1\//, '');
+    // v1 and v1beta1 (what agentgen deploy speaks since runtime revisions) answer alike here.
+    const path = url.pathname.replace(/^\/v1(?:beta1)?\//, '');
     const collection = /^(projects\/[^/]+\/locations\/[^/]+)\/reasoningEngines$/.exec(path);
     if (collection && req.method === 'GET') return send(200, this.list(collection[1]!, url.searchParams.get('pageToken')));
     if (collection && req.method === 'POST') {

@@ -1,5 +1,5 @@
 /**
- * `agentgen manifest --format …` (built bin): the REST body is a valid v1 `ReasoningEngine`
+ * `agentgen manifest --format …` (built bin): the REST body is a valid v1beta1 `ReasoningEngine`
  * (protos from @google-cloud/aiplatform), the Terraform HCL and JSON parse back (a real HCL
  * parser) to the same values, the curl command posts exactly that body when bash runs it, hostile
  * spec text stays text in every format, and the deploy section changes no generated code.
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { shellQuote } from '../../generator/schema/escape.js';
 import { root } from '../generator/golden-cases.js';
 import { FakeReasoningEngines } from './fake-reasoning-engines.js';
 import { protoJsonProblems, reasoningEngineType, toProtoStruct } from './reasoning-engine-proto.js';
@@ -52,7 +53,7 @@ deploy:
   labels: { app: hostile }
 `;
 
-describe('--format rest: the v1 ReasoningEngine message', () => {
+describe('--format rest: the v1beta1 ReasoningEngine message', () => {
   test('the example body uses only the message fields, each of its type, and survives fromObject, verify and an encode/decode round trip', async () => {
     const body = JSON.parse(await manifest('rest'));
     expect(protoJsonProblems(body, reasoningEngineType)).toEqual([]);
@@ -77,8 +78,8 @@ describe('--format rest: the v1 ReasoningEngine message', () => {
       protoJsonProblems({ displayName: 'x', spec: { deploymentSpec: { minInstances: '1' }, identityType: 'ROOT', imageUri: 'x' } }, reasoningEngineType).sort(),
     ).toEqual([
       'spec.deploymentSpec.minInstances: expected an int32',
-      'spec.identityType: "ROOT" is not a value of .google.cloud.aiplatform.v1.ReasoningEngineSpec.IdentityType',
-      'spec.imageUri: no such field in .google.cloud.aiplatform.v1.ReasoningEngineSpec',
+      'spec.identityType: "ROOT" is not a value of .google.cloud.aiplatform.v1beta1.ReasoningEngineSpec.IdentityType',
+      'spec.imageUri: no such field in .google.cloud.aiplatform.v1beta1.ReasoningEngineSpec',
     ]);
   });
 
@@ -156,10 +157,11 @@ deploy:
     const body = JSON.parse(await manifest('rest', dir, {}));
     expect(body.spec.containerSpec).toEqual({ imageUri: 'example.com/agent:1', port: 9000 });
     expect(body.spec.deploymentSpec).toEqual({ keepAliveProbe: { httpGet: { path: '/is_busy', port: 9000 }, maxSeconds: 1800 }, agentServerMode: 'STABLE' });
-    expect(protoJsonProblems(body, reasoningEngineType).sort()).toEqual([
-      'spec.containerSpec.port: no such field in .google.cloud.aiplatform.v1.ReasoningEngineSpec.ContainerSpec',
-      'spec.deploymentSpec.agentServerMode: no such field in .google.cloud.aiplatform.v1.ReasoningEngineSpec.DeploymentSpec',
-      'spec.deploymentSpec.keepAliveProbe: no such field in .google.cloud.aiplatform.v1.ReasoningEngineSpec.DeploymentSpec',
+    expect(protoJsonProblems(body, reasoningEngineType)).toEqual([]); // with the table of SDK-only fields
+    expect(protoJsonProblems(body, reasoningEngineType, { sdkOnly: [] }).sort()).toEqual([
+      'spec.containerSpec.port: no such field in .google.cloud.aiplatform.v1beta1.ReasoningEngineSpec.ContainerSpec',
+      'spec.deploymentSpec.agentServerMode: no such field in .google.cloud.aiplatform.v1beta1.ReasoningEngineSpec.DeploymentSpec',
+      'spec.deploymentSpec.keepAliveProbe: no such field in .google.cloud.aiplatform.v1beta1.ReasoningEngineSpec.DeploymentSpec',
     ]);
     const { keepAliveProbe, agentServerMode } = body.spec.deploymentSpec;
     expect(referenceShape.safeParse({ containerPort: body.spec.containerSpec.port, keepAliveProbe, agentServerMode }).success).toBe(true);
@@ -180,6 +182,94 @@ deploy:
     delete withoutThem.spec.deploymentSpec;
     expect((await hclToRest(hcl)).body).toEqual(withoutThem);
     expect((await terraformToRest(tfJson, false)).body).toEqual(withoutThem);
+  });
+});
+
+/**
+ * A source deploy (no `image:`): the REST body has a placeholder for the archive (packing is
+ * deploy's job), said on stderr; curl and gcloud say it in their first lines; Terraform reads the
+ * archive from a variable (`filebase64(var.source_archive)`, as google_vertex_ai_reasoning_engine's
+ * source_code_spec takes it). The new fields reach every format or are named where one cannot
+ * express them.
+ */
+describe('a source deploy in every format', () => {
+  const sourceSpec = `agentgen: 1
+name: source-agent
+operations:
+  ask:
+    api_mode: ""
+    input: { type: object, properties: { q: { type: string } } }
+deploy:
+  project: my-project
+  location: us-central1
+  identity: agent
+  min_instances: 0
+  async_query: true
+  build_args: { NODE_VERSION: "22" }
+  agent_gateway:
+    client_to_agent: projects/my-project/locations/us-central1/agentGateways/in
+  labels: { team: agents }
+`;
+  const placeholder = "<the project's .tar.gz, base64: agentgen deploy packs and sends it>";
+
+  async function run(format: string) {
+    writeFileSync(join(dir, 'agentgen.yaml'), sourceSpec);
+    const result = await runCli(['manifest', '--format', format], { cwd: dir, env: {} });
+    expect(result.code, result.stderr).toBe(0);
+    return result;
+  }
+
+  test('rest: inline source with the placeholder and imageSpec, the note on stderr; valid but for the placeholder, which is not base64', async () => {
+    const { stdout, stderr } = await run('rest');
+    expect(stderr).toBe(
+      'note: A source deploy: sourceArchive is a placeholder, not the project; agentgen deploy packs the project (honouring .gcloudignore or .dockerignore, leaving out secrets) and sends it.\n',
+    );
+    const body = JSON.parse(stdout);
+    expect(body.spec.sourceCodeSpec).toEqual({ inlineSource: { sourceArchive: placeholder }, imageSpec: { buildArgs: { NODE_VERSION: '22' } } });
+    expect(body.spec.containerSpec).toBeUndefined();
+    expect(body.spec.identityType).toBe('AGENT_IDENTITY');
+    expect(body.spec.deploymentSpec).toEqual({
+      minInstances: 0,
+      agentGatewayConfig: { clientToAgentConfig: { agentGateway: 'projects/my-project/locations/us-central1/agentGateways/in' } },
+    });
+    // No digest label: there is no archive to digest here.
+    expect(body.labels).toEqual({ team: 'agents', 'agentgen-async-query': 'enabled' });
+    expect(protoJsonProblems(body, reasoningEngineType)).toEqual(['spec.sourceCodeSpec.inlineSource.sourceArchive: expected bytes as a base64 string']);
+  });
+
+  test.each(['curl', 'gcloud'])('%s: its first lines say the archive is a placeholder; it posts the same body', async (format) => {
+    const body = JSON.parse((await run('rest')).stdout);
+    const { stdout } = await run(format);
+    const lines = stdout.split('\n');
+    expect(lines[0]).toBe(
+      '# A source deploy: sourceArchive is a placeholder, not the project; agentgen deploy packs the project (honouring .gcloudignore or .dockerignore, leaving out secrets) and sends it.',
+    );
+    expect(lines[1]).toBe('# Sent as it is, the API refuses it (sourceArchive is not base64): nothing is created.');
+    expect(stdout).toContain(shellQuote(JSON.stringify(body)));
+  });
+
+  test('terraform: source_code_spec from var.source_archive and image_spec; the gateway is named as not expressible; parses back to the REST body', async () => {
+    const body = JSON.parse((await run('rest')).stdout);
+    const hcl = (await run('terraform')).stdout;
+    expect(hcl).toContain('variable "source_archive" {\n');
+    expect(hcl).toContain('      inline_source {\n        source_archive = filebase64(var.source_archive)\n      }\n');
+    expect(hcl).toContain('      image_spec {\n        build_args = {\n          "NODE_VERSION" = "22"\n        }\n      }\n');
+    expect(hcl).toContain(
+      '  # Not set by this resource (google_vertex_ai_reasoning_engine has no argument for them): spec.deploymentSpec.agentGatewayConfig = {"clientToAgentConfig":{"agentGateway":"projects/my-project/locations/us-central1/agentGateways/in"}}.',
+    );
+    expect(hcl).toContain('  # identity_type is an argument of the google-beta provider only (provider = google-beta).\n');
+    const tfJson = JSON.parse((await run('terraform-json')).stdout);
+    expect(tfJson.variable.source_archive.type).toBe('string');
+    const { agentGatewayConfig: _notInTerraform, ...deploymentSpec } = body.spec.deploymentSpec;
+    const expected = { ...body, spec: { ...body.spec, deploymentSpec } };
+    for (const read of [await hclToRest(hcl), await terraformToRest(tfJson, false)]) expect(read.body).toEqual(expected);
+  });
+
+  test('terraform without build args: image_spec {} is still there (it names the Dockerfile build)', async () => {
+    writeFileSync(join(dir, 'agentgen.yaml'), 'agentgen: 1\nname: s\nsurface: agent-app\ndeploy: { project: my-project, location: us-central1 }\n');
+    const hcl = (await runCli(['manifest', '--format', 'terraform'], { cwd: dir, env: {} })).stdout;
+    expect(hcl).toContain('      image_spec {\n      }\n');
+    expect((await hclToRest(hcl)).body.spec).toMatchObject({ sourceCodeSpec: { inlineSource: { sourceArchive: placeholder }, imageSpec: {} } });
   });
 });
 
@@ -206,7 +296,7 @@ describe('--format curl and gcloud: bash runs the command and the API receives t
     const [request] = api.requests.slice(before);
     expect(request).toMatchObject({
       method: 'POST',
-      path: '/v1/projects/my-project/locations/us-central1/reasoningEngines',
+      path: '/v1beta1/projects/my-project/locations/us-central1/reasoningEngines',
       authorization: 'Bearer token-for-curl',
     });
     expect(request!.body).toEqual(body);

@@ -155,6 +155,24 @@ ${deploy}  description: ${deployText}
     NOTE: ${deployText}
 `;
 
+/** A source deploy with every new field: the variable block, inline_source, image_spec, the notes. */
+const sourceSpec = `agentgen: 1
+name: source-agent
+surface: agent-app
+deploy:
+  project: my-project
+  location: us-central1
+  identity: agent
+  min_instances: 75
+  build_args: { NODE_VERSION: "22", A: b }
+  agent_gateway: { agent_to_anywhere: projects/my-project/locations/us-central1/agentGateways/out }
+`;
+const sourceNoArgsSpec = `agentgen: 1
+name: source-agent
+surface: agent-app
+deploy: { project: my-project, location: us-central1 }
+`;
+
 describe('--format terraform is terraform fmt clean', () => {
   test('a small spec prints exactly what terraform fmt prints: two-space indents, aligned =, arguments then blocks after a blank line', async () => {
     expect(await format(smallExpected)).toBe(smallExpected);
@@ -165,6 +183,8 @@ describe('--format terraform is terraform fmt clean', () => {
     ['the example', undefined],
     ['wide and combining keys', wideKeysSpec],
     ['hostile text', hostileSpec],
+    ['a source deploy with every new field', sourceSpec],
+    ['a source deploy without build args (image_spec {})', sourceNoArgsSpec],
   ])('%s: hclwrite.Format changes nothing, and no line ends in a space', async (_name, spec) => {
     const hcl =
       spec === undefined

@@ -32,7 +32,25 @@ async function classMethods(value: string, fromHcl: boolean): Promise<unknown> {
   return readValue(parsed.value);
 }
 
-const blockNames = new Set(['spec', 'container_spec', 'deployment_spec', 'encryption_spec', 'env', 'secret_env', 'secret_ref']);
+const blockNames = new Set([
+  'spec',
+  'container_spec',
+  'source_code_spec',
+  'inline_source',
+  'image_spec',
+  'deployment_spec',
+  'encryption_spec',
+  'env',
+  'secret_env',
+  'secret_ref',
+]);
+
+/**
+ * What `manifest --format rest` prints for a source deploy's archive, and what Terraform reads it
+ * from: the one is read back as the other, so the two compare equal.
+ */
+const sourceArchiveExpression = '${filebase64(var.source_archive)}';
+const sourceArchivePlaceholder = "<the project's .tar.gz, base64: agentgen deploy packs and sends it>";
 
 async function readBody(body: Tf, fromHcl: boolean): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
@@ -40,6 +58,7 @@ async function readBody(body: Tf, fromHcl: boolean): Promise<Record<string, unkn
     if (key === 'project' || key === 'region') continue; // in the URL of the REST request, not its body
     if (key === '//') continue; // the JSON syntax's comment
     if (key === 'class_methods') out.classMethods = await classMethods(value as string, fromHcl);
+    else if (key === 'source_archive') out.sourceArchive = value === sourceArchiveExpression ? sourceArchivePlaceholder : value;
     else if (key === 'identity_type' || !blockNames.has(key)) out[camel(key)] = readValue(value);
     else if (repeatedBlocks.has(key)) out[camel(key)] = await Promise.all(blocks(value).map((b) => readBody(b, fromHcl)));
     else out[camel(key)] = await readBody(blocks(value)[0]!, fromHcl);

@@ -162,7 +162,7 @@ interface Run {
   readonly created: Promise<Result>;
   readonly tested: Promise<Result>;
   readonly dev: Promise<{ events: unknown[]; output: string }>;
-  readonly production: Promise<{ tree: Map<string, string[][]>; events: unknown[]; output: string; folder: string }>;
+  readonly production: Promise<{ tree: Map<string, string[][]>; events: unknown[]; output: string; folder: string; liveness: number; unsetModelTurn: string }>;
 }
 
 /** Marks a promise as handled (its test awaits it later); the promise itself still rejects there. */
@@ -201,6 +201,25 @@ function startRun(template: Template): Run {
       await tested;
       // What the Dockerfile's final stage copies: the compiled agent and generated code.
       for (const part of ['src', 'generated']) cpSync(join(project, 'dist', part), join(folder, 'dist', part), { recursive: true });
+      // An engine with its own agent identity starts its image once before env and secret_env are
+      // applied (Google's agents-cli, DESIGN.md): with nothing but PORT, it must start and answer liveness.
+      const bare = startUntil(process.execPath, ['dist/src/main.js'], folder, /listening on \S+:(\d+)/, { PATH: process.env['PATH'] ?? '', PORT: '0' });
+      let liveness: number;
+      let unsetModelTurn: string;
+      try {
+        const [, barePort] = await bare.match;
+        liveness = (await fetch(`http://127.0.0.1:${barePort}/health`)).status;
+        // A turn then fails saying what to set, instead of the container refusing to start.
+        const turn = turns[template];
+        const answer = await fetch(`http://127.0.0.1:${barePort}/api/stream_reasoning_engine`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ class_method: turn.method, input: turn.input }),
+        });
+        unsetModelTurn = await answer.text();
+      } finally {
+        await bare.stop();
+      }
       const container = startUntil(process.execPath, ['dist/src/main.js'], folder, /listening on \S+:(\d+)/, {
         ...runEnv,
         PORT: '0',
@@ -211,7 +230,7 @@ function startRun(template: Template): Run {
         const [, port] = await container.match;
         const turn = turns[template];
         const events = await streamedLines(`http://127.0.0.1:${port}/api/stream_reasoning_engine`, { class_method: turn.method, input: turn.input });
-        return { tree, events, output: container.output(), folder };
+        return { tree, events, output: container.output(), folder, liveness, unsetModelTurn };
       } finally {
         await container.stop();
       }
@@ -289,8 +308,12 @@ describe.each(templates)('npm create agentgen, %s template', (template) => {
     expect(turn.answer(events), output).toBe(turn.expected);
   }, 300_000);
 
-  test('npm ci --omit=dev: no generator package brought in, and the container starts from it', async () => {
-    const { tree, events, output, folder } = await runOf().production;
+  test('npm ci --omit=dev: no generator package brought in, and the container starts from it (with nothing but PORT, too)', async () => {
+    const { tree, events, output, folder, liveness, unsetModelTurn } = await runOf().production;
+    expect(liveness, 'GET /health of the container started with nothing but PORT').toBe(200);
+    // custom: the handler's AgentError, a FAILED_PRECONDITION line; adk: ADK's error event of the turn.
+    const failure = template === 'custom' ? /AGENT_MODEL is not set.*"status":"FAILED_PRECONDITION"/ : /"error_message":"AGENT_MODEL is not set/;
+    expect(unsetModelTurn).toMatch(failure);
     expect(tree.has('@agentgen/runtime')).toBe(true);
     expect(existsSync(join(folder, 'node_modules/@agentgen/runtime/package.json'))).toBe(true);
     expect(existsSync(join(folder, 'node_modules/@agentgen/cli'))).toBe(false);

@@ -12,13 +12,26 @@ import type { DeployConfig } from '../../../generator/resolve/deploy-config.js';
 import { ReasoningEnginesApiError } from './reasoning-engines-api-error.js';
 import type { ReasoningEnginesClient, Resource } from './reasoning-engines-client.js';
 import { updateMask } from './update-mask.js';
+import { mergeEnv } from './merge-env.js';
+import { currentSplit, describeSplit, isPinned, revisionId, rollbackTarget, splitWithNew, statusTable, type Share } from './revisions.js';
+import { trafficBody, trafficMask } from './traffic.js';
+import { asyncQueryChange } from '../../../generator/resolve/deploy-config.js';
 import { waitForOperation, type WaitOptions } from './wait-for-operation.js';
 
 export type DeployOutcome =
   | { readonly kind: 'created'; readonly resource: Resource }
-  | { readonly kind: 'updated'; readonly resource: Resource; readonly mask: readonly string[] }
+  | {
+      readonly kind: 'updated';
+      readonly resource: Resource;
+      readonly mask: readonly string[];
+      /** With `--traffic`: the new revision and the split it joined. */
+      readonly split?: readonly Share[];
+      /** Said after the update: what it did not do (traffic left pinned, variables kept). */
+      readonly notes: readonly string[];
+    }
   | { readonly kind: 'unchanged'; readonly resource: Resource }
   | { readonly kind: 'refused-breaking'; readonly report: string }
+  | { readonly kind: 'refused'; readonly reason: string }
   | { readonly kind: 'not-confirmed' };
 
 export interface DeploySteps {
@@ -26,6 +39,8 @@ export interface DeploySteps {
   readonly body: ReasoningEngineBody;
   readonly deploy: DeployConfig;
   readonly allowBreaking: boolean;
+  /** `--traffic N`: the new revision of an existing engine gets N% of calls, the rest stays where it was. */
+  readonly traffic?: number;
   /** Asked before anything is changed, with what would change; false stops the deploy. */
   readonly confirm: (plan: string) => Promise<boolean>;
   readonly wait: WaitOptions;
@@ -56,18 +71,112 @@ export async function runDeploy(steps: DeploySteps): Promise<DeployOutcome> {
   const { client, body, deploy } = steps;
   const existing = await findDeployed(client, deploy);
   if (existing === undefined) {
+    if (steps.traffic !== undefined) {
+      return {
+        kind: 'refused',
+        reason: `--traffic splits calls between revisions of an engine, and ${JSON.stringify(deploy.displayName)} does not exist yet: its first revision takes every call`,
+      };
+    }
     if (!(await steps.confirm(`create ${JSON.stringify(deploy.displayName)} in ${parentOf(deploy)}`))) return { kind: 'not-confirmed' };
     const operation = await client.create(parentOf(deploy), body);
     return { kind: 'created', resource: await waitForOperation(client, operation, `creating ${JSON.stringify(deploy.displayName)}`, steps.wait) };
   }
-  const mask = updateMask(body, existing);
-  if (mask.length === 0) return { kind: 'unchanged', resource: existing };
+  const asyncChange = asyncQueryChange(deploy, existing);
+  if (asyncChange !== undefined) return { kind: 'refused', reason: asyncChange };
+  // Variables set on the engine that the spec does not name (an organisation's policy sets some) are kept.
+  const merged = mergeEnv(body, existing);
+  const mask = updateMask(merged.body, existing);
+  const notes = merged.kept.length === 0 ? [] : [`kept ${merged.kept.join(', ')}: set on the engine, not named in the spec`];
+  if (mask.length === 0) {
+    if (steps.traffic !== undefined) return { kind: 'refused', reason: noNewRevision('nothing changed') };
+    return { kind: 'unchanged', resource: existing };
+  }
   if (mask.includes('spec.classMethods')) {
     const [before, after] = [surfaceFromManifest(existing, `deployed ${existing.name}`), surfaceFromManifest(body, 'the spec')];
     const comparison = compareSurfaces(before, after);
     if (comparison.changes.some((c) => c.breaking) && !steps.allowBreaking) return { kind: 'refused-breaking', report: reportTable(comparison, before, after) };
   }
-  if (!(await steps.confirm(`update ${existing.name}: ${mask.join(', ')}`))) return { kind: 'not-confirmed' };
-  const operation = await client.patch(existing.name, body, mask);
-  return { kind: 'updated', resource: await waitForOperation(client, operation, `updating ${existing.name}`, steps.wait), mask };
+  if (steps.traffic !== undefined) return updateWithTraffic(steps, existing, merged.body, mask, steps.traffic, notes);
+  if (isPinned(existing) && mask.some(makesRevision)) {
+    notes.push('traffic stays pinned as it was: the new revision takes no calls until `agentgen deploy --promote`');
+  }
+  const planNotes = notes.length === 0 ? '' : `; ${notes.join('; ')}`;
+  if (!(await steps.confirm(`update ${existing.name}: ${mask.join(', ')}${planNotes}`))) return { kind: 'not-confirmed' };
+  const operation = await client.patch(existing.name, merged.body, mask);
+  return { kind: 'updated', resource: await waitForOperation(client, operation, `updating ${existing.name}`, steps.wait), mask, notes };
+}
+
+/** A masked path under `spec` changes the runtime, and the platform makes a new runtime revision of it. */
+const makesRevision = (path: string): boolean => path.startsWith('spec.');
+
+const noNewRevision = (why: string): string =>
+  `--traffic splits calls with the revision this deploy makes, but ${why}, so it makes none; move traffic between existing revisions with --promote or --rollback`;
+
+/**
+ * The update with `--traffic N`: first the change, with traffic pinned where it is now (so the new
+ * revision takes no call yet), then the split: N% to the new revision, the rest as it was.
+ */
+async function updateWithTraffic(
+  steps: DeploySteps,
+  existing: Resource,
+  body: ReasoningEngineBody,
+  mask: readonly string[],
+  percent: number,
+  notes: readonly string[],
+): Promise<DeployOutcome> {
+  const { client } = steps;
+  if (!mask.some(makesRevision)) return { kind: 'refused', reason: noNewRevision(`it changes only ${mask.join(', ')}`) };
+  const before = await client.listRevisions(existing.name);
+  const current = currentSplit(existing, before);
+  const plan = `update ${existing.name}: ${mask.join(', ')}; then ${percent}% of calls to the new revision, ${100 - percent}% as now (${describeSplit(current)})`;
+  if (!(await steps.confirm(notes.length === 0 ? plan : `${plan}; ${notes.join('; ')}`))) return { kind: 'not-confirmed' };
+  const change = await client.patch(existing.name, { ...body, ...trafficBody(current) }, [...mask, trafficMask]);
+  await waitForOperation(client, change, `updating ${existing.name}`, steps.wait);
+  const after = await client.listRevisions(existing.name);
+  const fresh = after.find((revision) => !before.some((old) => old.name === revision.name));
+  if (fresh === undefined) {
+    throw new ReasoningEnginesApiError(
+      `updating ${existing.name}`,
+      'FAILED_PRECONDITION',
+      'the update made no new runtime revision; traffic was left as it was',
+      'agentgen',
+    );
+  }
+  const split = splitWithNew(current, fresh.name, percent);
+  const move = await client.patch(existing.name, trafficBody(split), [trafficMask]);
+  const resource = await waitForOperation(client, move, `moving traffic of ${existing.name}`, steps.wait);
+  return { kind: 'updated', resource, mask, split, notes };
+}
+
+/** What `--promote`, `--rollback` and `--status` do: move traffic, or show it. */
+export type TrafficAction = 'promote' | 'rollback' | 'status';
+
+export type TrafficOutcome =
+  | { readonly kind: 'status'; readonly table: string }
+  | { readonly kind: 'moved'; readonly resource: Resource; readonly split: readonly Share[] | 'latest' }
+  | { readonly kind: 'refused'; readonly reason: string }
+  | { readonly kind: 'not-confirmed' };
+
+export async function runTrafficAction(steps: Pick<DeploySteps, 'client' | 'deploy' | 'confirm' | 'wait'>, action: TrafficAction): Promise<TrafficOutcome> {
+  const { client, deploy } = steps;
+  const engine = await findDeployed(client, deploy);
+  if (engine === undefined) return { kind: 'refused', reason: `no engine named ${JSON.stringify(deploy.displayName)} in ${parentOf(deploy)}: deploy it first` };
+  const revisions = await client.listRevisions(engine.name);
+  if (action === 'status') return { kind: 'status', table: statusTable(engine, revisions) };
+  const newest = revisions[0];
+  if (newest === undefined) return { kind: 'refused', reason: `${engine.name} has no runtime revision yet` };
+  if (action === 'promote') {
+    // All calls to the newest revision, and to every later one: the platform's default.
+    if (!(await steps.confirm(`send every call of ${engine.name} to its newest revision (${revisionId(newest.name)})`))) return { kind: 'not-confirmed' };
+    const operation = await client.patch(engine.name, trafficBody('latest'), [trafficMask]);
+    return { kind: 'moved', resource: await waitForOperation(client, operation, `promoting ${engine.name}`, steps.wait), split: 'latest' };
+  }
+  const target = rollbackTarget(revisions);
+  if (target === undefined) return { kind: 'refused', reason: `${engine.name} has one revision, so there is none to roll back to` };
+  const split = [{ revision: target.name, percent: 100 }];
+  if (!(await steps.confirm(`send every call of ${engine.name} to revision ${revisionId(target.name)}, the one before ${revisionId(newest.name)}`))) {
+    return { kind: 'not-confirmed' };
+  }
+  const operation = await client.patch(engine.name, trafficBody(split), [trafficMask]);
+  return { kind: 'moved', resource: await waitForOperation(client, operation, `rolling back ${engine.name}`, steps.wait), split };
 }

@@ -44,9 +44,11 @@ export class ReasoningEnginesApiError extends Error {
     readonly serverMessage: string,
     /** `HTTP 403` or `code 9`: how the status arrived. */
     readonly via: string,
+    /** What to do, when the message says more than the status (a container that did not start). */
+    hintOverride?: string,
   ) {
     const code = `${status} (${via})`;
-    const hint = hints[status];
+    const hint = hintOverride ?? hints[status];
     super(`${action} failed: ${code}: ${serverMessage}${hint === undefined ? '' : `\n  hint: ${hint}`}`);
     this.name = 'ReasoningEnginesApiError';
   }
@@ -71,8 +73,33 @@ export function httpError(action: string, httpStatus: number, body: string): Rea
   return new ReasoningEnginesApiError(action, status, message, `HTTP ${httpStatus}`);
 }
 
-/** A long-running operation that finished with `error` (a google.rpc.Status). */
-export function operationError(action: string, error: { code?: unknown; message?: unknown }): ReasoningEnginesApiError {
+/**
+ * The platform's words when the container it built or pulled did not start (DESIGN.md, "The platform
+ * as it runs in 2026": the substrate is Cloud Run, and a start failure ends the operation so).
+ */
+const startFailure = /failed to start and cannot serve traffic/i;
+
+/** Where a container's logs are, and the usual causes, for an engine (`projects/P/locations/L/reasoningEngines/ID`). */
+export function startFailureHint(engine: string | undefined): string {
+  const match = engine === undefined ? null : /^projects\/([^/]+)\/locations\/([^/]+)\/reasoningEngines\/([^/]+)/.exec(engine);
+  const logs =
+    match === null
+      ? 'the container\'s logs are in Cloud Logging under resource.type="aiplatform.googleapis.com/ReasoningEngine"'
+      : `the container's logs: gcloud logging read 'resource.type="aiplatform.googleapis.com/ReasoningEngine" AND resource.labels.reasoning_engine_id="${match[3]}"' --project ${match[1]} --limit 50`;
+  return [
+    'the container did not start, or did not answer on $PORT in time.',
+    `    ${logs}`,
+    '    - from source: the platform built the Dockerfile; the build log is in the same place. Try `docker build .` and `docker run -e PORT=8080 -p 8080:8080 IMAGE` locally',
+    "    - a prebuilt image (deploy.image): the runtime's service agent, service-PROJECT_NUMBER@gcp-sa-aiplatform-re.iam.gserviceaccount.com, needs roles/artifactregistry.reader on the repository",
+    '    - identity: agent: the first start runs before env and secret_env are applied, so the container must start and answer GET /health without them',
+  ].join('\n');
+}
+
+/** A long-running operation that finished with `error` (a google.rpc.Status); `operation` is its name, `{engine}/operations/{id}`. */
+export function operationError(action: string, error: { code?: unknown; message?: unknown }, operation?: string): ReasoningEnginesApiError {
   const code = typeof error.code === 'number' ? error.code : 2;
-  return new ReasoningEnginesApiError(action, rpcCodes[code] ?? 'UNKNOWN', typeof error.message === 'string' ? error.message : '(no message)', `code ${code}`);
+  const message = typeof error.message === 'string' ? error.message : '(no message)';
+  const engine = operation?.includes('/operations/') === true ? operation.slice(0, operation.indexOf('/operations/')) : undefined;
+  const hint = startFailure.test(message) ? startFailureHint(engine) : undefined;
+  return new ReasoningEnginesApiError(action, rpcCodes[code] ?? 'UNKNOWN', message, `code ${code}`, hint);
 }

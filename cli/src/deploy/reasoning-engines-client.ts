@@ -1,5 +1,5 @@
 /**
- * The few `reasoningEngines` REST calls a deploy makes (v1, ProtoJSON), over `fetch`, each bounded
+ * The few `reasoningEngines` REST calls a deploy makes (v1beta1, ProtoJSON), over `fetch`, each bounded
  * by a timeout. The base URL is configurable (`--api-endpoint`), which is how tests point it at a
  * local fake. Errors are `ReasoningEnginesApiError`s that say what was being done; this client never puts the
  * token in one, though the API's answer they quote may (see `api-error.ts`).
@@ -16,6 +16,22 @@ export interface Operation {
   readonly error?: { readonly code?: number; readonly message?: string };
   readonly response?: Resource;
 }
+
+/** A runtime revision (v1beta1 `ReasoningEngineRuntimeRevision`): each update of an engine's runtime makes one. */
+export interface RuntimeRevision {
+  readonly name: string;
+  readonly createTime?: string;
+  /** `ACTIVE` or `DEPRECATED`. */
+  readonly state?: string;
+  readonly spec?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The API version every call uses. v1beta1, as Google's own agentplatform SDK: runtime revisions,
+ * their traffic split and the revision-pinned query paths exist only there (googleapis
+ * `google/cloud/aiplatform/v1beta1/reasoning_engine_runtime_revision_service.proto`).
+ */
+export const apiVersion = 'v1beta1';
 
 export interface ClientOptions {
   readonly endpoint: string;
@@ -59,7 +75,24 @@ export class ReasoningEnginesClient {
     return this.call('POST', `${parent}/reasoningEngines`, `creating a reasoningEngine in ${parent}`, body) as Promise<Operation>;
   }
 
-  patch(name: string, body: ReasoningEngineBody, updateMask: readonly string[]): Promise<Operation> {
+  /** Every runtime revision of `engine`, newest first (sorted here: the API names no order). */
+  async listRevisions(engine: string): Promise<RuntimeRevision[]> {
+    const found: RuntimeRevision[] = [];
+    let pageToken: string | undefined;
+    for (let page = 0; page < maxPages; page++) {
+      const query = pageToken === undefined ? '' : `?pageToken=${encodeURIComponent(pageToken)}`;
+      const answer = (await this.call('GET', `${engine}/runtimeRevisions${query}`, `listing the runtime revisions of ${engine}`)) as {
+        reasoningEngineRuntimeRevisions?: RuntimeRevision[];
+        nextPageToken?: string;
+      };
+      found.push(...(answer.reasoningEngineRuntimeRevisions ?? []));
+      pageToken = answer.nextPageToken || undefined;
+      if (pageToken === undefined) return found.sort(newestFirst);
+    }
+    throw new ReasoningEnginesApiError(`listing the runtime revisions of ${engine}`, 'OUT_OF_RANGE', `more than ${maxPages} pages`, 'agentgen');
+  }
+
+  patch(name: string, body: object, updateMask: readonly string[]): Promise<Operation> {
     const query = `?updateMask=${encodeURIComponent(updateMask.join(','))}`;
     return this.call('PATCH', `${name}${query}`, `updating ${name}`, body) as Promise<Operation>;
   }
@@ -73,7 +106,7 @@ export class ReasoningEnginesClient {
     const timeoutMs = this.options.requestTimeoutMs ?? 60_000;
     let response: Response;
     try {
-      response = await fetch(`${this.base}/v1/${path}`, {
+      response = await fetch(`${this.base}/${apiVersion}/${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-goog-api-client': 'agentgen' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -94,4 +127,12 @@ export class ReasoningEnginesClient {
       throw new ReasoningEnginesApiError(action, 'INTERNAL', `the answer is not JSON (HTTP ${response.status})`, `HTTP ${response.status}`);
     }
   }
+}
+
+/** By create time, newest first; revisions created in the same instant by their id, higher first. */
+function newestFirst(a: RuntimeRevision, b: RuntimeRevision): number {
+  const [ta, tb] = [Date.parse(a.createTime ?? ''), Date.parse(b.createTime ?? '')];
+  if (ta !== tb && !Number.isNaN(ta) && !Number.isNaN(tb)) return tb - ta;
+  const [ia, ib] = [a.name.slice(a.name.lastIndexOf('/') + 1), b.name.slice(b.name.lastIndexOf('/') + 1)];
+  return ib.localeCompare(ia, 'en', { numeric: true });
 }

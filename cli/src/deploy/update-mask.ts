@@ -2,9 +2,17 @@
  * What an update changes: the field paths (ProtoJSON names, as `updateMask` takes them) whose
  * desired value differs from the deployed resource's. Only fields the spec sets are compared, so a
  * field the spec leaves out keeps whatever the platform (or someone else) set, defaults included.
- * Lists and maps are compared whole: env, secretEnv, labels, classMethods.
+ * Lists and maps are compared whole: env, secretEnv, labels, classMethods. env and secretEnv are
+ * compared after `mergeEnv` (idempotent: a body already merged stays the same), so a variable
+ * kept from the engine is never a change; the caller sends that merged body.
+ *
+ * A source deploy's archive is `INPUT_ONLY`: the API never returns it. The archive is
+ * deterministic (same files, same bytes), and its digest is the label `agentgen-source-sha256`,
+ * so `spec.sourceCodeSpec` is a change when that digest or the imageSpec differs.
  */
 import type { ReasoningEngineBody } from '../../../generator/emit/deploy-request.js';
+import { sourceDigestLabel } from '../../../generator/resolve/deploy-rules.js';
+import { mergeEnv } from './merge-env.js';
 
 /** The paths an update may name, most specific first where the API takes a sub-field. */
 const updatablePaths = [
@@ -12,6 +20,7 @@ const updatablePaths = [
   'description',
   'labels',
   'encryptionSpec',
+  'spec.sourceCodeSpec',
   'spec.agentFramework',
   'spec.classMethods',
   'spec.containerSpec.imageUri',
@@ -24,6 +33,7 @@ const updatablePaths = [
   'spec.deploymentSpec.containerConcurrency',
   'spec.deploymentSpec.keepAliveProbe',
   'spec.deploymentSpec.agentServerMode',
+  'spec.deploymentSpec.agentGatewayConfig',
   'spec.serviceAccount',
   'spec.identityType',
 ] as const;
@@ -43,9 +53,19 @@ function canonical(value: unknown): string {
   );
 }
 
+/** The source changed: another archive (by its digest label), or other build args. */
+function sourceChanged(desired: ReasoningEngineBody, deployed: unknown): boolean {
+  const digest = (body: unknown) => at(body, `labels.${sourceDigestLabel}`);
+  if (digest(desired) === undefined || digest(desired) !== digest(deployed)) return true;
+  return canonical(at(desired, 'spec.sourceCodeSpec.imageSpec') ?? {}) !== canonical(at(deployed, 'spec.sourceCodeSpec.imageSpec') ?? {});
+}
+
 export function updateMask(desired: ReasoningEngineBody, deployed: unknown): string[] {
+  const merged = mergeEnv(desired, deployed).body;
   return updatablePaths.filter((path) => {
-    const want = at(desired, path);
-    return want !== undefined && canonical(want) !== canonical(at(deployed, path));
+    const want = at(merged, path);
+    if (want === undefined) return false;
+    if (path === 'spec.sourceCodeSpec') return sourceChanged(merged, deployed);
+    return canonical(want) !== canonical(at(deployed, path));
   });
 }

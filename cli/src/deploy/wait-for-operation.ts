@@ -33,7 +33,7 @@ export async function waitForOperation(client: ReasoningEnginesClient, first: Op
     await sleep(options.intervalMs);
     operation = await client.getOperation(first.name);
   }
-  if (operation.error !== undefined) throw operationError(action, operation.error);
+  if (operation.error !== undefined) throw operationError(action, operation.error, operation.name);
   if (operation.response === undefined)
     throw new ReasoningEnginesApiError(action, 'INTERNAL', `operation ${operation.name} finished without a resource`, 'agentgen');
   const { '@type': _type, ...resource } = operation.response as Resource & { '@type'?: string };
