@@ -31,6 +31,7 @@ const parts = {
   typecheck: { script: 'typecheck-scale.mjs', args: ['1000', '--runs', '3'] },
   replicas: { script: 'replicas.mjs', args: ['--runs', '3'] },
   'turn-cost': { script: 'turn-cost.mjs', args: ['--runs', '5'] },
+  deploy: { script: 'deploy-source.mjs', args: ['--rounds', '5'] },
 };
 
 const { values, positionals } = parseArgs({
