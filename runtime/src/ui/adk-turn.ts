@@ -1,0 +1,189 @@
+/**
+ * One agent turn, read from its ADK events (wire form: snake_case, as `:streamQuery` streams them)
+ * into the steps every UI stream protocol is made of: text opened, extended and closed, a tool
+ * call with its exact arguments, its result, an error, and why the turn finished. Both adapters
+ * (`ai-sdk.ts`, `ag-ui.ts`) are a mapping of these steps, so the rules live here once:
+ *
+ * - Partial events (`partial: true`) carry new text only: each becomes a delta. The event that
+ *   closes them (not partial) repeats the whole text, as ADK aggregates it: only what the deltas
+ *   did not already say (normally nothing) is added, so no text is shown twice.
+ * - Parts marked `thought: true` are the model's reasoning, on their own channel.
+ * - Tool calls and results are read from complete events only (a partial function call may be
+ *   incomplete). A call without an `id` gets one; a result without one is matched to the oldest
+ *   open call of its name, as ADK matches them.
+ * - An event with `error_code` or `error_message` is an error step.
+ *
+ * No imports of any UI library here, and none of `node:`: it runs in browsers.
+ */
+import type { Event, Part } from '../contract-schemas/types.js';
+
+export type TextChannel = 'text' | 'reasoning';
+
+export type TurnStep =
+  | { readonly kind: 'text-start'; readonly channel: TextChannel; readonly id: string }
+  | { readonly kind: 'text-delta'; readonly channel: TextChannel; readonly id: string; readonly delta: string }
+  | { readonly kind: 'text-end'; readonly channel: TextChannel; readonly id: string }
+  | { readonly kind: 'tool-call'; readonly id: string; readonly name: string; readonly args: Record<string, unknown> }
+  | { readonly kind: 'tool-result'; readonly id: string; readonly name: string; readonly response: unknown }
+  | { readonly kind: 'error'; readonly code: string | undefined; readonly message: string };
+
+/** ADK's (Gemini's) finish reasons, as the UI protocols name them. */
+export type TurnFinishReason = 'stop' | 'length' | 'content-filter' | 'error' | 'other';
+
+const finishReasons: Readonly<Record<string, TurnFinishReason>> = {
+  STOP: 'stop',
+  MAX_TOKENS: 'length',
+  SAFETY: 'content-filter',
+  RECITATION: 'content-filter',
+  BLOCKLIST: 'content-filter',
+  PROHIBITED_CONTENT: 'content-filter',
+  SPII: 'content-filter',
+};
+
+interface OpenText {
+  readonly id: string;
+  /** Everything the deltas said so far, to drop it from the complete event that follows. */
+  streamed: string;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Reads one turn, an event at a time; `read` and `end` return the steps each produces. */
+export class TurnReader {
+  private readonly newId: (kind: 'text' | 'reasoning' | 'tool') => string;
+  private readonly open: { text: OpenText | undefined; reasoning: OpenText | undefined } = { text: undefined, reasoning: undefined };
+  /** Calls without a result yet, oldest first: how a result without an id finds its call. */
+  private readonly pendingCalls: Array<{ id: string; name: string }> = [];
+  private count = 0;
+  private sawError = false;
+  private lastFinish: string | undefined;
+
+  constructor(newId: (kind: 'text' | 'reasoning' | 'tool') => string) {
+    this.newId = newId;
+  }
+
+  read(event: unknown): TurnStep[] {
+    const index = this.count++;
+    if (!isRecord(event)) {
+      throw new TypeError(
+        `agentgen: stream event ${index} is not an ADK event object (got ${event === null ? 'null' : Array.isArray(event) ? 'an array' : typeof event})`,
+      );
+    }
+    const adk = event as Event;
+    const steps: TurnStep[] = [];
+    const partial = adk.partial === true;
+    const parts = isRecord(adk.content) && Array.isArray(adk.content.parts) ? adk.content.parts : [];
+    for (const part of parts) if (isRecord(part)) this.readPart(part, partial, steps);
+    if (!partial) {
+      // A complete event closes what its partials opened, even when it carries no text itself.
+      this.close('reasoning', steps);
+      this.close('text', steps);
+    }
+    if (typeof adk.finish_reason === 'string') this.lastFinish = adk.finish_reason;
+    if (typeof adk.error_code === 'string' || typeof adk.error_message === 'string') {
+      this.close('reasoning', steps);
+      this.close('text', steps);
+      this.sawError = true;
+      const code = typeof adk.error_code === 'string' ? adk.error_code : undefined;
+      steps.push({ kind: 'error', code, message: typeof adk.error_message === 'string' ? adk.error_message : `The agent reported ${code}` });
+    }
+    return steps;
+  }
+
+  /** The end of the events: closes any text a partial stream left open. */
+  end(): TurnStep[] {
+    const steps: TurnStep[] = [];
+    this.close('reasoning', steps);
+    this.close('text', steps);
+    return steps;
+  }
+
+  get finishReason(): TurnFinishReason {
+    if (this.sawError) return 'error';
+    if (this.lastFinish === undefined) return 'stop';
+    return finishReasons[this.lastFinish] ?? 'other';
+  }
+
+  private readPart(part: Part, partial: boolean, steps: TurnStep[]): void {
+    if (typeof part.text === 'string') {
+      this.readText(part.thought === true ? 'reasoning' : 'text', part.text, partial, steps);
+      return;
+    }
+    if (partial) return;
+    if (isRecord(part.function_call)) this.readCall(part.function_call, steps);
+    else if (isRecord(part.function_response)) this.readResult(part.function_response, steps);
+  }
+
+  private readText(channel: TextChannel, text: string, partial: boolean, steps: TurnStep[]): void {
+    const open = this.open[channel];
+    if (partial) {
+      if (text === '') return;
+      const current = open ?? this.start(channel, steps);
+      current.streamed += text;
+      steps.push({ kind: 'text-delta', channel, id: current.id, delta: text });
+      return;
+    }
+    if (open !== undefined) {
+      // The complete event repeats what the deltas said: add only what they did not.
+      const rest = text.startsWith(open.streamed) ? text.slice(open.streamed.length) : '';
+      if (rest !== '') steps.push({ kind: 'text-delta', channel, id: open.id, delta: rest });
+      this.close(channel, steps);
+      return;
+    }
+    if (text === '') return;
+    const current = this.start(channel, steps);
+    steps.push({ kind: 'text-delta', channel, id: current.id, delta: text });
+    this.close(channel, steps);
+  }
+
+  private readCall(call: Record<string, unknown>, steps: TurnStep[]): void {
+    this.close('reasoning', steps);
+    this.close('text', steps);
+    if (typeof call.name !== 'string' || call.name === '') {
+      steps.push({ kind: 'error', code: undefined, message: 'agentgen: a function_call part has no name; it is left out' });
+      return;
+    }
+    const id = typeof call.id === 'string' && call.id !== '' ? call.id : this.newId('tool');
+    const args = isRecord(call.args) ? call.args : {};
+    this.pendingCalls.push({ id, name: call.name });
+    steps.push({ kind: 'tool-call', id, name: call.name, args });
+  }
+
+  private readResult(result: Record<string, unknown>, steps: TurnStep[]): void {
+    this.close('reasoning', steps);
+    this.close('text', steps);
+    const name = typeof result.name === 'string' ? result.name : '';
+    let index = typeof result.id === 'string' && result.id !== '' ? this.pendingCalls.findIndex((call) => call.id === result.id) : -1;
+    if (index < 0 && (typeof result.id !== 'string' || result.id === '')) index = this.pendingCalls.findIndex((call) => call.name === name);
+    // A result whose call is not in this stream (an earlier turn's) has no tool part to complete in
+    // either protocol: both readers reject it, so it is left out.
+    if (index < 0) return;
+    const [call] = this.pendingCalls.splice(index, 1);
+    steps.push({ kind: 'tool-result', id: call!.id, name: call!.name, response: result.response ?? {} });
+  }
+
+  private start(channel: TextChannel, steps: TurnStep[]): OpenText {
+    const open: OpenText = { id: this.newId(channel), streamed: '' };
+    this.open[channel] = open;
+    steps.push({ kind: 'text-start', channel, id: open.id });
+    return open;
+  }
+
+  private close(channel: TextChannel, steps: TurnStep[]): void {
+    const open = this.open[channel];
+    if (open === undefined) return;
+    this.open[channel] = undefined;
+    steps.push({ kind: 'text-end', channel, id: open.id });
+  }
+}
+
+/** A fresh id from the platform's `crypto.randomUUID` (Node 19+, every current browser). */
+export function randomId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/** The message of whatever a stream threw, for the UI (an `AgentApiError` says the status and the platform's message). */
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === 'string' ? error : 'The agent stream failed';
+}
