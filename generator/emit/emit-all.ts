@@ -8,6 +8,7 @@ import { emitBundledRuntime } from './bundled-runtime.js';
 import { emitClient } from './client.js';
 import { emitIndex } from './index-file.js';
 import { emitManifest } from './manifest.js';
+import { emitOpenApi32 } from './openapi-3.2.js';
 import { emitOpenApi } from './openapi.js';
 import { emitPackageJson } from './package-json.js';
 import { emitServer } from './server.js';
@@ -22,6 +23,7 @@ export function emitAll(model: Model, assets: Assets): EmittedFile[] {
     emitClient(model, assets),
     emitIndex(model, assets),
     emitOpenApi(model),
+    emitOpenApi32(model),
     emitManifest(model),
     emitPackageJson(),
     ...emitBundledRuntime(model, assets),

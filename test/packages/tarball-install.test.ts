@@ -225,6 +225,7 @@ describe('installed into an empty project', () => {
       'class-methods.json',
       'client.ts',
       'index.ts',
+      'openapi-3.2.json',
       'openapi.json',
       'package.json',
       'server.ts',

@@ -104,7 +104,7 @@ describe('agentgen init --template', () => {
       // generated/ is what `agentgen check` expects from the project's spec.
       const check = await cli(dir, 'check');
       expect(check, check.stderr).toMatchObject({ code: 0 });
-      expect(check.stdout).toMatch(/generated\/ is up to date \(8 files\)/);
+      expect(check.stdout).toMatch(/generated\/ is up to date \(9 files\)/);
     },
   );
 
