@@ -186,7 +186,9 @@ describe('100 conversations of 5 turns, one replica killed with SIGKILL mid-run 
     const onReplica = (n: number): number => streamed.filter((line) => line.includes(` replica ${n}`)).length;
     expect(onReplica(1)).toBeGreaterThan(records.length / 4);
     expect(onReplica(2)).toBeGreaterThan(records.length / 10);
-    const backAt = logs.findIndex((line, i) => i >= logsBefore && /replica 2 .*accepts connections again/.test(line));
+    // Back in rotation either way the pool took it out: refused connections (the kill), or, when the
+    // machine is busy, a silent call whose health probe timed out first (replica-liveness.ts).
+    const backAt = logs.findIndex((line, i) => i >= logsBefore && /replica 2 .*(accepts connections|answers) again/.test(line));
     expect(backAt, logs.filter((line) => !line.startsWith('POST')).join('\n')).toBeGreaterThan(-1);
   }, 90_000);
 });
