@@ -7,60 +7,26 @@
  * The container is the example's own pieces — its ADK agent, AgentApp, its generated
  * server — with the deterministic model in place of Gemini (no network here).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentApp } from '@agentgen/agent-app';
-import { runDev } from '../../cli/src/dev-command.js';
+import type { AgentApp } from '@agentgen/agent-app';
 import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
-import { createAgentServer, type AgentServer } from '../../examples/weather-agent/generated/server.js';
-import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
+import { startWeatherBehindDev, type WeatherBehindDev } from '../helpers/weather-behind-dev.js';
 import { ScriptedLlm } from './scripted-llm.js';
 
-const exampleDir = join(import.meta.dirname, '..', '..', 'examples', 'weather-agent');
 const resource = 'projects/demo/locations/us-central1/reasoningEngines/4242';
 
+let weather: WeatherBehindDev;
 let app: AgentApp;
-let container: AgentServer;
-let stopDev: AbortController;
-let devDone: Promise<number>;
 let client: AgentClient;
 
 beforeAll(async () => {
-  // As in the example's main.ts: default options.
-  app = new AgentApp({ agent: createWeatherAgent({ model: new ScriptedLlm() }), env: {} });
-  container = createAgentServer(app, { port: 0, host: '127.0.0.1' });
-  const { port } = await container.listen();
-
-  stopDev = new AbortController();
-  let banner = '';
-  let sawBanner: () => void = () => {};
-  const bannerSeen = new Promise<void>((resolve) => (sawBanner = resolve));
-  const manifest = JSON.parse(readFileSync(join(exampleDir, 'generated', 'class-methods.json'), 'utf8'));
-  devDone = runDev(
-    { container: `http://127.0.0.1:${port}`, port: 0, host: '127.0.0.1', resource, 'string-body': true },
-    {
-      cwd: exampleDir,
-      stdout: (text) => {
-        banner += text;
-        if (banner.includes(':streamQuery')) sawBanner();
-      },
-      stderr: (text) => {
-        banner += text;
-      },
-    },
-    async () => manifest,
-    stopDev.signal,
-  );
-  await Promise.race([bannerSeen, devDone.then((code) => Promise.reject(new Error(`agentgen dev exited ${code}: ${banner}`)))]);
-  const baseUrl = /POST (http:\/\/127\.0\.0\.1:\d+)\/v1\//.exec(banner)![1]!;
-  client = createAgentClient({ baseUrl, resourceName: resource, token: 'local-token' });
+  weather = await startWeatherBehindDev(new ScriptedLlm(), resource);
+  app = weather.app;
+  client = createAgentClient({ baseUrl: weather.baseUrl, resourceName: resource, token: 'local-token' });
 });
 
 afterAll(async () => {
-  stopDev?.abort();
-  await devDone;
-  await container?.close();
+  await weather?.close();
 });
 
 async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {

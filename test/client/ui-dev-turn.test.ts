@@ -16,8 +16,6 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { HttpAgent, verifyEvents } from '@ag-ui/client';
 import type { AGUIEvent } from '@ag-ui/core';
@@ -26,16 +24,12 @@ import type { LlmRequest, LlmResponse } from '@google/adk';
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentApp } from '@agentgen/agent-app';
 import { agUiEventsResponse, toAgUiEvents } from '@agentgen/runtime/ui/ag-ui';
 import { agentChatRoute, handoffEvents, lastUserText, toUIMessageStream } from '@agentgen/runtime/ui/ai-sdk';
-import { runDev } from '../../cli/src/dev-command.js';
 import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
-import { createAgentServer, type AgentServer } from '../../examples/weather-agent/generated/server.js';
-import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
 import { ScriptedLlm, weatherArgs } from '../agent-app/scripted-llm.js';
+import { startWeatherBehindDev, type WeatherBehindDev } from '../helpers/weather-behind-dev.js';
 
-const exampleDir = join(import.meta.dirname, '..', '..', 'examples', 'weather-agent');
 const resource = 'projects/demo/locations/us-central1/reasoningEngines/4242';
 const paris = { status: 'success', city: 'Paris', sky: 'clear', temperatureC: 18 };
 const answer = `Result of get_weather: ${JSON.stringify(paris)}`;
@@ -52,47 +46,19 @@ class StreamingWeatherLlm extends ScriptedLlm {
   }
 }
 
-let container: AgentServer;
-let stopDev: AbortController;
-let devDone: Promise<number>;
+let weather: WeatherBehindDev;
 let client: AgentClient;
 const servers: Server[] = [];
 
 beforeAll(async () => {
-  const app = new AgentApp({ agent: createWeatherAgent({ model: new StreamingWeatherLlm() }), env: {} });
-  container = createAgentServer(app, { port: 0, host: '127.0.0.1' });
-  const { port } = await container.listen();
-  stopDev = new AbortController();
-  let banner = '';
-  let sawBanner: () => void = () => {};
-  const bannerSeen = new Promise<void>((resolve) => (sawBanner = resolve));
-  const manifest = JSON.parse(readFileSync(join(exampleDir, 'generated', 'class-methods.json'), 'utf8'));
-  devDone = runDev(
-    { container: `http://127.0.0.1:${port}`, port: 0, host: '127.0.0.1', resource, 'string-body': true },
-    {
-      cwd: exampleDir,
-      stdout: (text) => {
-        banner += text;
-        if (banner.includes(':streamQuery')) sawBanner();
-      },
-      stderr: (text) => {
-        banner += text;
-      },
-    },
-    async () => manifest,
-    stopDev.signal,
-  );
-  await Promise.race([bannerSeen, devDone.then((code) => Promise.reject(new Error(`agentgen dev exited ${code}: ${banner}`)))]);
-  const baseUrl = /POST (http:\/\/127\.0\.0\.1:\d+)\/v1\//.exec(banner)![1]!;
-  client = createAgentClient({ baseUrl, resourceName: resource, token: 'local-token' });
+  weather = await startWeatherBehindDev(new StreamingWeatherLlm(), resource);
+  client = createAgentClient({ baseUrl: weather.baseUrl, resourceName: resource, token: 'local-token' });
 });
 
 afterAll(async () => {
   for (const server of servers) server.closeAllConnections();
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  stopDev?.abort();
-  await devDone;
-  await container?.close();
+  await weather?.close();
 });
 
 /** A web handler behind Node's HTTP server on loopback, as an Express or plain Node app would mount it. */

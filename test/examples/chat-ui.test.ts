@@ -20,27 +20,21 @@ import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentApp } from '@agentgen/agent-app';
-import { runDev } from '../../cli/src/dev-command.js';
 import { createChatServer } from '../../examples/chat-ui/src/server.js';
 import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
-import { createAgentServer, type AgentServer } from '../../examples/weather-agent/generated/server.js';
-import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
+import { startWeatherBehindDev, type WeatherBehindDev } from '../helpers/weather-behind-dev.js';
 
 const chromiumPath = ['/usr/bin', ...(process.env['PATH'] ?? '').split(delimiter).filter((dir) => dir !== '')]
   .map((dir) => join(dir, 'chromium'))
   .find((file) => existsSync(file));
 const root = join(import.meta.dirname, '..', '..');
-const weatherDir = join(root, 'examples', 'weather-agent');
 const chatDir = join(root, 'examples', 'chat-ui');
 const resource = 'projects/demo/locations/us-central1/reasoningEngines/4242';
 /** What the offline model (examples/weather-agent/src/offline-model.ts) says about Paris. */
 const answer = 'It is clear and 18°C in Paris.';
 const report = { status: 'success', city: 'Paris', sky: 'clear', temperatureC: 18 };
 
-let container: AgentServer;
-let stopDev: AbortController;
-let devDone: Promise<number>;
+let weather: WeatherBehindDev;
 let client: AgentClient;
 const servers: Server[] = [];
 let chatUrl: string;
@@ -89,32 +83,8 @@ beforeAll(async () => {
   // The page script, built by the example's own build script.
   await promisify(execFile)(process.execPath, [join(chatDir, 'build.mjs'), join(temp, 'assets')]);
 
-  const app = new AgentApp({ agent: createWeatherAgent({ model: 'offline' }), env: {} });
-  container = createAgentServer(app, { port: 0, host: '127.0.0.1' });
-  const { port } = await container.listen();
-  stopDev = new AbortController();
-  let banner = '';
-  let sawBanner: () => void = () => {};
-  const bannerSeen = new Promise<void>((resolve) => (sawBanner = resolve));
-  const manifest = JSON.parse(readFileSync(join(weatherDir, 'generated', 'class-methods.json'), 'utf8'));
-  devDone = runDev(
-    { container: `http://127.0.0.1:${port}`, port: 0, host: '127.0.0.1', resource, 'string-body': true },
-    {
-      cwd: weatherDir,
-      stdout: (text) => {
-        banner += text;
-        if (banner.includes(':streamQuery')) sawBanner();
-      },
-      stderr: (text) => {
-        banner += text;
-      },
-    },
-    async () => manifest,
-    stopDev.signal,
-  );
-  await Promise.race([bannerSeen, devDone.then((code) => Promise.reject(new Error(`agentgen dev exited ${code}: ${banner}`)))]);
-  const baseUrl = /POST (http:\/\/127\.0\.0\.1:\d+)\/v1\//.exec(banner)![1]!;
-  client = createAgentClient({ baseUrl, resourceName: resource, token: 'local-token', fetch: holdingFetch });
+  weather = await startWeatherBehindDev('offline', resource);
+  client = createAgentClient({ baseUrl: weather.baseUrl, resourceName: resource, token: 'local-token', fetch: holdingFetch });
   chatUrl = await listen(createChatServer({ client, assetsDir: join(temp, 'assets') }));
 
   context = await chromium.launchPersistentContext(join(temp, 'profile'), {
@@ -129,9 +99,7 @@ afterAll(async () => {
   await context?.close();
   for (const server of servers) server.closeAllConnections();
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  stopDev?.abort();
-  await devDone;
-  await container?.close();
+  await weather?.close();
   rmSync(temp, { recursive: true, force: true });
 });
 
