@@ -3,7 +3,7 @@
  * loaded spec and the contract data in `spec/`; emitters never see raw spec text.
  */
 import type { ApiMode, ApiModeRouting, JsonSchema } from '../spec/index.js';
-import type { RuntimeMode } from './load/spec-format.js';
+import type { RuntimeMode, UiProtocol } from './load/spec-format.js';
 
 export interface OperationModel {
   /** As declared; a validated identifier (snake_case for the standard surface). */
@@ -78,6 +78,8 @@ export interface Model {
   readonly generatorVersion: string;
   /** `package`: generated code imports `@agentgen/runtime`; `bundle`: a copy under `runtime/`. */
   readonly runtime: RuntimeMode;
+  /** The spec's `ui`: the web UI stream protocols `ui.ts` is written for; none, no `ui.ts`. */
+  readonly ui: readonly UiProtocol[];
   /**
    * The named schemas, in dependency order: the contract's, then the spec's (a schema after those
    * it refers to, except within a cycle). Every `$ref` in the model is `#/components/schemas/Name`.

@@ -75,7 +75,7 @@ async function writeModel(model: Model, outDir: string, out: string): Promise<{ 
   const files = await emitModel(model);
   await refuseForeignPackageJson(outDir, out, files);
   const results = await writeOutput(outDir, files);
-  const removed = [...(await retiredFiles(outDir, writtenByAgentgen)), ...(await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker))];
+  const removed = [...(await retiredFiles(outDir, writtenByAgentgen, files)), ...(await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker))];
   await removeLeftovers(outDir, removed);
   return { results, removed };
 }
@@ -162,7 +162,7 @@ export async function checkCommand(args: Args, io: Io): Promise<number> {
   const model = resolve(loaded, { runtime: args.runtime });
   const files = await emitModel(model);
   await refuseForeignPackageJson(outDir, args.out, files);
-  const leftovers = [...(await retiredFiles(outDir, writtenByAgentgen)), ...(await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker))];
+  const leftovers = [...(await retiredFiles(outDir, writtenByAgentgen, files)), ...(await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker))];
   const stale = [...(await staleFiles(outDir, files)), ...leftovers.map((path) => ({ path, reason: 'left over' as const }))];
   if (stale.length === 0) return upToDate(args.out, files.length, io);
   io.stderr(`${args.out}/ is stale; run \`agentgen generate\`:\n`);

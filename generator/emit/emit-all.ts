@@ -13,6 +13,7 @@ import { emitOpenApi } from './openapi.js';
 import { emitPackageJson } from './package-json.js';
 import { emitServer } from './server.js';
 import { emitTypes } from './types.js';
+import { emitUi } from './ui.js';
 import { emitValidators } from './validators.js';
 
 export function emitAll(model: Model, assets: Assets): EmittedFile[] {
@@ -26,6 +27,7 @@ export function emitAll(model: Model, assets: Assets): EmittedFile[] {
     emitOpenApi32(model),
     emitManifest(model),
     emitPackageJson(),
+    ...emitUi(model, assets),
     ...emitBundledRuntime(model, assets),
   ];
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

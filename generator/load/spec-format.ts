@@ -101,6 +101,10 @@ export const licenseFormat = z
   })
   .refine((license) => license.identifier === undefined || license.url === undefined, 'give identifier or url, not both (OpenAPI 3.1 allows one)');
 
+/** The stream protocols of web UIs `ui.ts` can speak: the AI SDK's UI message stream, AG-UI events. */
+export const uiProtocols = ['ai-sdk', 'ag-ui'] as const;
+export type UiProtocol = (typeof uiProtocols)[number];
+
 export const specFormat = z.strictObject({
   agentgen: z.literal(specFormatVersion, {
     error: (issue) => `unsupported spec format version ${JSON.stringify(issue.input)}; this agentgen reads version ${specFormatVersion}`,
@@ -114,6 +118,8 @@ export const specFormat = z.strictObject({
     .optional(),
   include: emptyWhenNull(z.array(z.string()), () => []).optional(),
   runtime: z.enum(runtimeModes, { error: `expected one of ${runtimeModes.map((m) => JSON.stringify(m)).join(', ')}` }).optional(),
+  /** Web UI stream protocols to write `ui.ts` for (opt-in: its imports need the optional peers `ai` / `@ag-ui/core`). */
+  ui: emptyWhenNull(z.array(z.enum(uiProtocols, { error: `expected one of ${uiProtocols.map((p) => JSON.stringify(p)).join(', ')}` })), () => []).optional(),
   /** Named schemas, referred to as `$ref: '#/schemas/Name'`. */
   schemas: emptyWhenNull(z.record(z.string(), jsonSchemaFormat), () => ({})).optional(),
   operations: emptyWhenNull(operationsFormat, () => ({})).optional(),

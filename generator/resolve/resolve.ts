@@ -17,7 +17,7 @@ import {
 import { camelCase, pascalCase, reservedWords } from '../schema/escape.js';
 import { protocolNameProblem } from './protocol-names.js';
 import type { LoadedSpec } from '../load/load-spec.js';
-import type { OperationSpec, RuntimeMode } from '../load/spec-format.js';
+import type { OperationSpec, RuntimeMode, UiProtocol } from '../load/spec-format.js';
 import { inTextOrder, SpecError, type SpecProblem } from '../load/spec-error.js';
 import type { Model, NamedSchema, OperationModel } from '../model.js';
 import { generatorVersion } from '../version.js';
@@ -27,6 +27,7 @@ import { checkValues } from './check-values.js';
 import { resolveDeploy } from './deploy-config.js';
 import { builtInClientMembers, fixedTypeNames } from './fixed-names.js';
 import { checkManifestSize } from './manifest-size.js';
+import { uiStreamOf } from './ui-streams.js';
 import { checkSchemaName, checkUnguardedCycles, components, isCycle, specReferences, specSchemaConst, toModelSchema } from './named-schemas.js';
 
 const operationNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -118,12 +119,17 @@ export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model
   const name = doc?.name ?? 'agent-app';
   const runtime = options.runtime ?? doc?.runtime ?? 'package';
   const license = doc === undefined ? standardSurfaceLicense : doc.license;
+  const ui = [...new Set(doc?.ui ?? [])].sort();
+  checkUi(ui, runtime, withNames, problems);
+  if (problems.length > 0) throw new SpecError(loaded.source, inTextOrder(problems, loaded.locate), loaded.locate);
   const model = deepFreeze({
     name,
     source: loaded.source,
-    hash: modelHash({ name, runtime, schemas, operations: withNames, license }),
+    // `ui` counts only when set, so a spec without it keeps its hash.
+    hash: modelHash({ name, runtime, schemas, operations: withNames, license, ...(ui.length > 0 ? { ui } : {}) }),
     generatorVersion,
     runtime,
+    ui,
     schemas,
     operations: withNames,
     license,
@@ -312,10 +318,26 @@ function checkDerivedNames(operations: readonly OperationModel[], schemas: reado
 }
 
 /** Canonical JSON (sorted keys) of what the output depends on, hashed. */
+/**
+ * `ui` needs the runtime package (a `runtime: bundle` copy leaves the UI adapters out, as they load
+ * optional peers) and a streaming operation whose events are ADK events for `ui.ts` to speak of.
+ */
+function checkUi(ui: readonly UiProtocol[], runtime: RuntimeMode, operations: readonly OperationModel[], problems: SpecProblem[]): void {
+  if (ui.length === 0) return;
+  if (runtime === 'bundle')
+    problems.push({ path: ['ui'], message: 'ui needs the runtime package (runtime: package): a runtime: bundle copy leaves the UI adapters out' });
+  else if (!operations.some((op) => uiStreamOf(op) !== undefined)) {
+    problems.push({
+      path: ['ui'],
+      message: "ui speaks of streaming operations whose events are ADK events (the contract's Event, or the handoff envelope); this spec declares none",
+    });
+  }
+}
+
 /** The standard surface is agentgen's own definition, under agentgen's licence (LICENSE). */
 const standardSurfaceLicense = { name: 'Apache 2.0', identifier: 'Apache-2.0' } as const;
 
-function modelHash(meaning: Pick<Model, 'name' | 'runtime' | 'schemas' | 'operations' | 'license'>): string {
+function modelHash(meaning: Pick<Model, 'name' | 'runtime' | 'schemas' | 'operations' | 'license'> & { readonly ui?: Model['ui'] }): string {
   const canonical = JSON.stringify({ ...meaning, generatorVersion }, (_key, value: unknown) =>
     value !== null && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

@@ -75,16 +75,19 @@ export async function leftoverRuntimeFiles(outDir: string, files: readonly { pat
 }
 
 /**
- * Files that an earlier agentgen wrote into the output folder and this one no longer emits
- * (`client-validators.ts`: the client imports `validators.ts` now), listed when `writtenByAgentgen`
- * says so of their text. A file of that name the user wrote is never listed.
+ * Files that an earlier run wrote into the output folder and this one does not emit
+ * (`client-validators.ts`: the client imports `validators.ts` now; `ui.ts`, once the spec no
+ * longer asks for `ui`), listed when `writtenByAgentgen` says so of their text. A file of that
+ * name the user wrote is never listed.
  */
-export async function retiredFiles(outDir: string, writtenByAgentgen: (text: string) => boolean): Promise<string[]> {
-  const texts = await Promise.all(retiredPaths.map((path) => current(join(outDir, path)).catch(() => undefined)));
-  return retiredPaths.filter((_path, index) => texts[index] !== undefined && writtenByAgentgen(texts[index]));
+export async function retiredFiles(outDir: string, writtenByAgentgen: (text: string) => boolean, files: readonly EmittedFile[]): Promise<string[]> {
+  const emitted = new Set(files.map((file) => file.path));
+  const paths = retiredPaths.filter((path) => !emitted.has(path));
+  const texts = await Promise.all(paths.map((path) => current(join(outDir, path)).catch(() => undefined)));
+  return paths.filter((_path, index) => texts[index] !== undefined && writtenByAgentgen(texts[index]));
 }
 
-const retiredPaths: readonly string[] = ['client-validators.ts'];
+const retiredPaths: readonly string[] = ['client-validators.ts', 'ui.ts'];
 
 /** Deletes the given leftover files; the `runtime/` folder too when nothing else is left in it. */
 export async function removeLeftovers(outDir: string, paths: readonly string[]): Promise<void> {

@@ -64,6 +64,18 @@ describe('generate and check', () => {
     expect(readFileSync(join(dir, 'generated/client-validators.ts'), 'utf8')).toBe('// mine\nexport const mine = 1;\n');
   });
 
+  test('ui.ts is written while the spec asks for ui, and removed by generate once it no longer does', async () => {
+    writeFileSync(join(dir, 'agentgen.yaml'), spec('ui: [ai-sdk]\n'));
+    expect((await run('generate')).stdout).toMatch(/^wrote {5}generated\/ui\.ts$/m);
+    expect(readFileSync(join(dir, 'generated/ui.ts'), 'utf8')).toContain(
+      'export function createUiMessageStreams(client: AgentClient): AgentUiMessageStreams {',
+    );
+    writeFileSync(join(dir, 'agentgen.yaml'), spec());
+    expect(await run('check')).toMatchObject({ code: 1, stderr: expect.stringContaining('  left over generated/ui.ts\n') });
+    expect((await run('generate')).stdout).toMatch(/^removed {3}generated\/ui\.ts$/m);
+    expect(readdirSync(join(dir, 'generated'))).not.toContain('ui.ts');
+  });
+
   test("the output's package.json makes it ESM; a project's own package.json in the output folder is never replaced", async () => {
     expect((await run('generate')).code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'generated/package.json'), 'utf8'))).toMatchObject({ type: 'module' });
