@@ -9,16 +9,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath } from '../helpers/chromium.js';
 
-/** The Debian package's binary, else `chromium` on PATH (what scripts/test-setup.sh accepts). */
-const chromiumPath = ['/usr/bin', ...(process.env['PATH'] ?? '').split(delimiter).filter((dir) => dir !== '')]
-  .map((dir) => join(dir, 'chromium'))
-  .find((file) => existsSync(file));
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const generatedDir = join(repo, 'test/fixtures/bundle/expected');
 const zodDir = join(repo, 'node_modules/zod');

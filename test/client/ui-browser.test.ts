@@ -5,19 +5,17 @@
  * message (call, result, answer once) and the AG-UI events of the same turn, in the page.
  * Chromium is the Debian package, as in test/client/browser.test.ts.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath } from '../helpers/chromium.js';
 
-const chromiumPath = ['/usr/bin', ...(process.env['PATH'] ?? '').split(delimiter).filter((dir) => dir !== '')]
-  .map((dir) => join(dir, 'chromium'))
-  .find((file) => existsSync(file));
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
 const entry = `

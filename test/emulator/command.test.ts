@@ -1,6 +1,6 @@
 /** `agentgen dev --command`: the emulator starts the container, as the platform would, and stops it. */
 import { createServer, type AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,20 +11,11 @@ import { devCommand, loadDevSpec, runDev, type DevArgs } from '../../cli/src/dev
 import { main } from '../../cli/src/main.js';
 import { slowloris } from '../server/slow-client.js';
 import { freePort } from '../../emulator/container-process.js';
+import { alive } from '../helpers/processes.js';
 
 const envContainer = fileURLToPath(new URL('./fixtures/env-container.mjs', import.meta.url));
 const resource = 'projects/p/locations/l/reasoningEngines/777';
 const manifest = [{ name: 'env', api_mode: '' }];
-
-/** Running, not merely a zombie waiting for PID 1 to reap it. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
-  } catch {
-    return false;
-  }
-}
 
 describe('--command', () => {
   it('sets PORT and both engine-id variables, waits for the port, and kills the container on close', async () => {

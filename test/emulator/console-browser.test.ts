@@ -12,9 +12,9 @@
  * screenshot of the turns goes to test-results/console/.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentApp } from '@agentgen/agent-app';
@@ -23,11 +23,8 @@ import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { createConsoleHandler } from '../../emulator/console/serve.js';
 import { createAgentServer, type AgentServer } from '../../examples/weather-agent/generated/server.js';
 import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
+import { chromiumPath } from '../helpers/chromium.js';
 
-/** The Debian package's binary, else `chromium` on PATH (what scripts/test-setup.sh accepts). */
-const chromiumPath = ['/usr/bin', ...(process.env['PATH'] ?? '').split(delimiter).filter((dir) => dir !== '')]
-  .map((dir) => join(dir, 'chromium'))
-  .find((file) => existsSync(file));
 const repo = join(import.meta.dirname, '..', '..');
 const exampleDir = join(repo, 'examples', 'weather-agent');
 const outputDir = join(repo, 'test-results', 'console');

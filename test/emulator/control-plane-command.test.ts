@@ -6,12 +6,12 @@
  * with the platform's words, a delete stops the processes, and Google's own Node client
  * (`@google-cloud/aiplatform`, gRPC) reads a deployed engine back and queries it.
  */
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { credentials } from '@grpc/grpc-js';
 import { helpers, v1, v1beta1 } from '@google-cloud/aiplatform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { alive } from '../helpers/processes.js';
 
 const greeting = fileURLToPath(new URL('./fixtures/greeting-container.mjs', import.meta.url));
 const parent = 'projects/demo/locations/us-central1';
@@ -39,16 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await emulator?.close();
 });
-
-/** Running, not merely a zombie waiting for PID 1 to reap it. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
-  } catch {
-    return false;
-  }
-}
 
 async function call(method: string, path: string, body?: unknown): Promise<Record<string, any>> {
   const response = await fetch(`${emulator.url}${path}`, { method, headers: auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });

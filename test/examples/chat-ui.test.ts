@@ -12,21 +12,19 @@
  * screenshot goes to a temporary folder, only to prove the page renders.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatServer } from '../../examples/chat-ui/src/server.js';
 import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
 import { startWeatherBehindDev, type WeatherBehindDev } from '../helpers/weather-behind-dev.js';
+import { chromiumPath } from '../helpers/chromium.js';
 
-const chromiumPath = ['/usr/bin', ...(process.env['PATH'] ?? '').split(delimiter).filter((dir) => dir !== '')]
-  .map((dir) => join(dir, 'chromium'))
-  .find((file) => existsSync(file));
 const root = join(import.meta.dirname, '..', '..');
 const chatDir = join(root, 'examples', 'chat-ui');
 const resource = 'projects/demo/locations/us-central1/reasoningEngines/4242';
