@@ -2,8 +2,8 @@
 // (license headers included), from the packages Google publishes them in: the aiplatform service
 // definitions from @google-cloud/aiplatform, their google/api, google/rpc and google/longrunning
 // imports from the google-gax that package depends on. Only the import closure of the served
-// services is copied; google/protobuf/* is not, because protobufjs (under @grpc/proto-loader)
-// always uses its own bundled copies of those files.
+// services is copied; google/protobuf/* is not, because the face loads protobufjs's own copies of
+// those files (emulator/grpc/protos.ts).
 //
 //   node scripts/copy-grpc-protos.mjs          refresh the copies (after updating @google-cloud/aiplatform)
 //   node scripts/copy-grpc-protos.mjs stage    put the copies into cli/dist/ (the cli build runs this)

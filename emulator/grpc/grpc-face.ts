@@ -5,17 +5,9 @@
  * v1beta1 (same messages), over the same core as the REST face: the same token check, routing by
  * the declared `api_mode`, forwarding and errors, the latter as gRPC codes with a
  * `google.rpc.Status` details trailer. Every other method of those services is UNIMPLEMENTED.
+ * The server is agentgen's own (wire/server.ts: node:http2, messages encoded by protobufjs), so
+ * installing @agentgen/cli pulls in no gRPC stack and no install script.
  */
-import {
-  Metadata,
-  Server,
-  ServerCredentials,
-  status as grpcStatus,
-  type sendUnaryData,
-  type ServerUnaryCall,
-  type ServerWritableStream,
-  type UntypedServiceImplementation,
-} from '@grpc/grpc-js';
 import type { EmulatorCore } from '../core.js';
 import type { PublicEndpoint, ResolvedCall } from '../envelope.js';
 import type { StreamSink } from '../forward.js';
@@ -24,11 +16,12 @@ import { containerFailure, PublicError, statusOf } from '../status.js';
 import { platformTraceHeaders } from '../trace-headers.js';
 import { NdjsonLines } from './ndjson-lines.js';
 import { fromProtoJson } from './proto-json.js';
-import { apiVersions, isUndecodable, loadProtos, type ApiVersion, type LoadedProtos } from './protos.js';
+import { apiVersions, isUndecodable, loadProtos, type ApiVersion, type LoadedProtos, type MethodDefinition, type ServiceName } from './protos.js';
 import { pruneToProto } from '../control-plane/proto-check.js';
 import { loadProtoReaders } from '../control-plane/control-plane.js';
-import { grpcError } from './status-codes.js';
-import { checkPortFree, isAddressInUse, PortInUseError } from '../port-in-use.js';
+import { grpcError, type GrpcStatus } from './status-codes.js';
+import { isAddressInUse, PortInUseError } from '../port-in-use.js';
+import { createGrpcServer, type GrpcMethod, type ServerCall, type StopReason } from './wire/server.js';
 import { jsonToValue, structToJson, type ProtoStruct } from './struct-json.js';
 
 export interface GrpcFaceOptions {
@@ -58,7 +51,7 @@ export interface GrpcFace {
   close(): Promise<void>;
 }
 
-/** The query request of both RPCs, as proto-loader decodes it. */
+/** The query request of both RPCs, as protobufjs decodes it (protos.ts). */
 interface QueryRequest {
   readonly name?: string;
   readonly input?: ProtoStruct | null;
@@ -76,15 +69,20 @@ function failureOf(error: unknown): { failure: PublicError; status: string } {
 }
 
 /** The first `authorization` metadata value: the bearer token, as the REST face's header. */
-function authorization(metadata: Metadata): string | undefined {
-  const value = metadata.get('authorization')[0];
-  return typeof value === 'string' ? value : undefined;
+function authorization(call: ServerCall<unknown>): string | undefined {
+  return call.header('authorization');
 }
 
 /** The caller's W3C `traceparent` metadata, passed on as the REST face passes the header. */
-function traceOf(metadata: Metadata): ReturnType<typeof platformTraceHeaders> {
-  const traceparent = metadata.get('traceparent')[0];
-  return platformTraceHeaders(typeof traceparent === 'string' ? { traceparent } : {});
+function traceOf(call: ServerCall<unknown>): ReturnType<typeof platformTraceHeaders> {
+  const traceparent = call.header('traceparent');
+  return platformTraceHeaders(traceparent === undefined ? {} : { traceparent });
+}
+
+/** The log's status and note for a call that stopped before it ended. */
+function stoppedLog(reason: StopReason): { status: string; note: string } {
+  if (reason === 'deadline') return { status: 'DEADLINE_EXCEEDED', note: "the caller's deadline passed" };
+  return { status: 'CANCELLED', note: reason === 'shutdown' ? 'dev is shutting down' : 'caller cancelled' };
 }
 
 export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace> {
@@ -118,11 +116,11 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
   /** Authenticates and resolves a query request as the REST face resolves its body. */
   const resolve = (
     version: ApiVersion,
-    metadata: Metadata,
-    request: QueryRequest,
+    call: ServerCall<QueryRequest>,
     endpoint: PublicEndpoint,
   ): { readonly call: ResolvedCall; readonly core: EmulatorCore; readonly note: string | undefined } => {
-    core.authenticate(authorization(metadata));
+    core.authenticate(authorization(call));
+    const request = call.request;
     checkDecoded(request);
     const target = coreFor(version, request.name);
     const input = request.input === undefined || request.input === null ? undefined : structToJson(request.input, maxDepth);
@@ -135,15 +133,15 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
     log(`gRPC ${rpc} ${call?.method ?? '-'}${mode} ${status} ${(performance.now() - started).toFixed(1)} ms${note === undefined ? '' : ` ${note}`}`);
   };
 
-  const fail = (error: unknown): { answer: ReturnType<typeof grpcError>; status: string; note?: string } => {
+  const fail = (error: unknown): { answer: GrpcStatus; status: string; note?: string } => {
     const { failure, status } = failureOf(error);
     return { answer: grpcError(protos, status, failure.message), status, note: failure.note };
   };
 
-  /** The response in wire form: a too-deep output is the container's failure, named, not grpc-js's bare INTERNAL. */
-  const encodeOutput = (serialize: (value: unknown) => Buffer, call: ResolvedCall, output: unknown): Buffer => {
+  /** The response in wire form: a too-deep output is the container's failure, named, not a bare INTERNAL. */
+  const encodeOutput = (method: MethodDefinition, call: ResolvedCall, output: unknown): Uint8Array => {
     try {
-      return serialize({ output: jsonToValue(output) });
+      return method.encodeResponse({ output: jsonToValue(output) });
     } catch (error) {
       throw containerFailure(
         `The agent container's output for ${call.method} cannot be sent over gRPC: ${(error as Error).message} (protobuf allows 100 nested messages, about 49 levels of JSON)`,
@@ -152,121 +150,117 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
     }
   };
 
-  const query = async (
-    version: ApiVersion,
-    serialize: (value: unknown) => Buffer,
-    call: ServerUnaryCall<QueryRequest, unknown>,
-    done: sendUnaryData<unknown>,
-  ): Promise<void> => {
+  const query = async (version: ApiVersion, method: MethodDefinition, call: ServerCall<QueryRequest>): Promise<void> => {
     const started = performance.now();
-    const gone = new AbortController();
-    call.once('cancelled', () => gone.abort());
     let resolved: ResolvedCall | undefined;
     try {
-      const target = resolve(version, call.metadata, call.request, ':query');
+      const target = resolve(version, call, ':query');
       resolved = target.call;
-      const trace = traceOf(call.metadata);
-      const outcome = await target.core.unary(resolved, trace.headers, gone.signal);
-      done(null, encodeOutput(serialize, resolved, outcome.output));
+      const trace = traceOf(call);
+      const outcome = await target.core.unary(resolved, trace.headers, call.signal);
+      call.write(encodeOutput(method, resolved, outcome.output));
+      call.end();
       logLine('QueryReasoningEngine', resolved, 'OK', started, `${target.note === undefined ? '' : `${target.note}, `}support id ${trace.supportId}`);
     } catch (error) {
-      if (gone.signal.aborted) return logLine('QueryReasoningEngine', resolved, 'CANCELLED', started, 'caller cancelled');
+      if (call.stopped !== undefined) {
+        const { status, note } = stoppedLog(call.stopped);
+        return logLine('QueryReasoningEngine', resolved, status, started, note);
+      }
       const { answer, status, note } = fail(error);
-      done(answer);
+      call.end(answer);
       logLine('QueryReasoningEngine', resolved, status, started, note);
     }
   };
 
-  const streamQuery = async (version: ApiVersion, call: ServerWritableStream<QueryRequest, unknown>): Promise<void> => {
+  const streamQuery = async (version: ApiVersion, method: MethodDefinition, call: ServerCall<QueryRequest>): Promise<void> => {
     const started = performance.now();
-    const gone = new AbortController();
-    call.once('cancelled', () => gone.abort());
     // Response headers at once, before any check: google-gax's server-streaming path (retry-request)
     // re-sends a call that fails before any response "arrived", twice, after seconds of backoff, and
     // a query must not reach the container three times. With headers out, an error ends it at once.
-    call.sendMetadata(new Metadata());
+    call.sendHeaders();
     let resolved: ResolvedCall | undefined;
     try {
-      const target = resolve(version, call.metadata, call.request, ':streamQuery');
+      const target = resolve(version, call, ':streamQuery');
       resolved = target.call;
-      const trace = traceOf(call.metadata);
-      const outcome = await target.core.stream(resolved, httpBodySink(call, protos), trace.headers, gone.signal);
+      const trace = traceOf(call);
+      const outcome = await target.core.stream(resolved, httpBodySink(call, method, protos), trace.headers, call.signal);
       const note = [target.note, outcome.note]
         .filter((part) => part !== undefined)
         .map((part) => `${part}, `)
         .join('');
-      logLine('StreamQueryReasoningEngine', resolved, gone.signal.aborted ? 'CANCELLED' : 'OK', started, `${note}support id ${trace.supportId}`);
+      const stopped = call.stopped === undefined ? undefined : stoppedLog(call.stopped).status;
+      logLine('StreamQueryReasoningEngine', resolved, stopped ?? 'OK', started, `${note}support id ${trace.supportId}`);
     } catch (error) {
-      if (gone.signal.aborted) return logLine('StreamQueryReasoningEngine', resolved, 'CANCELLED', started, 'caller cancelled');
+      if (call.stopped !== undefined) {
+        const { status, note } = stoppedLog(call.stopped);
+        return logLine('StreamQueryReasoningEngine', resolved, status, started, note);
+      }
       const { answer, status, note } = fail(error);
-      call.emit('error', answer);
+      call.end(answer);
       logLine('StreamQueryReasoningEngine', resolved, status, started, note);
     }
   };
 
-  const getResource =
-    (version: string) =>
-    (call: ServerUnaryCall<{ name?: string }, unknown>, done: sendUnaryData<unknown>): void => {
-      const started = performance.now();
-      try {
-        core.authenticate(authorization(call.metadata));
-        checkDecoded(call.request);
-        const name = call.request.name;
-        const deployed = name === core.resource || name === undefined ? undefined : options.controlPlane?.engine(version as ApiVersion, name);
-        if (deployed === undefined) {
-          checkName(name);
-          done(null, resources.get(version as ApiVersion));
-        } else {
-          // What the published proto has of it: the fields only Google's SDK knows yet (effectiveIdentity...) are left out.
-          const type = protos.type(`google.cloud.aiplatform.${version}.ReasoningEngine`);
-          done(null, fromProtoJson(type, pruneToProto(type, deployed, false)));
-        }
-        logLine('GetReasoningEngine', undefined, 'OK', started);
-      } catch (error) {
-        const { answer, status, note } = fail(error);
-        done(answer);
-        logLine('GetReasoningEngine', undefined, status, started, note);
+  const getResource = (version: ApiVersion, method: MethodDefinition, call: ServerCall<{ name?: string }>): void => {
+    const started = performance.now();
+    try {
+      core.authenticate(authorization(call));
+      checkDecoded(call.request);
+      const name = call.request.name;
+      const deployed = name === core.resource || name === undefined ? undefined : options.controlPlane?.engine(version, name);
+      let resource: Record<string, unknown> | undefined;
+      if (deployed === undefined) {
+        checkName(name);
+        resource = resources.get(version);
+      } else {
+        // What the published proto has of it: the fields only Google's SDK knows yet (effectiveIdentity...) are left out.
+        const type = protos.type(`google.cloud.aiplatform.${version}.ReasoningEngine`);
+        resource = fromProtoJson(type, pruneToProto(type, deployed, false));
       }
-    };
+      call.write(method.encodeResponse(resource));
+      call.end();
+      logLine('GetReasoningEngine', undefined, 'OK', started);
+    } catch (error) {
+      const { answer, status, note } = fail(error);
+      call.end(answer);
+      logLine('GetReasoningEngine', undefined, status, started, note);
+    }
+  };
 
-  // The REST face's body limit, so a call refused there is refused here too (as RESOURCE_EXHAUSTED, grpc-js's answer).
-  const server = new Server({ 'grpc.max_receive_message_length': maxRequestBody });
-  for (const version of apiVersions) {
-    const execution = protos.service(version, 'ReasoningEngineExecutionService');
-    const serialize = execution['QueryReasoningEngine']?.responseSerialize;
-    if (serialize === undefined) throw new Error(`QueryReasoningEngine (${version}) is missing from the loaded protos`);
-    server.addService(execution, {
-      QueryReasoningEngine: (call: ServerUnaryCall<QueryRequest, unknown>, done: sendUnaryData<unknown>) => void query(version, serialize, call, done),
-      StreamQueryReasoningEngine: (call: ServerWritableStream<QueryRequest, unknown>) => void streamQuery(version, call),
-    } satisfies UntypedServiceImplementation);
-    server.addService(protos.service(version, 'ReasoningEngineService'), { GetReasoningEngine: getResource(version) } satisfies UntypedServiceImplementation);
-  }
+  /** `name` of `version`'s `service`, with its handler; the service's other methods stay UNIMPLEMENTED. */
+  const served = <Request>(
+    version: ApiVersion,
+    service: ServiceName,
+    name: string,
+    handle: (method: MethodDefinition, call: ServerCall<Request>) => void | Promise<void>,
+  ): GrpcMethod<unknown> => {
+    const method = protos.service(version, service)[name];
+    if (method === undefined) throw new Error(`${name} (${version}) is missing from the loaded protos`);
+    return { path: method.path, decode: method.decodeRequest, handle: (call) => handle(method, call as ServerCall<Request>) };
+  };
+
+  const server = createGrpcServer({
+    // The REST face's body limit, so a call refused there is refused here too (as RESOURCE_EXHAUSTED, the answer grpc-js gave).
+    maxReceiveMessageLength: maxRequestBody,
+    methods: apiVersions.flatMap((version) => [
+      served<QueryRequest>(version, 'ReasoningEngineExecutionService', 'QueryReasoningEngine', (method, call) => query(version, method, call)),
+      served<QueryRequest>(version, 'ReasoningEngineExecutionService', 'StreamQueryReasoningEngine', (method, call) => streamQuery(version, method, call)),
+      served<{ name?: string }>(version, 'ReasoningEngineService', 'GetReasoningEngine', (method, call) => getResource(version, method, call)),
+    ]),
+  });
 
   const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
-  if (options.port !== 0) await checkPortFree('grpc', options.host, options.port);
-  const port = await new Promise<number>((resolvePort, reject) => {
-    server.bindAsync(`${host}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) => {
-      if (error === null) resolvePort(bound);
-      else
-        reject(
-          isAddressInUse(error)
-            ? new PortInUseError('grpc', options.host, options.port)
-            : new Error(`cannot serve gRPC on ${host}:${options.port}: ${error.message}`),
-        );
-    });
+  const port = await server.listen(options.port, options.host.replace(/^\[(.*)\]$/, '$1')).catch((error: unknown) => {
+    throw isAddressInUse(error)
+      ? new PortInUseError('grpc', options.host, options.port)
+      : new Error(`cannot serve gRPC on ${host}:${options.port}: ${(error as Error).message}`);
   });
   let closing: Promise<void> | undefined;
   return {
     address: `${host}:${port}`,
     port,
-    close: () => {
-      // In-flight calls are cancelled, and with them their container requests.
-      closing ??= new Promise<void>((resolveClose) => {
-        server.forceShutdown();
-        resolveClose();
-      });
-      return closing;
-    },
+    // In-flight calls are cancelled, and with them their container requests.
+    close: () => (closing ??= server.close()),
   };
 }
 
@@ -275,9 +269,9 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
  * its newline arrives. A stream the container breaks off ends with the error's gRPC status (the
  * REST face, its 200 already sent, writes a last `{"error"}` line instead; gRPC has trailers).
  */
-function httpBodySink(call: ServerWritableStream<QueryRequest, unknown>, protos: LoadedProtos): StreamSink {
+function httpBodySink(call: ServerCall<QueryRequest>, method: MethodDefinition, protos: LoadedProtos): StreamSink {
   const lines = new NdjsonLines();
-  const send = (data: Buffer): boolean => call.write({ contentType: 'application/json', data });
+  const send = (data: Buffer): boolean => call.write(method.encodeResponse({ contentType: 'application/json', data }));
   return {
     open() {
       // The headers are out already (see streamQuery); the first HttpBody follows with the first line.
@@ -288,7 +282,7 @@ function httpBodySink(call: ServerWritableStream<QueryRequest, unknown>, protos:
       return keepUp;
     },
     onceDrained(resume) {
-      call.once('drain', resume);
+      call.onceDrained(resume);
     },
     end(errorLine) {
       if (errorLine === undefined) {
@@ -299,10 +293,10 @@ function httpBodySink(call: ServerWritableStream<QueryRequest, unknown>, protos:
       }
       lines.discard();
       const { status, message } = parseErrorLine(errorLine);
-      call.emit('error', grpcError(protos, status, message));
+      call.end(grpcError(protos, status, message));
     },
     get gone() {
-      return call.cancelled || call.destroyed;
+      return call.gone;
     },
   };
 }
@@ -315,5 +309,5 @@ function parseErrorLine(line: string): Failure {
   } catch {
     // fall through: reported as it came
   }
-  return { status: grpcStatus[grpcStatus.INTERNAL], message: line };
+  return { status: 'INTERNAL', message: line };
 }

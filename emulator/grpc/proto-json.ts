@@ -1,6 +1,6 @@
 /**
  * A ProtoJSON document (the `ReasoningEngine` the REST face answers GET with) as the object form
- * proto-loader serializes, guided by the message type: `createTime` strings become Timestamps,
+ * protobufjs encodes (`fromObject`), guided by the message type: `createTime` strings become Timestamps,
  * JSON objects in Struct fields become Structs. Run once at start-up, so a field the published
  * proto lacks fails there, naming its path, rather than at call time.
  */

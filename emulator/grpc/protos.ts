@@ -1,15 +1,14 @@
 /**
- * The service definitions the gRPC face serves, loaded from the `.proto` files Google publishes
- * (copied unmodified into ./protos/ by scripts/copy-grpc-protos.mjs; google/protobuf/* comes with
- * protobufjs). `@grpc/proto-loader` turns them into grpc-js service definitions; the same files
- * loaded by its protobufjs give the message types the face encodes itself (`google.rpc.Status`
- * for the status details, the `ReasoningEngine` a GET answers).
+ * The service definitions the gRPC face serves, loaded by protobufjs from the `.proto` files
+ * Google publishes (copied unmodified into ./protos/ by scripts/copy-grpc-protos.mjs;
+ * google/protobuf/* comes with protobufjs). Each served method gets its path and a codec: the
+ * request decoded into protobufjs's object form, the response encoded from it. The same root gives
+ * the message types the face and the control plane read (`google.rpc.Status`, `ReasoningEngine`).
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-import type { ServiceDefinition } from '@grpc/grpc-js';
-import { loadSync, type Options } from '@grpc/proto-loader';
+import { dirname, join } from 'node:path';
+import protobuf from 'protobufjs';
 import type * as Protobuf from 'protobufjs';
 
 /** The API versions served; their request, response and resource messages have the same shape. */
@@ -23,16 +22,20 @@ const serviceFiles = apiVersions.flatMap((version) => [
   `google/cloud/aiplatform/${version}/reasoning_engine_service.proto`,
 ]);
 
+/** protobufjs's own copies of google/protobuf/*.proto (descriptor.proto is not built in). */
+const wellKnownDir = dirname(createRequire(import.meta.url).resolve('protobufjs/package.json'));
+
 /**
- * camelCase field names (`classMethod`, `createTime`), enums as their names, oneofs named
- * (`Value.kind`), no defaults filled in: an absent `input` stays absent.
+ * camelCase field names (`classMethod`, `createTime`; the root is loaded so), enums as their
+ * names, 64-bit integers as strings, oneofs named (`Value.kind`), no defaults filled in: an
+ * absent `input` stays absent.
  */
-const loaderOptions: Options = { keepCase: false, longs: String, enums: String, defaults: false, oneofs: true, includeDirs: [protosDir] };
+const toObjectOptions: Protobuf.IConversionOptions = { longs: String, enums: String, defaults: false, oneofs: true };
 
 /**
  * What a request that protobuf cannot decode (nested past its limit of 100 messages, or not
  * protobuf at all) becomes, so the face answers INVALID_ARGUMENT naming why, as the REST face
- * answers a body JSON cannot parse; grpc-js itself would answer a bare INTERNAL.
+ * answers a body JSON cannot parse, after its token check.
  */
 export interface UndecodableRequest {
   readonly undecodable: string;
@@ -45,58 +48,71 @@ export function isUndecodable(request: unknown): request is UndecodableRequest {
 const undecodableMark = Symbol('undecodable');
 
 /**
- * The service's methods with a request decoder that does not throw (see UndecodableRequest), and
- * a response encoder that passes bytes through: the face encodes a unary answer itself, to say
- * clearly when the container's output is too deep for protobuf instead of grpc-js's bare INTERNAL.
+ * Why decoding failed. protobufjs 8 says "max depth exceeded" where 7 said "maximum nesting depth
+ * exceeded": the face keeps the wording its callers and docs/dev.md know.
  */
-function tolerantCodec(service: ServiceDefinition): ServiceDefinition {
-  return Object.fromEntries(
-    Object.entries(service).map(([name, method]) => [
-      name,
-      {
-        ...method,
-        requestDeserialize: (bytes: Buffer): unknown => {
-          try {
-            return method.requestDeserialize(bytes);
-          } catch (error) {
-            return { [undecodableMark]: true, undecodable: (error as Error).message };
-          }
-        },
-        responseSerialize: (value: unknown): Buffer => (Buffer.isBuffer(value) ? value : method.responseSerialize(value)),
-      },
-    ]),
-  );
+const reasonOf = (error: unknown): string => {
+  const message = (error as Error)?.message ?? String(error);
+  return message === 'max depth exceeded' ? 'maximum nesting depth exceeded' : message;
+};
+
+/** One served method: its path, whether it streams its answer, and its codec. */
+export interface MethodDefinition {
+  /** `/google.cloud.aiplatform.v1.ReasoningEngineExecutionService/QueryReasoningEngine`. */
+  readonly path: string;
+  readonly responseStream: boolean;
+  /** The request in object form, or an UndecodableRequest: never throws. */
+  decodeRequest(bytes: Uint8Array): unknown;
+  /** The response from its object form; throws when it cannot be encoded (nested too deep). */
+  encodeResponse(value: unknown): Uint8Array;
 }
 
+export type ServiceName = 'ReasoningEngineExecutionService' | 'ReasoningEngineService';
+
 export interface LoadedProtos {
-  /** `google.cloud.aiplatform.<version>.<Service>` → its grpc-js definition. */
-  service(version: ApiVersion, name: 'ReasoningEngineExecutionService' | 'ReasoningEngineService'): ServiceDefinition;
+  /** `google.cloud.aiplatform.<version>.<Service>` → its methods by name. */
+  service(version: ApiVersion, name: ServiceName): Readonly<Record<string, MethodDefinition>>;
   /** A message type by its full name, e.g. `google.rpc.Status`. */
   type(fullName: string): Protobuf.Type;
 }
 
-/** The protobufjs that @grpc/proto-loader itself uses, so both read the files the same way. */
-function loaderProtobuf(): typeof Protobuf {
-  const loader = createRequire(import.meta.url).resolve('@grpc/proto-loader');
-  return createRequire(loader)('protobufjs') as typeof Protobuf;
+function methodDefinition(serviceName: string, method: Protobuf.Method): MethodDefinition {
+  const request = method.resolvedRequestType;
+  const response = method.resolvedResponseType;
+  if (request === null || response === null) throw new Error(`${serviceName}.${method.name}: its message types did not resolve`);
+  return {
+    path: `/${serviceName}/${method.name}`,
+    responseStream: method.responseStream === true,
+    decodeRequest: (bytes) => {
+      try {
+        return request.toObject(request.decode(bytes), toObjectOptions);
+      } catch (error) {
+        return { [undecodableMark]: true, undecodable: reasonOf(error) };
+      }
+    },
+    encodeResponse: (value) => response.encode(response.fromObject(value as Record<string, unknown>)).finish(),
+  };
 }
 
 let loaded: LoadedProtos | undefined;
 
 export function loadProtos(): LoadedProtos {
   if (loaded !== undefined) return loaded;
-  const definitions = loadSync(serviceFiles, loaderOptions);
-  const protobuf = loaderProtobuf();
   const root = new protobuf.Root();
-  root.resolvePath = (_origin, target) => join(protosDir, target);
+  root.resolvePath = (_origin, target) => (target.startsWith('google/protobuf/') ? join(wellKnownDir, target) : join(protosDir, target));
   root.loadSync([...serviceFiles, 'google/rpc/status.proto'], { keepCase: false });
   root.resolveAll();
+  const services = new Map<string, Readonly<Record<string, MethodDefinition>>>();
   loaded = {
     service(version, name) {
-      const definition = definitions[`google.cloud.aiplatform.${version}.${name}`];
-      // A service maps to its method table; a message has a `format` key.
-      if (definition === undefined || 'format' in definition) throw new Error(`no service ${name} (${version}) in ${protosDir}`);
-      return tolerantCodec(definition as ServiceDefinition);
+      const fullName = `google.cloud.aiplatform.${version}.${name}`;
+      let methods = services.get(fullName);
+      if (methods === undefined) {
+        const service = root.lookupService(fullName);
+        methods = Object.fromEntries(service.methodsArray.map((method) => [method.name, methodDefinition(fullName, method)]));
+        services.set(fullName, methods);
+      }
+      return methods;
     },
     type: (fullName) => root.lookupType(fullName),
   };

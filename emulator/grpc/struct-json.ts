@@ -1,11 +1,11 @@
 /**
- * `google.protobuf.Struct` and `Value` as @grpc/proto-loader represents them (`{fields: {k:
+ * `google.protobuf.Struct` and `Value` in protobufjs's object form, as protos.ts decodes them (`{fields: {k:
  * {kind: 'stringValue', stringValue: 'x'}}}`), to and from plain JSON: the request's `input`
  * becomes the envelope the core resolves, the container's `output` becomes the response's Value.
  */
 import { PublicError } from '../status.js';
 
-/** A `google.protobuf.Value` in proto-loader's object form (one of the kinds set). */
+/** A `google.protobuf.Value` in protobufjs's object form (one of the kinds set, `kind` naming it). */
 export interface ProtoValue {
   readonly kind?: string;
   readonly nullValue?: string | number;

@@ -1,7 +1,8 @@
 /**
  * The gRPC face at its edges, with a plain @grpc/grpc-js client (what Google's client runs on):
- * backpressure from a caller that stops reading reaches the container, and a request nested far
- * past any limit, which Google's client would refuse to encode, gets an error and not a crash.
+ * backpressure from a caller that stops reading reaches the container, a request nested far
+ * past any limit, which Google's client would refuse to encode, gets an error and not a crash,
+ * a deadline stops the container's request, and the services' other methods are UNIMPLEMENTED.
  */
 import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 let container: TestContainer;
 let emulator: Emulator;
 let client: Client;
+const logs: string[] = [];
 const bearer = (): Metadata => {
   const metadata = new Metadata();
   metadata.set('authorization', 'Bearer edge');
@@ -28,11 +30,12 @@ beforeAll(async () => {
     manifest: [
       { name: 'flood', api_mode: 'async_stream' },
       { name: 'echo', api_mode: 'async' },
+      { name: 'endless', api_mode: 'async_stream' },
     ],
     port: 0,
     grpcPort: 0,
     resource: name,
-    logger: () => {},
+    logger: (line) => void logs.push(line),
   });
   client = new Client(emulator.grpcAddress ?? '', credentials.createInsecure());
 });
@@ -152,5 +155,40 @@ describe("agentgen dev's gRPC face at its edges", () => {
     expect(container.flooded()).toBe(stalled);
     expect(stalled).toBeLessThan(64 * 1024 * 1024);
     call.cancel();
+  });
+
+  it("ends a stream at the caller's deadline and aborts the container's request", async () => {
+    const request = bytes(0x0a, varint(name.length), Buffer.from(name), 0x1a, 0x07, Buffer.from('endless'));
+    const call = client.makeServerStreamRequest(
+      `${execution}/StreamQueryReasoningEngine`,
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      request,
+      bearer(),
+      { deadline: Date.now() + 300 },
+    );
+    call.on('data', () => {});
+    const error = await new Promise<ServiceError>((resolve) => call.on('error', resolve));
+    expect(error.code).toBe(status.DEADLINE_EXCEEDED);
+    // The container's response closed after some lines: the request to it was aborted.
+    expect(await container.endlessClosed).toBeGreaterThan(0);
+    // Which end noticed first (dev's timer, or grpc-js's own cancel) is a race; the log says which.
+    await expect
+      .poll(() => logs.find((line) => line.startsWith('gRPC StreamQueryReasoningEngine endless')))
+      .toMatch(/^gRPC StreamQueryReasoningEngine endless \("async_stream"\) (DEADLINE_EXCEEDED|CANCELLED) [\d.]+ ms /);
+  });
+
+  it("answers the services' other methods UNIMPLEMENTED", async () => {
+    const { error } = await new Promise<{ error: ServiceError | null }>((resolve) => {
+      client.makeUnaryRequest(
+        `${execution}/AsyncQueryReasoningEngine`,
+        (b: Buffer) => b,
+        (b: Buffer) => b,
+        Buffer.alloc(0),
+        bearer(),
+        (failure) => resolve({ error: failure }),
+      );
+    });
+    expect([error?.code, error?.details]).toEqual([status.UNIMPLEMENTED, `The server does not implement the method ${execution}/AsyncQueryReasoningEngine`]);
   });
 });

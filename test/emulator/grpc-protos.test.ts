@@ -93,7 +93,7 @@ describe('the gRPC face, piece by piece', () => {
   it('turns a Struct into JSON and JSON into a Value, keeping __proto__ a plain key, bounded in depth', () => {
     const json = { a: 'x', n: 1.5, b: false, z: null, list: [1, 'two', { three: [] }], nested: { deep: { er: true } } };
     const value = jsonToValue(json) as { structValue: ProtoStruct };
-    // proto-loader's decoded form carries `kind`; the encoder's does not need it: add it as decoding would.
+    // The decoded form (protobufjs's toObject with oneofs) carries `kind`; the encoder's does not need it: add it as decoding would.
     const decoded = JSON.parse(JSON.stringify(value), (_key, v: Record<string, unknown>) => {
       if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
         const kind = ['nullValue', 'numberValue', 'stringValue', 'boolValue', 'structValue', 'listValue'].find((k) => k in v);

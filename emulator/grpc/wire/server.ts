@@ -1,0 +1,253 @@
+/**
+ * A gRPC server on node:http2, for the calls the face serves: one request message, then any
+ * number of response messages (unary and server streaming), in identity encoding
+ * (grpc/grpc doc/PROTOCOL-HTTP2.md). It frames messages, reads `grpc-timeout` (the deadline ends
+ * the call with DEADLINE_EXCEEDED and aborts the handler's signal), turns the caller's RST_STREAM
+ * into the same abort, refuses a request over the receive limit as soon as its length prefix
+ * arrives, answers an unknown method UNIMPLEMENTED, and ends each call with `grpc-status` /
+ * `grpc-message` trailers (or Trailers-Only when nothing was sent yet). Encoding messages is the
+ * caller's: it writes bytes.
+ */
+import { constants, createServer, type Http2Session, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { grpcStatus, type GrpcStatus } from '../status-codes.js';
+import { FramingError, MessageReader, frame } from './framing.js';
+import { firstHeader, metadataHeaders, parseTimeout, percentEncode } from './headers.js';
+
+/** Why a call stopped before it ended: the caller cancelled, its deadline passed, or the server closed. */
+export type StopReason = 'cancelled' | 'deadline' | 'shutdown';
+
+export interface ServerCall<Request> {
+  readonly path: string;
+  readonly request: Request;
+  /** A request header (metadata) by its lower-case name: its first value. */
+  header(name: string): string | undefined;
+  /** Aborts when the call stops before it ended (see `stopped`). */
+  readonly signal: AbortSignal;
+  readonly stopped: StopReason | undefined;
+  /** Sends the response headers now, before any message (a no-op once sent). */
+  sendHeaders(): void;
+  /** Sends one encoded message; false when the stream's buffer is full (wait for `onceDrained`). */
+  write(message: Uint8Array): boolean;
+  onceDrained(resume: () => void): void;
+  /** Ends the call with `status` (OK by default); later calls are no-ops. */
+  end(status?: GrpcStatus): void;
+  /** Ended, stopped, or its stream gone: writing is pointless. */
+  readonly gone: boolean;
+}
+
+export interface GrpcMethod<Request> {
+  /** `/package.Service/Method`. */
+  readonly path: string;
+  /** The request message from its bytes. */
+  decode(bytes: Buffer): Request;
+  handle(call: ServerCall<Request>): void | Promise<void>;
+}
+
+export interface GrpcServerOptions {
+  /** The largest request message accepted, in bytes; a larger one is RESOURCE_EXHAUSTED. */
+  readonly maxReceiveMessageLength: number;
+  readonly methods: readonly GrpcMethod<unknown>[];
+}
+
+export interface GrpcServer {
+  /** Listens on `host:port` (0: a free port); resolves the port, rejects with listen's error. */
+  listen(port: number, host: string): Promise<number>;
+  /** Stops listening and resets every open stream: in-flight calls stop with reason `shutdown`. */
+  close(): Promise<void>;
+}
+
+const responseHeaders: OutgoingHttpHeaders = {
+  [constants.HTTP2_HEADER_STATUS]: 200,
+  [constants.HTTP2_HEADER_CONTENT_TYPE]: 'application/grpc+proto',
+  'grpc-accept-encoding': 'identity',
+  'grpc-encoding': 'identity',
+};
+
+/** setTimeout's longest delay; a deadline further out never fires during a dev session. */
+const longestTimer = 2 ** 31 - 1;
+
+class Call<Request> implements ServerCall<Request> {
+  request!: Request;
+  stopped: StopReason | undefined;
+  private readonly controller = new AbortController();
+  private headersSent = false;
+  private ended = false;
+  private trailers: OutgoingHttpHeaders = {};
+  private deadline: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly stream: ServerHttp2Stream,
+    private readonly headers: IncomingHttpHeaders,
+    readonly path: string,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get finished(): boolean {
+    return this.ended;
+  }
+
+  get gone(): boolean {
+    return this.ended || this.stream.destroyed || this.stream.closed;
+  }
+
+  header(name: string): string | undefined {
+    return firstHeader(this.headers, name);
+  }
+
+  sendHeaders(): void {
+    if (this.headersSent || this.gone) return;
+    this.headersSent = true;
+    this.stream.respond(responseHeaders, { waitForTrailers: true });
+    this.stream.once('wantTrailers', () => this.stream.sendTrailers(this.trailers));
+  }
+
+  write(message: Uint8Array): boolean {
+    if (this.gone) return false;
+    this.sendHeaders();
+    return this.stream.write(frame(message));
+  }
+
+  onceDrained(resume: () => void): void {
+    this.stream.once('drain', resume);
+  }
+
+  end(status: GrpcStatus = { code: grpcStatus.OK, message: '' }): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearTimeout(this.deadline);
+    if (this.stream.destroyed || this.stream.closed) return;
+    const trailers: OutgoingHttpHeaders = { 'grpc-status': String(status.code), ...metadataHeaders(status.trailers) };
+    if (status.message !== '') trailers['grpc-message'] = percentEncode(status.message);
+    if (this.headersSent) {
+      this.trailers = trailers;
+      this.stream.end();
+    } else {
+      // Trailers-Only: one HEADERS frame with the status, nothing sent before it.
+      this.stream.respond({ ...responseHeaders, ...trailers }, { endStream: true });
+    }
+    // What is left of the request (a refused oversize message) is read and dropped.
+    this.stream.resume();
+  }
+
+  /** The deadline: DEADLINE_EXCEEDED after `ms`, and the handler's signal aborted. */
+  expireIn(ms: number): void {
+    if (ms > longestTimer) return;
+    this.deadline = setTimeout(() => {
+      this.end({ code: grpcStatus.DEADLINE_EXCEEDED, message: 'Deadline exceeded' });
+      this.stop('deadline');
+    }, ms);
+  }
+
+  /** The stream closed: a call not ended by then was cancelled (or the server shut down). */
+  closed(reason: StopReason): void {
+    clearTimeout(this.deadline);
+    if (!this.ended) this.stop(reason);
+    this.ended = true;
+  }
+
+  private stop(reason: StopReason): void {
+    if (this.stopped !== undefined) return;
+    this.stopped = reason;
+    this.controller.abort(reason);
+  }
+}
+
+/** `application/grpc`, `application/grpc+proto`, with parameters or not; not grpc-web, not +json. */
+const isGrpcContentType = (value: string | undefined): boolean => value !== undefined && /^application\/grpc(\+proto)?(\s*;|$)/i.test(value);
+
+export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
+  const methods = new Map(options.methods.map((method) => [method.path, method]));
+  let closing = false;
+  // As grpc-js sets them: node's default session memory cap (10 MB) makes it refuse new streams
+  // with ENHANCE_YOUR_CALM under large messages, and long error messages exceed the default
+  // header block size. Memory stays bounded by the receive limit and by backpressure on writes.
+  const server = createServer({ maxSessionMemory: Number.MAX_SAFE_INTEGER, maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER });
+  const sessions = new Set<Http2Session>();
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.on('error', () => {}); // a broken connection: its streams close, and their calls stop
+    session.once('close', () => sessions.delete(session));
+  });
+
+  server.on('stream', (stream, headers) => {
+    // A reset stream reports an error here too; its 'close' is what stops the call.
+    stream.on('error', () => {});
+    if (headers[constants.HTTP2_HEADER_METHOD] !== 'POST') {
+      stream.respond({ [constants.HTTP2_HEADER_STATUS]: 405, allow: 'POST' }, { endStream: true });
+      return;
+    }
+    if (!isGrpcContentType(firstHeader(headers, constants.HTTP2_HEADER_CONTENT_TYPE))) {
+      stream.respond({ [constants.HTTP2_HEADER_STATUS]: 415 }, { endStream: true });
+      return;
+    }
+    const path = firstHeader(headers, constants.HTTP2_HEADER_PATH) ?? '';
+    const call = new Call<unknown>(stream, headers, path);
+    stream.once('close', () => call.closed(closing ? 'shutdown' : 'cancelled'));
+    const method = methods.get(path);
+    if (method === undefined) return call.end({ code: grpcStatus.UNIMPLEMENTED, message: `The server does not implement the method ${path}` });
+    const timeout = firstHeader(headers, 'grpc-timeout');
+    if (timeout !== undefined) {
+      const ms = parseTimeout(timeout);
+      if (ms === undefined) return call.end({ code: grpcStatus.INTERNAL, message: `Invalid grpc-timeout value "${timeout}"` });
+      call.expireIn(ms);
+    }
+    readRequest(stream, call, method, new MessageReader(options.maxReceiveMessageLength, firstHeader(headers, 'grpc-encoding')));
+  });
+
+  return {
+    listen: (port, host) =>
+      new Promise<number>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve((server.address() as AddressInfo).port);
+        });
+      }),
+    close: async () => {
+      closing = true;
+      // As grpc-js's forceShutdown: every connection dropped (GOAWAY CANCEL), so calls stop at once,
+      // and the listening socket closed; nothing waits for a peer.
+      for (const session of sessions) session.destroy(undefined, constants.NGHTTP2_CANCEL);
+      if (server.listening) server.close();
+    },
+  };
+}
+
+/** Reads the one request message; at the request's end, decodes it and runs the handler. */
+function readRequest(stream: ServerHttp2Stream, call: Call<unknown>, method: GrpcMethod<unknown>, reader: MessageReader): void {
+  let message: Buffer | undefined;
+  stream.on('data', (chunk: Buffer) => {
+    if (call.finished) return;
+    try {
+      for (const received of reader.push(chunk)) {
+        if (message !== undefined) {
+          return call.end({ code: grpcStatus.UNIMPLEMENTED, message: `Received a second request message for method ${call.path}` });
+        }
+        message = received;
+      }
+    } catch (error) {
+      if (!(error instanceof FramingError)) throw error;
+      call.end(error.status);
+    }
+  });
+  stream.once('end', () => {
+    if (call.finished) return;
+    if (reader.partial) return call.end({ code: grpcStatus.INTERNAL, message: 'The request ended inside a message' });
+    if (message === undefined) return call.end({ code: grpcStatus.UNIMPLEMENTED, message: `Received no request message for method ${call.path}` });
+    try {
+      call.request = method.decode(message);
+      void Promise.resolve(method.handle(call)).catch((error: unknown) => call.end(handlerFailure(error)));
+    } catch (error) {
+      call.end(handlerFailure(error));
+    }
+  });
+}
+
+/** What a handler that threw (a bug: the face answers its own errors) ends the call with. */
+function handlerFailure(error: unknown): GrpcStatus {
+  return { code: grpcStatus.UNKNOWN, message: `The gRPC handler failed: ${(error as Error)?.message ?? String(error)}` };
+}
