@@ -25,6 +25,7 @@ const parts = {
   cli: { script: 'cli-startup.mjs', args: ['--rounds', '5'] },
   bundle: { script: 'client-bundle.mjs', args: [] },
   'agent-app': { script: 'agent-app.mjs', args: [] },
+  cold: { script: 'cold-start.mjs', args: ['--rounds', '5'] },
   dev: { script: 'dev-overhead.mjs', args: ['--rounds', '5'] },
   console: { script: 'console-overhead.mjs', args: ['--rounds', '3'] },
   'slow-readers': { script: 'slow-readers.mjs', args: [] },

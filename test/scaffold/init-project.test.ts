@@ -95,7 +95,15 @@ describe('agentgen init --template', () => {
 
       const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
       expect(manifest['name']).toBe('@team/my-agent');
-      expect(manifest['devDependencies']).toEqual({ '@agentgen/cli': generatorVersion, '@types/node': expect.any(String), typescript: '5.9' });
+      expect(manifest['devDependencies']).toEqual({
+        '@agentgen/cli': generatorVersion,
+        '@types/node': expect.any(String),
+        rolldown: expect.any(String),
+        typescript: '5.9',
+      });
+      // The container is one bundle: what `npm start`, `npm run dev` and the Dockerfile run.
+      expect(manifest['scripts']).toMatchObject({ build: expect.stringContaining('rolldown -c rolldown.config.mjs'), start: 'node dist/main.mjs' });
+      expect(readFileSync(join(dir, 'Dockerfile'), 'utf8')).toMatch(/^CMD \["node", "dist\/main\.mjs"\]$/m);
       expect(manifest['dependencies']!['@agentgen/runtime']).toBe(generatorVersion);
       expect('@google/adk' in manifest['dependencies']!).toBe(template === 'adk');
       expect(readFileSync(join(dir, 'agentgen.yaml'), 'utf8')).toMatch(/^name: "@team\/my-agent"$/m);

@@ -14,4 +14,6 @@ export const thirdPartyVersions = {
   '@types/node': '^20.19.0',
   // 5.x: the generated code and the runtime's declarations are checked with 5.9 (and 7) in CI.
   typescript: '5.9',
+  // The bundler of `npm run build` (see the project's rolldown.config.mjs for why this one).
+  rolldown: '^1.2.19',
 } as const;

@@ -35,7 +35,7 @@ export async function scaffoldProject(options: ProjectOptions): Promise<EmittedF
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** The project's manifest: runtime packages as dependencies, the generator and TypeScript as dev dependencies. */
+/** The project's manifest: runtime packages as dependencies, the generator, TypeScript and the bundler as dev dependencies. */
 export function packageJson(options: ProjectOptions): string {
   const manifest = {
     name: options.name,
@@ -45,11 +45,14 @@ export function packageJson(options: ProjectOptions): string {
     type: 'module',
     engines: { node: '^20.19.0 || >=22.12.0' },
     scripts: {
-      build: 'tsc -p tsconfig.json',
-      start: 'node dist/src/main.js',
+      // Type-check, then bundle the container into one file, dist/main.mjs (rolldown.config.mjs).
+      build: 'tsc -p tsconfig.json --noEmit && rolldown -c rolldown.config.mjs',
+      start: 'node dist/main.mjs',
       // The offline model unless AGENT_MODEL says otherwise: the first run needs no credentials.
-      dev: 'tsc -p tsconfig.json && AGENT_MODEL=${AGENT_MODEL:-offline} agentgen dev --command "node dist/src/main.js"',
-      test: 'tsc -p tsconfig.json && node --test dist/test/*.test.js',
+      // The build's two steps inline (no nested npm to start), then dev in front of the bundle.
+      dev: 'tsc -p tsconfig.json --noEmit && rolldown -c rolldown.config.mjs && AGENT_MODEL=${AGENT_MODEL:-offline} agentgen dev --command "node dist/main.mjs"',
+      // tsc type-checks and compiles the tests (one tsc run, not two); the tests start the bundle.
+      test: 'tsc -p tsconfig.json && rolldown -c rolldown.config.mjs && node --test dist/test/*.test.js',
       generate: 'agentgen generate',
       check: 'agentgen check',
       deploy: 'agentgen deploy',
@@ -66,6 +69,7 @@ export function packageJson(options: ProjectOptions): string {
     devDependencies: {
       '@agentgen/cli': agentgenVersion,
       '@types/node': thirdPartyVersions['@types/node'],
+      rolldown: thirdPartyVersions.rolldown,
       typescript: thirdPartyVersions.typescript,
     },
   };

@@ -37,6 +37,7 @@ const shared: Readonly<Record<string, string>> = {
   'shared/Dockerfile.hbs': 'Dockerfile',
   'shared/github/workflows/ci.yml.hbs': '.github/workflows/ci.yml',
   'shared/tsconfig.json.hbs': 'tsconfig.json',
+  'shared/rolldown.config.mjs.hbs': 'rolldown.config.mjs',
   'shared/main.ts.hbs': 'src/main.ts',
   'shared/agentgen-tools.ts.hbs': 'test/agentgen-tools.ts',
 };

@@ -1,0 +1,176 @@
+/**
+ * The weather example as `npm start` runs it: one bundle made by the example's own
+ * rolldown.config.mjs (issue 34). The bundle is built here (into node_modules/.cache, so the
+ * packages it leaves external resolve from the repository's node_modules as they do from the
+ * image's), then: it imports nothing but Node's built-ins and the packages the config names
+ * external; it starts with nothing but PORT and answers GET /health; with the offline model it
+ * streams a whole turn; with its sessions in PostgreSQL (AGENT_SESSION_SERVICE_URI) the turn works
+ * too, through MikroORM and the driver loaded from node_modules; SIGTERM stops it with exit 0.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { rolldown } from 'rolldown';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import { repositoryRoot } from '../replicas/bundle.js';
+
+const example = join(repositoryRoot, 'examples/weather-agent');
+let dir: string;
+let bundle: string;
+
+interface Config {
+  input: string;
+  external: (id: string) => boolean;
+  output: { file: string; format: string; sourcemap: boolean };
+}
+let config: Config;
+
+beforeAll(async () => {
+  config = (await import(pathToFileURL(join(example, 'rolldown.config.mjs')).href)).default as Config;
+  const cache = join(repositoryRoot, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  dir = mkdtempSync(join(cache, 'weather-bundle-'));
+  bundle = join(dir, 'main.mjs');
+  // The config's own options, from the example's folder; only the output file differs.
+  const build = await rolldown({ ...config, cwd: example, logLevel: 'silent' } as Parameters<typeof rolldown>[0]);
+  await build.write({ ...config.output, file: bundle } as Parameters<typeof build.write>[0]);
+  await build.close();
+}, 120_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the example's bundle", () => {
+  test('npm start and the Dockerfile run the file the config writes', () => {
+    const manifest = JSON.parse(readFileSync(join(example, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(config.output.file).toBe('dist/main.mjs');
+    expect(manifest.scripts['start']).toBe(`node ${config.output.file}`);
+    expect(manifest.scripts['build']).toMatch(/^tsc -p tsconfig\.json && rolldown -c rolldown\.config\.mjs$/);
+    expect(readFileSync(join(example, 'Dockerfile'), 'utf8')).toMatch(/^CMD \["node", "dist\/main\.mjs"\]$/m);
+  });
+
+  test('one file, with a source map beside it: it imports only built-ins and the packages left external', () => {
+    const code = readFileSync(bundle, 'utf8');
+    expect(readFileSync(`${bundle}.map`, 'utf8')).toContain('"sources"');
+    // Static imports, and dynamic imports and CommonJS requires with a literal specifier, outside
+    // comments (JSDoc quotes `import('./x')` types).
+    const uncommented = code
+      .split('\n')
+      .filter((line) => !/^\s*(\*|\/\/)/.test(line))
+      .join('\n');
+    const specifiers = new Set(
+      [
+        ...uncommented.matchAll(/^import\s+(?:[^'"]*?\s+from\s+)?["']([^"']+)["'];?$/gm),
+        ...uncommented.matchAll(/\b(?:import|__require)\(["']([^"']+)["']\)/g),
+      ].map((m) => m[1]!),
+    );
+    const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+    const others = [...specifiers].filter((specifier) => !builtins.has(specifier) && !specifier.startsWith('node:'));
+    expect(others.filter((specifier) => !config.external(specifier))).toEqual([]);
+    expect(others.some((specifier) => specifier.startsWith('.'))).toBe(false);
+    // @google/adk, the runtime, AgentApp and zod are inside.
+    for (const name of ['@google/adk', '@agentgen/agent-app', '@agentgen/runtime/server', 'zod']) expect(config.external(name), name).toBe(false);
+    expect(code).toMatch(/^var AgentApp = class\b/m);
+  });
+});
+
+/** The bundle as the platform starts it: `env` and nothing else; resolves once it listens. */
+async function start(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [bundle], { cwd: dir, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const port = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening on" within 30 s:\n${output}`)), 30_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = /listening on \S+:(\d+)/.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]!);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited (${code}) before listening:\n${output}`));
+    });
+  });
+  return { url: `http://127.0.0.1:${port}`, child, output: () => output };
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+/** One streamed turn on the container's own route: its events, parsed. */
+async function streamedTurn(url: string, input: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  const response = await fetch(`${url}/api/stream_reasoning_engine`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ class_method: 'async_stream_query', input }),
+  });
+  const text = await response.text();
+  expect(response.status, text).toBe(200);
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+type Part = { text?: string; function_call?: { name: string; args: unknown } };
+const partsOf = (events: Record<string, unknown>[]) => events.flatMap((event) => ((event['content'] as { parts?: Part[] } | undefined)?.parts ?? []) as Part[]);
+
+function expectWeatherTurn(events: Record<string, unknown>[], output: string): void {
+  const parts = partsOf(events);
+  expect(parts.find((part) => part.function_call)?.function_call, output).toMatchObject({ name: 'get_weather', args: { city: 'Paris' } });
+  expect(parts.at(-1)?.text, output).toMatch(/Paris/);
+}
+
+describe('the bundled container', () => {
+  test('starts with nothing but PORT and answers GET /health 200; SIGTERM stops it with exit 0', async () => {
+    const { url, child, output } = await start({ PORT: '0' });
+    try {
+      const health = await fetch(`${url}/health`);
+      expect(health.status, output()).toBe(200);
+    } finally {
+      expect(await stop(child), output()).toBe(0);
+    }
+  }, 60_000);
+
+  test('streams a whole turn of the offline model: the tool call, its result, the answer', async () => {
+    const { url, child, output } = await start({ PORT: '0', AGENT_MODEL: 'offline' });
+    try {
+      expectWeatherTurn(await streamedTurn(url, { user_id: 'u1', message: 'What is the weather in Paris?' }), output());
+    } finally {
+      await stop(child);
+    }
+  }, 60_000);
+
+  describe('with its sessions in PostgreSQL: MikroORM and the driver, left external, load from node_modules', () => {
+    let pg: PostgresCluster;
+    beforeAll(async () => {
+      pg = await startPostgres('weather_bundle');
+    }, 120_000);
+    afterAll(() => pg?.stop());
+
+    test('a turn in a session the database keeps', async () => {
+      const { url, child, output } = await start({ PORT: '0', AGENT_MODEL: 'offline', AGENT_SESSION_SERVICE_URI: pg.uri });
+      try {
+        expectWeatherTurn(await streamedTurn(url, { user_id: 'u1', message: 'What is the weather in Paris?' }), output());
+        // The turn's events are rows of the database, not of the process's memory.
+        const [events] = await pg.query('SELECT count(*) FROM events');
+        expect(Number(events), output()).toBeGreaterThan(0);
+      } finally {
+        await stop(child);
+      }
+    }, 90_000);
+  });
+});
