@@ -122,8 +122,9 @@ try {
     console.log(`no @agentgen package brings any of ${forbidden.join(', ')}`);
   }
 
-  // It runs: the container on a free port with the offline model, one streamed question.
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+  // It runs, as the image runs it (the bundle, its externals from this install): the container on a
+  // free port with the offline model, one streamed question.
+  const child = spawn(process.execPath, ['dist/main.mjs'], {
     cwd: app,
     env: { ...process.env, PORT: '0', AGENT_MODEL: 'offline', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
