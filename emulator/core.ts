@@ -14,6 +14,7 @@ import {
   type StreamSink,
   type UnaryOutcome,
 } from './forward.js';
+import type { CallSignal } from './call-signal.js';
 import type { MethodTable } from './manifest.js';
 import type { ReplicaPool } from './replicas.js';
 import { describeResource, type ReasoningEngineResource, type ResourceDescription } from './resource.js';
@@ -54,11 +55,14 @@ export interface EmulatorCore {
   resolveBody(body: string, endpoint: PublicEndpoint): ResolvedCall;
   /** The same from an envelope already decoded (`{classMethod, input}` as plain JSON values). */
   resolveEnvelope(envelope: unknown, endpoint: PublicEndpoint): ResolvedCall;
-  /** `trace`: the platform's headers for the container (trace-headers.ts). */
-  unary(call: ResolvedCall, trace: Record<string, string>, signal: AbortSignal): Promise<UnaryOutcome>;
-  stream(call: ResolvedCall, sink: StreamSink, trace: Record<string, string>, signal: AbortSignal): Promise<StreamOutcome>;
+  /**
+   * `trace`: the platform's headers for the container (trace-headers.ts). `signal`: the caller
+   * went away (an AbortSignal, or the REST face's lighter CallGone).
+   */
+  unary(call: ResolvedCall, trace: Record<string, string>, signal: CallSignal): Promise<UnaryOutcome>;
+  stream(call: ResolvedCall, sink: StreamSink, trace: Record<string, string>, signal: CallSignal): Promise<StreamOutcome>;
   /** A passthrough request (passthrough.ts), to the first replica that accepts it; the answer is the caller's to read. */
-  passthrough(request: ContainerRequest, signal: AbortSignal): Promise<Answer>;
+  passthrough(request: ContainerRequest, signal: CallSignal): Promise<Answer>;
 }
 
 const bearer = /^Bearer\s+(\S+)\s*$/i;

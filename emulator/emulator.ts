@@ -23,7 +23,7 @@ import { isAddressInUse, PortInUseError } from './port-in-use.js';
 import { ControlPlane } from './control-plane/control-plane.js';
 import { controlPlaneRoutes } from './control-plane/http.js';
 import type { Backend } from './control-plane/revision.js';
-// Type only: @grpc/grpc-js and the protos load when a gRPC face is asked for, not on every start.
+// Type only: the gRPC face and the protos load when a gRPC face is asked for, not on every start.
 import type { GrpcFace } from './grpc/grpc-face.js';
 
 export interface EmulatorOptions {

@@ -4,8 +4,9 @@
  * face's sink as they arrive, with backpressure, and the upstream request is aborted when the
  * caller goes away.
  */
-import { request, type IncomingMessage } from 'node:http';
-import { containerEnvelope, type ResolvedCall } from './envelope.js';
+import { request, type IncomingMessage, type RequestOptions } from 'node:http';
+import type { CallSignal } from './call-signal.js';
+import { containerEnvelopeText, type ResolvedCall } from './envelope.js';
 import { SilenceWatch } from './replica-liveness.js';
 import type { Replica, ReplicaPool } from './replicas.js';
 import { containerFailure, PublicError, quoteBody, statusBody } from './status.js';
@@ -47,22 +48,33 @@ export interface ContainerRequest {
  * One request to one replica; an unreachable replica rejects with `UnreachableReplicaError`. The caller's going
  * away (`signal`) destroys the request, and with it the response if it has begun: the container
  * sees its connection close. (Wired by hand: `request`'s own `signal` option costs a stream
- * listener setup per call, a measurable share of the emulator's time per call.)
+ * listener setup per call, a measurable share of the emulator's time per call.) `headers` already
+ * carry `content-length`.
  */
-function sendTo(pool: ReplicaPool, replica: Replica, call: ContainerRequest, size: number, signal: AbortSignal): Promise<IncomingMessage> {
+function sendTo(
+  pool: ReplicaPool,
+  replica: Replica,
+  call: ContainerRequest,
+  headers: Record<string, string | number>,
+  signal: CallSignal,
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(new Error('the caller went away'));
       return;
     }
-    const req = request({
+    const options: RequestOptions & { servername: string } = {
       hostname: replica.origin.hostname,
       port: replica.origin.port,
       path: call.path,
       method: call.method,
       agent: replica.agent,
-      headers: { ...call.headers, 'content-length': size },
-    });
+      headers,
+      // TLS's server name, which plain HTTP never sends: given, node:http's agent does not work it
+      // out for every request (from the Host header and an isIP test, a measurable share of a call).
+      servername: '',
+    };
+    const req = request(options);
     const abort = (): void => {
       req.destroy(new Error('the caller went away'));
     };
@@ -117,23 +129,25 @@ class UnreachableReplicaError extends Error {
  * Sends to the first replica that accepts the connection, in the pool's order. Only a refused
  * connection moves on to the next replica: nothing of the call has reached a container then.
  */
-export async function sendToPool(pool: ReplicaPool, call: ContainerRequest, signal: AbortSignal): Promise<Answer> {
-  const size = Buffer.byteLength(call.payload);
+export async function sendToPool(pool: ReplicaPool, call: ContainerRequest, signal: CallSignal): Promise<Answer> {
+  const size = typeof call.payload === 'string' ? Buffer.byteLength(call.payload) : call.payload.length;
   if (size > maxRequestBody) {
     throw new PublicError('bodyTooLarge', `Request body re-encoded for the agent container is ${size} bytes, over the limit of ${maxRequestBody}`);
   }
-  const refused: { origin: string; code: string }[] = [];
+  const headers: Record<string, string | number> = { ...call.headers, 'content-length': size };
+  let refused: { origin: string; code: string }[] | undefined; // made only when a replica refuses
   for (const replica of pool.order()) {
     try {
-      const response = await sendTo(pool, replica, call, size, signal);
+      const response = await sendTo(pool, replica, call, headers, signal);
       pool.accepted(replica);
       return { response, replica };
     } catch (error) {
       if (!(error instanceof UnreachableReplicaError)) throw error;
       pool.refused(replica, error.code);
-      refused.push({ origin: replica.origin.origin, code: error.code });
+      (refused ??= []).push({ origin: replica.origin.origin, code: error.code });
     }
   }
+  refused ??= [];
   throw new PublicError(
     'containerUnreachable',
     refused.length === 1
@@ -143,7 +157,7 @@ export async function sendToPool(pool: ReplicaPool, call: ContainerRequest, sign
 }
 
 /** A contract route's POST, with the headers the runtime sends. */
-function post(pool: ReplicaPool, path: string, payload: string, trace: Record<string, string>, signal: AbortSignal): Promise<Answer> {
+function post(pool: ReplicaPool, path: string, payload: string, trace: Record<string, string>, signal: CallSignal): Promise<Answer> {
   return sendToPool(pool, { method: 'POST', path, headers: { ...trace, 'content-type': forwardedContentType }, payload }, signal);
 }
 
@@ -160,7 +174,8 @@ function readBody(response: IncomingMessage): Promise<string> {
       }
       chunks.push(chunk);
     });
-    response.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    // One chunk (a small answer's usual shape) is decoded as it is, without a copy.
+    response.once('end', () => resolve((chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)).toString('utf8')));
     response.once('error', (error) => reject(containerFailure(`The agent container broke off its answer: ${error.message}`, 'container broke off')));
   });
 }
@@ -189,10 +204,10 @@ export async function forwardUnary(
   call: ResolvedCall,
   bodyAsString: boolean,
   trace: Record<string, string>,
-  signal: AbortSignal,
+  signal: CallSignal,
 ): Promise<UnaryOutcome> {
   const route = call.routing.containerRoute;
-  const envelope = JSON.stringify(containerEnvelope(call));
+  const envelope = containerEnvelopeText(call);
   // Contract 4.2 rule 2: the runtime may deliver a sync body as a JSON-encoded string.
   const { response, replica } = await post(pool, route, bodyAsString ? JSON.stringify(envelope) : envelope, trace, signal);
   const status = response.statusCode ?? 0;
@@ -254,12 +269,12 @@ export async function forwardStream(
   call: ResolvedCall,
   sink: StreamSink,
   trace: Record<string, string>,
-  signal: AbortSignal,
+  signal: CallSignal,
   limitMs: number = streamLimitMs,
 ): Promise<StreamOutcome> {
   const started = performance.now();
   const route = call.routing.containerRoute;
-  const { response, replica } = await post(pool, route, JSON.stringify(containerEnvelope(call)), trace, signal);
+  const { response, replica } = await post(pool, route, containerEnvelopeText(call), trace, signal);
   const status = response.statusCode ?? 0;
   if (status < 200 || status > 299) return failed(route, response, replica);
   sink.open();

@@ -8,6 +8,10 @@ import { apiModeRouting, apiModes, isApiMode, type ApiModeRouting, type Manifest
 export interface DeclaredMethod {
   readonly entry: ManifestEntry;
   readonly routing: ApiModeRouting;
+  /** The start of the container's envelope for it, `{"class_method":"<name>"`, encoded once. */
+  readonly envelopeHead: string;
+  /** How the log line names a call of it: `name ("mode")`. */
+  readonly logLabel: string;
 }
 
 /** Name → declared method. A Map, so `__proto__` or `constructor` are only ever keys. */
@@ -26,7 +30,12 @@ export function buildMethodTable(manifest: readonly ManifestEntry[]): MethodTabl
       throw new TypeError(`${where}.api_mode of ${name} must be one of ${apiModes.map((m) => JSON.stringify(m)).join(', ')}, got ${JSON.stringify(mode)}`);
     }
     if (table.has(name)) throw new TypeError(`${where}: ${name} is declared twice`);
-    table.set(name, { entry: entry as ManifestEntry, routing: apiModeRouting[mode] });
+    table.set(name, {
+      entry: entry as ManifestEntry,
+      routing: apiModeRouting[mode],
+      envelopeHead: `{"class_method":${JSON.stringify(name)}`,
+      logLabel: `${name} (${JSON.stringify(mode)})`,
+    });
   });
   return table;
 }

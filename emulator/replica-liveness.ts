@@ -36,25 +36,28 @@ export function answersProbe(origin: URL, timeoutMs: number): Promise<boolean> {
 /**
  * Watches one call's silence: `heard()` on every byte from the replica; `alive()` asks whether
  * the replica still answers (shared per replica by the pool); `frozen()` runs once when it does
- * not. `stop()` when the call is over.
+ * not. `stop()` when the call is over. One timer per call, not one per chunk: `heard()` only
+ * notes the time, and the timer, when it fires early because something was heard since it was
+ * set, is set again for what is left of the quiet time (a stream hears from its replica once per
+ * chunk, and re-arming a timer each time was a measurable share of forwarding a chunk).
  */
 export class SilenceWatch {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
+  /** When the replica was last heard from (performance.now()). */
+  #heardAt = 0;
 
   constructor(
     private readonly quietMs: number,
     private readonly alive: () => Promise<boolean>,
     private readonly frozen: () => void,
   ) {
-    this.heard();
+    this.#heardAt = performance.now();
+    this.#arm(quietMs);
   }
 
   heard(): void {
-    if (this.#stopped) return;
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.#check(), this.quietMs);
-    this.#timer.unref();
+    this.#heardAt = performance.now();
   }
 
   stop(): void {
@@ -62,11 +65,26 @@ export class SilenceWatch {
     clearTimeout(this.#timer);
   }
 
+  #arm(ms: number): void {
+    this.#timer = setTimeout(() => this.#due(), ms);
+    this.#timer.unref();
+  }
+
+  #due(): void {
+    if (this.#stopped) return;
+    // Timers may fire a little early (they are rounded to the millisecond): only a silence of the whole quietMs counts.
+    const left = this.quietMs - (performance.now() - this.#heardAt);
+    if (left >= 1) this.#arm(left);
+    else void this.#check();
+  }
+
   async #check(): Promise<void> {
     const alive = await this.alive();
     if (this.#stopped) return;
-    if (alive) this.heard();
-    else {
+    if (alive) {
+      this.heard();
+      this.#arm(this.quietMs);
+    } else {
       this.stop();
       this.frozen();
     }

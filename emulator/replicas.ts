@@ -60,7 +60,11 @@ export class ReplicaPool {
       frozen: false,
       probing: undefined,
     }));
+    this.onlyReplica = Object.freeze(this.states.map((state) => state.replica));
   }
+
+  /** `order()` of a pool of one replica that accepts, built once. */
+  private readonly onlyReplica: readonly Replica[];
 
   get replicas(): readonly Replica[] {
     return this.states.map((state) => state.replica);
@@ -70,7 +74,11 @@ export class ReplicaPool {
    * The replicas to try for one call, in order: round robin from the next one, those that accept
    * first; a replica passed over for refusing comes last, unless its pause is over.
    */
-  order(now = Date.now()): Replica[] {
+  order(now?: number): readonly Replica[] {
+    // One container (the usual dev setup) that accepts: no arrays to build for each call.
+    const only = this.states.length === 1 ? this.states[0] : undefined;
+    if (only !== undefined && !only.frozen && only.downUntil === undefined) return this.onlyReplica;
+    now ??= Date.now();
     const start = this.next;
     this.next = (this.next + 1) % this.states.length;
     const up: Replica[] = [];

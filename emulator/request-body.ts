@@ -23,7 +23,8 @@ export function readBoundedBody(req: IncomingMessage, tooLarge: (size: number | 
       }
       chunks.push(chunk);
     });
-    req.once('end', () => resolve(Buffer.concat(chunks, size)));
+    // One chunk (a small body's usual shape) is passed on as it is, without a copy.
+    req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
     req.once('error', reject);
   });
 }

@@ -10,7 +10,10 @@ import type { EmulatorCore } from './core.js';
 import type { PublicEndpoint, ResolvedCall } from './envelope.js';
 import { maxRequestBody, type StreamSink } from './forward.js';
 import { readBoundedBody } from './request-body.js';
-import { passthroughPath, passthroughPrefix, passthroughRequest, relayAnswer } from './passthrough.js';
+import { passthroughPath, passthroughRequest, relayAnswer } from './passthrough.js';
+import { CallGone } from './call-signal.js';
+import { RequestTargets } from './request-targets.js';
+import { parseEngineName } from './engine-services/serve.js';
 import type { Replica } from './replicas.js';
 import { restStreamSink } from './rest-stream.js';
 import type { ErrorCondition } from '../spec/index.js';
@@ -61,6 +64,24 @@ function hostAllowed(host: string | undefined, allowed: ReadonlySet<string>): bo
   return loopbackHosts.has(name) || allowed.has(name) || allowed.has(host.trim().toLowerCase());
 }
 
+/**
+ * `Host` values found allowed, so that the check (a regular expression) runs once per value
+ * rather than once per call; bounded as the request targets are (request-targets.ts). Only
+ * allowed values are kept: the answer for a value never changes while dev runs.
+ */
+function allowedHostsMemo(allowed: ReadonlySet<string>): (host: string | undefined) => boolean {
+  const seen = new Set<string>();
+  return (host) => {
+    if (host !== undefined && seen.has(host)) return true;
+    if (!hostAllowed(host, allowed)) return false;
+    if (host !== undefined && host.length <= 300) {
+      if (seen.size >= 64) seen.clear();
+      seen.add(host);
+    }
+    return true;
+  };
+}
+
 /** An answer given before the request's body was read: that body is not read on (it may be endless). */
 function bodyPending(req: IncomingMessage): boolean {
   return !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
@@ -71,12 +92,15 @@ function bodyPending(req: IncomingMessage): boolean {
  * connection is closed after the 413 (reading an endless upload to its end is what an attacker wants).
  */
 function readRequestBody(req: IncomingMessage): Promise<Buffer> {
+  return readBoundedBody(req, bodyTooLarge);
+}
+
+/** The refusal of a body over the limit (`declared`: its Content-Length, when it said so); made once, not per call. */
+function bodyTooLarge(declared: number | undefined): PublicError {
   const close = { connection: 'close' };
-  return readBoundedBody(req, (declared) =>
-    declared === undefined
-      ? new PublicError('bodyTooLarge', `Request body exceeds the limit of ${maxRequestBody} bytes`, close)
-      : new PublicError('bodyTooLarge', `Request body of ${declared} bytes exceeds the limit of ${maxRequestBody}`, close),
-  );
+  return declared === undefined
+    ? new PublicError('bodyTooLarge', `Request body exceeds the limit of ${maxRequestBody} bytes`, close)
+    : new PublicError('bodyTooLarge', `Request body of ${declared} bytes exceeds the limit of ${maxRequestBody}`, close);
 }
 
 interface Target {
@@ -86,6 +110,11 @@ interface Target {
   readonly core: EmulatorCore;
   /** For the log line: the revision that answered, when the control plane chose it. */
   readonly note: string | undefined;
+  /**
+   * Routed by the REST face alone (the startup resource under `/v1/`), not asked of the control
+   * plane: the same for every request to the same target, for as long as dev runs.
+   */
+  readonly fixed: boolean;
 }
 
 /**
@@ -110,7 +139,13 @@ function target(url: URL, core: EmulatorCore, queryTarget: RestFaceOptions['quer
   const colon = rest.lastIndexOf(':');
   const name = colon > rest.lastIndexOf('/') ? rest.slice(0, colon) : rest;
   const verb = colon > rest.lastIndexOf('/') ? rest.slice(colon) : '';
-  const routed = version === 'v1' && name === resource ? { core, note: undefined } : verb === '' ? undefined : queryTarget?.(version, name);
+  const asked = version === 'v1' && name === resource ? undefined : verb === '' ? undefined : queryTarget?.(version, name);
+  const routed =
+    version === 'v1' && name === resource
+      ? { core, note: undefined, fixed: true }
+      : asked === undefined
+        ? undefined
+        : { core: asked.core, note: asked.note, fixed: false };
   if (routed === undefined) throw new PublicError('unknownPath', `Resource ${name} not found: this emulator serves ${resource}`);
   if (verb === '') return { endpoint: 'resource', sse: false, ...routed };
   if (verb !== ':query' && verb !== ':streamQuery') {
@@ -149,18 +184,38 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
   const calls = new Set<() => void>();
   const log = options.log;
   /** `revision`: which of a control-plane engine's revisions answered. */
-  const noteOf = (revision: string | undefined, replica: Replica, note: string | undefined, supportNote: string): string =>
-    [revision, options.nameReplicas ? replica.name : undefined, note, supportNote].filter((part) => part !== undefined).join(', ');
+  const noteOf = (revision: string | undefined, replica: Replica, note: string | undefined, supportNote: string): string => {
+    let text = supportNote;
+    if (note !== undefined) text = `${note}, ${text}`;
+    if (options.nameReplicas) text = `${replica.name}, ${text}`;
+    return revision === undefined ? text : `${revision}, ${text}`;
+  };
+  /** The request targets parsed so far, with the route each names when it is one of the startup resource's (cached: see `routeOf`). */
+  const targets = new RequestTargets<Target>();
+  /** Whether the startup resource is named as an engine (projects/P/locations/L/reasoningEngines/ID), as the control plane's routes are. */
+  const startupIsEngine = parseEngineName(core.resource) !== undefined;
+  /**
+   * Where a request goes (`target`). A route of the startup resource depends on its target alone,
+   * so it is worked out once per target; a control-plane engine's is asked each time, since
+   * engines and their revisions come and go.
+   */
+  const routeOf = (parsed: { readonly url: URL; route: Target | undefined }): Target => {
+    if (parsed.route !== undefined) return parsed.route;
+    const where = target(parsed.url, core, options.queryTarget);
+    if (where.fixed) parsed.route = where;
+    return where;
+  };
 
   const handle = async (
     req: IncomingMessage,
     res: ServerResponse,
-    url: URL,
+    parsed: { readonly url: URL; route: Target | undefined },
     onEnd: (call: ResolvedCall | undefined, status: number, note?: string) => void,
   ): Promise<void> => {
+    const url = parsed.url;
     let call: ResolvedCall | undefined;
     // Fires when the caller goes away before the answer is complete: the container request is aborted.
-    const gone = new AbortController();
+    const gone = new CallGone();
     let sink: StreamSink | undefined;
     const giveUp = (): void => {
       const message = 'agentgen dev is shutting down';
@@ -181,11 +236,11 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
         const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
         const payload = hasBody ? await readRequestBody(req) : Buffer.alloc(0);
         const request = passthroughRequest(req, passthrough, payload, platformTraceHeaders(req.headers).headers);
-        const answer = await core.passthrough(request, gone.signal);
+        const answer = await core.passthrough(request, gone);
         onEnd(undefined, await relayAnswer(answer, res, req.method === 'HEAD'), options.nameReplicas ? answer.replica.name : undefined);
         return;
       }
-      const where = target(url, core, options.queryTarget);
+      const where = routeOf(parsed);
       if (where.endpoint === 'resource') {
         if (req.method !== 'GET') throw new PublicError('methodNotAllowed', `${req.method} is not allowed on the resource: use GET`, { allow: 'GET' });
         const resourceBody = core.descriptionJson;
@@ -199,17 +254,18 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
       const trace = platformTraceHeaders(req.headers);
       const supportNote = `support id ${trace.supportId}`;
       if (call.routing.response === 'unary') {
-        const outcome = await where.core.unary(call, trace.headers, gone.signal);
-        const body = JSON.stringify({ output: outcome.output });
+        const outcome = await where.core.unary(call, trace.headers, gone);
+        // What JSON.stringify({ output }) writes, without the wrapping object.
+        const body = `{"output":${JSON.stringify(outcome.output)}}`;
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
         onEnd(call, 200, noteOf(where.note, outcome.replica, undefined, supportNote));
       } else {
         sink = restStreamSink(res, where.sse);
-        const outcome = await where.core.stream(call, sink, trace.headers, gone.signal);
+        const outcome = await where.core.stream(call, sink, trace.headers, gone);
         onEnd(call, 200, noteOf(where.note, outcome.replica, outcome.note, supportNote));
       }
     } catch (error) {
-      if (gone.signal.aborted || res.headersSent) {
+      if (gone.aborted || res.headersSent) {
         if (!res.writableEnded) res.destroy();
         onEnd(call, res.headersSent ? res.statusCode : 499, 'caller disconnected');
         return;
@@ -224,6 +280,7 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
   };
 
   const allowedHosts = new Set((options.allowedHosts ?? []).map((name) => name.trim().toLowerCase()).filter((name) => name.length > 0));
+  const hostIsAllowed = allowedHostsMemo(allowedHosts);
 
   // node:http would answer a request without Host with a bare 400: dev answers it below, as a Status.
   const server: Server = createServer({ ...options.timeouts, requireHostHeader: false }, (req, res) => {
@@ -234,23 +291,19 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
       const status = sendStatus(res, failure);
       log(`${req.method} ${endpoint} - ${status} ${(performance.now() - started).toFixed(1)} ms ${statusOf(failure.condition).status}`);
     };
-    const url = requestUrl(req.url);
-    if (url === undefined) {
+    const parsed = targets.parse(req.url);
+    if (parsed === undefined) {
       // node:http passes on targets such as `//[` that URL cannot parse: a client's mistake, not a crash.
       refuse(new PublicError('malformedRequest', 'the request target is not a valid URL path'), '(bad target)');
       return;
     }
-    const endpoint = url.pathname.startsWith(passthroughPrefix)
-      ? 'passthrough'
-      : url.pathname.includes(':')
-        ? url.pathname.slice(url.pathname.lastIndexOf(':')) + url.search
-        : 'resource';
+    const { url, endpoint } = parsed;
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
       refuse(new PublicError('malformedRequest', 'The request has no Host header, which HTTP/1.1 requires', { connection: 'close' }), endpoint);
       return;
     }
     // DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1 sends Host: evil.example.
-    if (!hostAllowed(req.headers.host, allowedHosts)) {
+    if (!hostIsAllowed(req.headers.host)) {
       refuse(
         new PublicError(
           'permissionDenied',
@@ -260,8 +313,12 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
       );
       return;
     }
-    if (options.controlPlane?.(req, res, url) === true) return;
-    if (options.engineServices?.(req, res, url) === true) return;
+    // A query of the startup resource already routed (see `routeOf`) is the REST face's: neither
+    // the control plane nor the engine services take `/v1/{engine}:verb` (the engine id holds no
+    // `:`), so they are not asked again for each call.
+    const known = parsed.route !== undefined && parsed.route.endpoint !== 'resource' && startupIsEngine;
+    if (!known && options.controlPlane?.(req, res, url) === true) return;
+    if (!known && options.engineServices?.(req, res, url) === true) return;
     // Pages beside the API (the console): GET and HEAD outside /v1/, after the Host check.
     if (options.pages !== undefined && (req.method === 'GET' || req.method === 'HEAD') && !url.pathname.startsWith('/v1/') && options.pages(req, res, url)) {
       return;
@@ -293,10 +350,11 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
         .end();
       return;
     }
-    void handle(req, res, url, (call, status, note) => {
-      const mode = call === undefined ? '' : ` (${JSON.stringify(call.routing.mode)})`;
+    void handle(req, res, parsed, (call, status, note) => {
       const ms = (performance.now() - started).toFixed(1);
-      log(`${req.method} ${endpoint} ${call?.method ?? '-'}${mode} ${status} ${ms} ms${note === undefined ? '' : ` ${note}`}`);
+      // `name ("mode")`, as written once per declared method.
+      const what = call === undefined ? '-' : call.declared.logLabel;
+      log(`${req.method} ${endpoint} ${what} ${status} ${ms} ms${note === undefined ? '' : ` ${note}`}`);
     });
   });
 
@@ -343,13 +401,4 @@ function answerOnSocket(socket: Socket, condition: ErrorCondition, message: stri
       `content-length: ${Buffer.byteLength(body)}\r\n${headers}connection: close\r\n\r\n${body}`,
   );
   return http;
-}
-
-/** The request target as a URL, or undefined when it is not one (`//[`). */
-function requestUrl(target: string | undefined): URL | undefined {
-  try {
-    return new URL(target ?? '/', 'http://emulator.invalid');
-  } catch {
-    return undefined;
-  }
 }

@@ -21,7 +21,7 @@ import { startRevision, type Backend, type CoreSettings, type Revision } from '.
 import { checkTraffic, TrafficSplitter, type TrafficConfig } from './traffic.js';
 
 /**
- * The published protos, and @grpc/proto-loader that reads them, load on the first management call
+ * The published protos, and protobufjs that reads them, load on the first management call
  * (or with the gRPC face, which needs them anyway), not when dev starts: most dev sessions never deploy.
  */
 let protoReaders: { readonly check: typeof ProtoCheck; readonly mask: typeof UpdateMask } | undefined;
