@@ -1,8 +1,9 @@
 /** Builds the request listener from the operation table and the handlers, once per server. */
-import { containerRoutes } from '../contract.js';
+import { containerRoutes, type Validator } from '../contract.js';
 import { loadOpenTelemetry } from '../opentelemetry.js';
 import { answerBusy, BusyState, checkBusyPath } from './busy.js';
 import { createTracing } from './call-span.js';
+import { loadValidatorCompiler, type CompileValidator } from './compiled-validators.js';
 import { readEngineId } from './engine-id.js';
 import { Exchange } from './exchange.js';
 import { answerHealth, isHealthUrl } from './health.js';
@@ -64,12 +65,37 @@ function resolveOperations(table: ServerOperationTable, handlers: object, valida
       output: validateResults ? operation.output : undefined,
       handler: handler as OperationHandler,
       wrongRouteMessage: `operation ${JSON.stringify(name)} is ${what}: call it on ${route}`,
+      calls: 0,
     });
   }
   if (missing.length > 0) {
     throw new TypeError(`agent server: no handler function for declared operation(s): ${missing.join(', ')}`);
   }
   return resolved;
+}
+
+/**
+ * Compiles a hot operation's validators (compiled-validators.ts) in a turn of its own, after the
+ * call that made it hot; zod's compiler is looked for only then, so a server that never gets busy
+ * never loads it. A schema shared by operations is compiled once.
+ */
+function hotCompiler(operations: Map<string, ResolvedOperation>): (op: ResolvedOperation) => void {
+  const compiled = new Map<Validator, Validator>();
+  const swap = (name: string, compile: CompileValidator): void => {
+    const once = (validator: Validator): Validator => {
+      let done = compiled.get(validator);
+      if (done === undefined) compiled.set(validator, (done = compile(validator)));
+      return done;
+    };
+    const op = operations.get(name);
+    if (op === undefined) return;
+    operations.set(name, { ...op, input: once(op.input), output: op.output === undefined ? undefined : once(op.output) });
+  };
+  return (op) => {
+    void loadValidatorCompiler().then((compile) => {
+      if (compile !== undefined) setImmediate(swap, op.name, compile);
+    });
+  };
 }
 
 export function createDispatcher(table: ServerOperationTable, handlers: object, options: AgentServerOptions = {}): Dispatcher {
@@ -94,6 +120,7 @@ export function createDispatcher(table: ServerOperationTable, handlers: object, 
     unknownSuffix: declared.length > 0 ? `; declared operations: ${declared.join(', ')}` : '; no operations are declared',
     tracing: undefined,
     busy: new BusyState(),
+    onHot: hotCompiler(operations),
   };
   // OTEL_SDK_DISABLED is OpenTelemetry's own switch: with it, as without the package, nothing is loaded.
   const ready =

@@ -88,11 +88,25 @@ export function describeIssues(issues: ReadonlyArray<{ readonly path: ReadonlyAr
   return shown.join('; ');
 }
 
-/** The first value of a header from `rawHeaders` (name matched case-insensitively); cheaper than `req.headers`. */
+/**
+ * Whether a header name from `rawHeaders` is `lower` (a lower-case name) in any case, without
+ * allocating: `toLowerCase` made a string per header looked at, several per request.
+ */
+function isHeader(key: string | undefined, lower: string): boolean {
+  if (key === undefined || key.length !== lower.length) return false;
+  if (key === lower) return true;
+  for (let i = 0; i < key.length; i++) {
+    const code = key.charCodeAt(i);
+    // Only A-Z fold (as toLowerCase does for the token characters a header name may hold).
+    if ((code >= 65 && code <= 90 ? code + 32 : code) !== lower.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/** The first value of a header from `rawHeaders` (`name` in lower case, matched case-insensitively); cheaper than `req.headers`. */
 export function rawHeader(raw: readonly string[], name: string): string | undefined {
   for (let i = 0; i < raw.length; i += 2) {
-    const key = raw[i];
-    if (key !== undefined && key.length === name.length && key.toLowerCase() === name) return raw[i + 1];
+    if (isHeader(raw[i], name)) return raw[i + 1];
   }
   return undefined;
 }
@@ -104,8 +118,7 @@ export function rawHeader(raw: readonly string[], name: string): string | undefi
 export function rawHeaderList(raw: readonly string[], name: string): string | undefined {
   let joined: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    const key = raw[i];
-    if (key !== undefined && key.length === name.length && key.toLowerCase() === name) {
+    if (isHeader(raw[i], name)) {
       const value = raw[i + 1] ?? '';
       joined = joined === undefined ? value : `${joined},${value}`;
     }

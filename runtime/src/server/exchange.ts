@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResponseKind } from '../contract.js';
 import { CallSpan } from './call-span.js';
+import { hotAfterCalls } from './compiled-validators.js';
 import { parseEnvelope } from './envelope.js';
 import { describeError, errorBody, errorLine } from './errors.js';
 import { checkResult } from './output-checks.js';
@@ -161,6 +162,7 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
 
     const op = settings.operations.get(envelope.name);
     if (op === undefined) return reply.refuse(unknownOperation(envelope.name, settings.unknownSuffix));
+    if (++op.calls === hotAfterCalls) settings.onHot(op);
     reply.operation = op.name;
     reply.span?.setOperation(op.name, op.apiMode);
     const refused = checkRoute(op, this.kind) ?? checkDepth(op, envelope.input, settings.maxDepth);
@@ -172,8 +174,8 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
     const span = reply.span;
     if (op.kind === 'stream') {
       // With a span, the whole stream runs in its context: every pull of the producer nests there.
-      const running = span === undefined ? this.runStream(op, parsed.data, context) : span.run(() => this.runStream(op, parsed.data, context));
-      running.catch((error: unknown) => this.fail(error));
+      if (span === undefined) this.runStream(op, parsed.data, context);
+      else span.run(() => this.runStream(op, parsed.data, context));
       return;
     }
     let result: unknown;
@@ -212,17 +214,38 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
     this.reply.send(200, body);
   }
 
-  private async runStream(op: ResolvedOperation, input: unknown, context: HandlerContext): Promise<void> {
+  /**
+   * Not async, as `start` is not: one promise chain per stream (the pump's), where an async frame
+   * here cost a promise and a resumption of its own per call. A failure anywhere ends in `fail`.
+   */
+  private runStream(op: ResolvedOperation, input: unknown, context: HandlerContext): void {
     this.watch();
-    let produced = op.handler.call(this.settings.handlers, input, context);
+    let produced: unknown;
+    try {
+      produced = op.handler.call(this.settings.handlers, input, context);
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
     const pump = new StreamPump(this.res, this, this.settings.busy);
     this.pump = pump;
     this.reply.span?.streams(pump.stream);
-    if (isThenable(produced)) produced = await produced;
-    await pump.run(op, produced);
+    const pumped = isThenable(produced) ? Promise.resolve(produced).then((value) => pump.run(op, value)) : pump.run(op, produced);
+    pumped.then(
+      () => this.streamed(pump),
+      (error: unknown) => this.fail(error),
+    );
+  }
+
+  /** The producer is done: the stream's last byte, once its telemetry has left. */
+  private streamed(pump: StreamPump): void {
     if (this.stopped) return;
-    this.reply.log('info', 'ok', 200);
-    this.reply.end(200, () => pump.stream.finish(''));
+    try {
+      this.reply.log('info', 'ok', 200);
+      this.reply.end(200, () => pump.stream.finish(''));
+    } catch (error) {
+      this.fail(error);
+    }
   }
 
   /**

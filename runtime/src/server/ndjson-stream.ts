@@ -6,10 +6,16 @@ import { jsonMediaType } from './envelope.js';
 const streamBatchChars = 64 * 1024;
 const streamHeaders = { 'content-type': jsonMediaType } as const;
 
+/** setImmediate's callback, with the stream as its argument: no closure per stream. */
+function flushAtTurnEnd(stream: NdjsonStream): void {
+  stream.onTurnEnd();
+}
+
 export class NdjsonStream {
   private readonly res: ServerResponse;
   private pending = '';
-  private scheduled = false;
+  /** The flush at the end of this turn, while one is scheduled. */
+  private scheduled: ReturnType<typeof setImmediate> | undefined;
   private stopped = false;
   /** True once the status line went out (headers or data). */
   started = false;
@@ -18,6 +24,8 @@ export class NdjsonStream {
   /** Set while the socket buffer is full; the producer waits on it. */
   blocked: Promise<void> | undefined;
   private unblock: (() => void) | undefined;
+  /** The `drain` listener, made the first time the socket buffer fills (most streams never do). */
+  private releaser: (() => void) | undefined;
 
   constructor(res: ServerResponse) {
     this.res = res;
@@ -42,15 +50,22 @@ export class NdjsonStream {
   }
 
   private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(this.onTurnEnd);
+    if (this.scheduled !== undefined) return;
+    this.scheduled = setImmediate(flushAtTurnEnd, this);
   }
 
-  private readonly onTurnEnd = (): void => {
-    this.scheduled = false;
+  /** The end of the turn in which events (or only the accepted stream's headers) were queued. */
+  onTurnEnd(): void {
+    this.scheduled = undefined;
     this.flush();
-  };
+  }
+
+  /** Nothing is left for the scheduled flush to do once the stream has ended. */
+  private unschedule(): void {
+    if (this.scheduled === undefined) return;
+    clearImmediate(this.scheduled);
+    this.scheduled = undefined;
+  }
 
   private flush(): void {
     const { res } = this;
@@ -68,23 +83,25 @@ export class NdjsonStream {
       this.blocked = new Promise((resolve) => {
         this.unblock = resolve;
       });
-      res.once('drain', this.release);
+      this.releaser ??= () => this.release();
+      res.once('drain', this.releaser);
     }
   }
 
-  private readonly release = (): void => {
-    this.res.off('drain', this.release);
+  private release(): void {
+    if (this.releaser !== undefined) this.res.off('drain', this.releaser);
     const unblock = this.unblock;
     this.blocked = undefined;
     this.unblock = undefined;
     unblock?.();
-  };
+  }
 
   /** Writes what is pending plus `last`, and ends the response. */
   finish(last: string): void {
     const { res } = this;
     if (this.stopped || res.writableEnded) return;
     this.stopped = true;
+    this.unschedule();
     if (!res.headersSent) res.writeHead(200, streamHeaders);
     this.started = true;
     res.end(this.pending + last);
@@ -95,6 +112,7 @@ export class NdjsonStream {
   /** The caller left: drop what is pending and wake a producer waiting for `drain`. */
   stop(): void {
     this.stopped = true;
+    this.unschedule();
     this.pending = '';
     this.release();
   }

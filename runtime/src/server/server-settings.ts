@@ -19,6 +19,8 @@ export interface ResolvedOperation {
   readonly output: Validator | undefined;
   readonly handler: OperationHandler;
   readonly wrongRouteMessage: string;
+  /** Calls so far, counted until the operation is hot enough to compile its validators (compiled-validators.ts). */
+  calls: number;
 }
 
 /** What every exchange of one server shares. */
@@ -37,4 +39,6 @@ export interface Settings {
   tracing: Tracing | undefined;
   /** Work handlers hold open with `context.keepAlive`, for the busy route. */
   readonly busy: BusyState;
+  /** Called once an operation has had `hotAfterCalls` calls: swaps in its compiled validators. */
+  readonly onHot: (op: ResolvedOperation) => void;
 }

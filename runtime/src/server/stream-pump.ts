@@ -36,48 +36,52 @@ export class StreamPump {
     this.#busy = busy;
   }
 
-  /** `produced` is the handler's return value, awaited. Resolves when the producer is done or the call stopped. */
-  async run(op: ResolvedOperation, produced: unknown): Promise<void> {
+  /**
+   * `produced` is the handler's return value, awaited. Resolves when the producer is done or the
+   * call stopped. Not itself async: the stream's one async frame is `#pull` (each async frame
+   * costs a promise and turns of the microtask queue per call).
+   */
+  run(op: ResolvedOperation, produced: unknown): Promise<void> {
     if (this.#call.stopped) {
       // The caller left while the handler was getting ready: let its generator clean up.
       this.#iterator = iteratorOf(produced);
       this.close();
-      return;
+      return Promise.resolve();
     }
     if (!isIterable(produced)) {
       const what = describeValue(produced);
-      throw new Error(`the handler of stream operation ${JSON.stringify(op.name)} returned ${what}, not an iterable`);
+      return Promise.reject(new Error(`the handler of stream operation ${JSON.stringify(op.name)} returned ${what}, not an iterable`));
     }
-    try {
-      await this.#pull(op, produced as Iterable<unknown> | AsyncIterable<unknown>);
-    } finally {
-      // Done or failed: a later stop has no producer left to close.
-      this.#iterator = undefined;
-    }
+    return this.#pull(op, produced as Iterable<unknown> | AsyncIterable<unknown>);
   }
 
   async #pull(op: ResolvedOperation, produced: Iterable<unknown> | AsyncIterable<unknown>): Promise<void> {
     const { stream } = this;
     const call = this.#call;
-    const asyncFactory = (produced as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator];
-    const asyncIterator = typeof asyncFactory === 'function' ? asyncFactory.call(produced) : undefined;
-    const syncIterator = asyncIterator === undefined ? (produced as Iterable<unknown>)[Symbol.iterator]() : undefined;
-    this.#iterator = asyncIterator ?? syncIterator;
-    const check = op.output === undefined ? undefined : this.#eventCheck(op.name, op.output);
-    for (;;) {
-      if (stream.blocked !== undefined) await stream.blocked;
-      if (call.stopped) return;
-      if (syncIterator !== undefined) {
-        // A sync generator produces its events in one tick: pull a batch, then write it at once.
-        if (this.#writeBatch(syncIterator, check)) return;
-        // A full batch was written; give other requests and the disconnect event a turn.
-        await nextTurn();
-        continue;
+    try {
+      const asyncFactory = (produced as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator];
+      const asyncIterator = typeof asyncFactory === 'function' ? asyncFactory.call(produced) : undefined;
+      const syncIterator = asyncIterator === undefined ? (produced as Iterable<unknown>)[Symbol.iterator]() : undefined;
+      this.#iterator = asyncIterator ?? syncIterator;
+      const check = op.output === undefined ? undefined : this.#eventCheck(op.name, op.output);
+      for (;;) {
+        if (stream.blocked !== undefined) await stream.blocked;
+        if (call.stopped) return;
+        if (syncIterator !== undefined) {
+          // A sync generator produces its events in one tick: pull a batch, then write it at once.
+          if (this.#writeBatch(syncIterator, check)) return;
+          // A full batch was written; give other requests and the disconnect event a turn.
+          await nextTurn();
+          continue;
+        }
+        const step = await (asyncIterator as AsyncIterator<unknown>).next();
+        if (call.stopped || step.done === true) return;
+        check?.(step.value);
+        if (stream.push(step.value)) await nextTurn();
       }
-      const step = await (asyncIterator as AsyncIterator<unknown>).next();
-      if (call.stopped || step.done === true) return;
-      check?.(step.value);
-      if (stream.push(step.value)) await nextTurn();
+    } finally {
+      // Done or failed: a later stop has no producer left to close.
+      this.#iterator = undefined;
     }
   }
 
