@@ -19,10 +19,11 @@ describe('the performance page', () => {
     expect(page.match(/^<!-- bench: /gm)?.length).toBeGreaterThanOrEqual(10);
   });
 
-  test('a block takes the newest file in which its part finished with rows, and only the rows its filter names', () => {
+  test('a block takes the newest file in which its part recorded rows, and only the rows its filter names', () => {
     const page = ['intro', '<!-- bench: cli "help" -->', 'stale', '<!-- /bench -->', 'outro'].join('\n');
     const files = [
-      file('bench/results/3.json', [row], 1), // exited non-zero: skipped
+      file('bench/results/4.json', [], 1), // failed before it recorded anything: skipped
+      { path: 'bench/results/3.json', parts: [{ name: 'generate', code: 0, rows: [row] }] }, // no run of cli: skipped
       file('bench/results/2.json', [row, { ...row, metric: 'agentgen generate', median: 5 }]),
       file('bench/results/1.json', [{ ...row, median: 1 }]),
     ];
@@ -53,7 +54,7 @@ describe('the performance page', () => {
       'docs/performance.md:2: "<!-- bench: cli -->" has no "<!-- /bench -->" after it',
     );
     expect(() => renderPerformancePage('<!-- bench: server -->\n<!-- /bench -->', files)).toThrow(
-      'docs/performance.md:1: no file in bench/results/ has a finished run of the part "server"',
+      'docs/performance.md:1: no file in bench/results/ has rows of the part "server"',
     );
     expect(() => renderPerformancePage('<!-- bench: cli "nope" -->\n<!-- /bench -->', files)).toThrow(
       'no row of "cli" in bench/results/1.json has "nope" in its metric',
