@@ -1,8 +1,9 @@
 /**
  * Services named by URI, as ADK's Python tools name them (`adk api_server --session_service_uri
  * postgresql://…`): the URI is checked when the app is built (a pure parse: a typo fails at
- * start), the service is built by ADK's own registry, and `startService` opens what needs opening
- * (the session database) so an unreachable database fails at start too, not on the first call.
+ * start), the service is built as ADK's own registry builds it, and `startService` opens what needs
+ * opening (the session database) so an unreachable database fails at start too, not on the first
+ * call. A database's code (ADK's service, MikroORM) loads only then: lazy-database-sessions.ts.
  *
  * Sessions: `memory://`, or a database URI for ADK's `DatabaseSessionService` (`postgresql://`,
  *   `postgres://`, `mysql://`, `mariadb://`, `mssql://`, `sqlite://`), whose MikroORM driver is an
@@ -12,28 +13,9 @@
  */
 import { access, constants, mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import {
-  DatabaseSessionService,
-  FileArtifactService,
-  GcsArtifactService,
-  getArtifactServiceFromUri,
-  getSessionServiceFromUri,
-  InMemoryMemoryService,
-} from '@google/adk';
-import type {
-  AppendEventRequest,
-  BaseArtifactService,
-  BaseMemoryService,
-  BaseSessionService,
-  CreateSessionRequest,
-  DeleteSessionRequest,
-  Event,
-  GetSessionRequest,
-  ListSessionsRequest,
-  ListSessionsResponse,
-  Session,
-} from '@google/adk';
-import { redacted } from './database-errors.js';
+import { FileArtifactService, GcsArtifactService, getArtifactServiceFromUri, InMemoryMemoryService, InMemorySessionService } from '@google/adk';
+import type { BaseArtifactService, BaseMemoryService, BaseSessionService } from '@google/adk';
+import { isAdkDatabaseService, LazyDatabaseSessions } from './lazy-database-sessions.js';
 
 export type ServiceKind = 'session' | 'memory' | 'artifact';
 
@@ -123,92 +105,11 @@ export function checkServiceUri(kind: ServiceKind, uri: string, origin: string):
   }
 }
 
-/** SQLSTATEs of two schema creations racing: duplicate_table, duplicate_object, unique_violation (in the catalogue). */
-const schemaRaceCodes = new Set(['42P07', '42710', '23505']);
-
-/**
- * ADK's database session service, with the races closed that replicas and concurrent callers hit
- * (each found by the tests in test/agent-app/service-uris.test.ts):
- * - it opens its database on first use, and two first calls at once would each open it (two
- *   connection pools, two schema updates): here the opening is shared;
- * - a failing statement's error quotes its parameters (the caller's state, ids, messages): every
- *   call's failure is redacted to its operation, exception class and SQLSTATE (database-errors.ts);
- * - `createSession` finds-or-inserts the app's (and the user's) state row, so the first sessions
- *   of an app created at once, on one replica or several, all but one fail on that row's unique
- *   key (measured: 9 of 10 concurrent first sessions on an empty database). The insert is one
- *   transaction, rolled back whole, so the loser tries again and finds the row; when the clash
- *   was on the session id itself, the retry says the session exists, as the first try would have.
- */
-export class DatabaseSessions extends DatabaseSessionService {
-  #opening: Promise<void> | undefined;
-
-  override createSession(request: CreateSessionRequest): Promise<Session> {
-    return redacted('createSession', async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await super.createSession(request);
-        } catch (error) {
-          if (attempt >= 3 || (error as { name?: unknown }).name !== 'UniqueConstraintViolationException') throw error;
-        }
-      }
-    });
-  }
-
-  // Every call's failure leaves without the statement's parameters: see database-errors.ts.
-  override getSession(request: GetSessionRequest): Promise<Session | undefined> {
-    return redacted('getSession', () => super.getSession(request));
-  }
-
-  override listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
-    return redacted('listSessions', () => super.listSessions(request));
-  }
-
-  override deleteSession(request: DeleteSessionRequest): Promise<void> {
-    return redacted('deleteSession', () => super.deleteSession(request));
-  }
-
-  override appendEvent(request: AppendEventRequest): Promise<Event> {
-    return redacted('appendEvent', () => super.appendEvent(request));
-  }
-
-  override init(): Promise<void> {
-    // A failed open is forgotten, so a later call tries again (the database may come back).
-    this.#opening ??= this.#open().catch((error: unknown) => {
-      this.#opening = undefined;
-      throw error;
-    });
-    return this.#opening;
-  }
-
-  /**
-   * Replicas starting together on an empty database each create the tables, and all but one fail
-   * with "relation already exists" or "type … already exists" (measured: 2 of 3 at once). The tables are there then: open
-   * again, and the schema check finds nothing to do. The failed attempt's connection pool is
-   * closed, not left open.
-   */
-  async #open(): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await super.init();
-        return;
-      } catch (error) {
-        const { name, code } = error as { name?: unknown; code?: unknown };
-        // PostgreSQL may also report the race on the table's row type (42710 duplicate_object,
-        // "type app_states already exists"), which MikroORM passes on as a plain DriverException.
-        const clash =
-          name === 'TableExistsException' || name === 'UniqueConstraintViolationException' || (typeof code === 'string' && schemaRaceCodes.has(code));
-        const orm = (this as unknown as { orm?: { close(force?: boolean): Promise<void> } }).orm;
-        await orm?.close(true).catch(() => undefined);
-        if (!clash || attempt >= 5) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
-      }
-    }
-  }
-}
-
 /** Builds a session service from a URI `checkServiceUri` returned (its scheme in lower case). */
 export function sessionServiceFromUri(uri: string): BaseSessionService {
-  return uri === 'memory://' ? getSessionServiceFromUri(uri) : new DatabaseSessions(uri);
+  // Not ADK's `getSessionServiceFromUri`: its module imports the database service (and MikroORM),
+  // which only a database URI needs (lazy-database-sessions.ts).
+  return uri === 'memory://' ? new InMemorySessionService() : new LazyDatabaseSessions(uri);
 }
 
 export function artifactServiceFromUri(uri: string): BaseArtifactService {
@@ -226,9 +127,11 @@ export function memoryServiceFromUri(_uri: string): BaseMemoryService {
  * names the service, its URI (password hidden) and what to do.
  */
 export async function startService(kind: ServiceKind, service: unknown, uri: string | undefined, described: string): Promise<void> {
-  if (kind === 'session' && service instanceof DatabaseSessionService) {
+  // A database named by URI, or ADK's database service given as the sessionService option.
+  if (kind === 'session' && (service instanceof LazyDatabaseSessions || (await isAdkDatabaseService(service)))) {
+    const database = service as { init(): Promise<void> };
     try {
-      await service.init();
+      await database.init();
     } catch (error) {
       const message = (error as Error).message ?? String(error);
       const missing = /optional peer dependency "([^"]+)"/.exec(message)?.[1];

@@ -1,9 +1,10 @@
 // The container's one entry point: src/main.ts and everything it imports, in dist/main.mjs (with
-// dist/main.mjs.map beside it), which `npm start` and the Dockerfile run. Node reads ~340 files at
-// start instead of ~2,500 (@google/adk and its dependencies, one by one), which about halves the
-// cold start to the first 200 and lowers the idle RSS (`npm run bench -- cold`). Most of the ~340
-// are MikroORM's: @google/adk's index imports its database session service, so MikroORM loads at
-// every start, from node_modules (below), even with sessions in memory.
+// dist/main.mjs.map beside it), which `npm start` and the Dockerfile run, and beside it the chunks
+// it imports only on demand (the session database's code, with MikroORM's import; a few that its
+// dependencies import on some platforms). Node reads ~75 files at start instead of ~2,500
+// (@google/adk and its dependencies, one by one), which more than halves the cold start to the
+// first 200 and lowers the idle RSS (`npm run bench -- cold`). MikroORM (~300 files) loads from
+// node_modules (below) only when AGENT_SESSION_SERVICE_URI names a database.
 //
 // Why rolldown: 1.x has no install script (esbuild's postinstall is one more script for npm 11's
 // allowScripts to refuse or warn about), its engines are Node ^20.19 || >=22.12 as this package's
@@ -23,7 +24,7 @@
 // - the optional native helpers ws and node-fetch try to `require` and do without (bufferutil,
 //   utf-8-validate, encoding): not installed unless you add them.
 // Source maps: `node --enable-source-maps dist/main.mjs` maps stack traces to the sources; not on
-// by default, as reading the 13 MB map doubles the start time and the RSS.
+// by default, as reading the 8 MB map doubles the start time and the RSS.
 const external = [
   '@mikro-orm/',
   'pg',
@@ -46,6 +47,21 @@ const external = [
   'encoding',
 ];
 
+/**
+ * ADK's index re-exports its database session service, which imports MikroORM: without this, the
+ * bundle would import @mikro-orm/core at every start (~300 files, ~370 ms of CPU, about 40% of the
+ * start) even with sessions in memory. These modules only define things (classes, the schema's
+ * entities, the URI registry): marked free of side effects, the index's unused re-exports of them
+ * drop out, and they go with AgentApp's database sessions into the chunk loaded on demand. Only
+ * these: ADK's other modules register models and the like when imported.
+ */
+const adkDatabaseModules = [
+  {
+    test: /[\\/]@google[\\/]adk[\\/]dist[\\/]esm[\\/]sessions[\\/](?:database_session_service|registry|db[\\/][^\\/]+)\.js$/,
+    sideEffects: false,
+  },
+];
+
 /** A package name matches itself and its subpaths; a name ending in `/` is a whole scope. */
 const isExternal = (id) => external.some((name) => (name.endsWith('/') ? id.startsWith(name) : id === name || id.startsWith(`${name}/`)));
 
@@ -55,7 +71,9 @@ export default {
   external: isExternal,
   // The oldest Node the package supports (engines: ^20.19.0 || >=22.12.0).
   transform: { target: 'node20' },
+  treeshake: { moduleSideEffects: adkDatabaseModules },
   // ESM; rolldown gives the CommonJS dependencies a `require` from `createRequire(import.meta.url)`.
-  // One file: dynamic imports inlined, so nothing else of dist/ is needed at run time.
-  output: { file: 'dist/main.mjs', format: 'esm', sourcemap: true, codeSplitting: false },
+  // The entry is dist/main.mjs; what it imports only on demand (the session database's code) is a
+  // chunk beside it, loaded from there when a database is named: every dist/*.mjs is the bundle.
+  output: { dir: 'dist', entryFileNames: 'main.mjs', chunkFileNames: '[name].mjs', format: 'esm', sourcemap: true },
 };

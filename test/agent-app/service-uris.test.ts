@@ -18,6 +18,7 @@ import {
 } from '@google/adk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentApp, type Env } from '@agentgen/agent-app';
+import { LazyDatabaseSessions } from '../../agent-app/src/lazy-database-sessions.js';
 import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { drain, makeAgent, textOf } from './fixtures.js';
@@ -66,7 +67,9 @@ describe('a PostgreSQL session service shared by two apps (two replicas)', () =>
     await one.ready();
     await two.ready();
     expect(one.services.kind).toBe('uri');
-    expect(one.services.sessionService).toBeInstanceOf(DatabaseSessionService);
+    // AgentApp's service over ADK's database service, which ready() loaded and opened.
+    expect(one.services.sessionService).toBeInstanceOf(LazyDatabaseSessions);
+    expect((one.services.sessionService as LazyDatabaseSessions).database).toBeInstanceOf(DatabaseSessionService);
     expect(one.services.origins.session).toBe(`${pg.uri} (AGENT_SESSION_SERVICE_URI)`);
 
     const created = await one.async_create_session({ user_id: 'ann', state: { plan: 'trip' } });
@@ -92,7 +95,7 @@ describe('a PostgreSQL session service shared by two apps (two replicas)', () =>
   it('takes the URI from the option as well, and the option wins over the environment', async () => {
     const app = weatherApp({ AGENT_SESSION_SERVICE_URI: 'memory://' }, { sessionService: pg.uri });
     await app.ready();
-    expect(app.services.sessionService).toBeInstanceOf(DatabaseSessionService);
+    expect((app.services.sessionService as LazyDatabaseSessions).database).toBeInstanceOf(DatabaseSessionService);
     expect(app.services.origins.session).toBe(`${pg.uri} (the sessionService option)`);
   });
 
@@ -144,6 +147,14 @@ describe('a PostgreSQL session service shared by two apps (two replicas)', () =>
     const sessions = await Promise.all(Array.from({ length: 8 }, (_, i) => app.async_create_session({ user_id: `burst-${i}` })));
     expect(new Set(sessions.map((session) => session.id)).size).toBe(8);
   });
+
+  it("opens ADK's own database service given as the sessionService option at ready(), as a URI's", async () => {
+    const given = new DatabaseSessionService(pg.uri);
+    const app = weatherApp({}, { sessionService: given });
+    await app.ready();
+    expect(app.services.sessionService).toBe(given);
+    expect((given as unknown as { initialized: boolean }).initialized).toBe(true);
+  });
 });
 
 describe('the choice between option, platform, environment and memory', () => {
@@ -171,7 +182,9 @@ describe('the choice between option, platform, environment and memory', () => {
       env: { GOOGLE_CLOUD_AGENT_ENGINE_ID: '4242', AGENT_SESSION_SERVICE_URI: 'postgresql://agent:s3cret@db.example:5432/agent' },
       warn: (message) => notices.push(message),
     });
-    expect(app.services.sessionService).toBeInstanceOf(DatabaseSessionService);
+    expect(app.services.sessionService).toBeInstanceOf(LazyDatabaseSessions);
+    // Nothing of the database is loaded until ready() or the first call.
+    expect((app.services.sessionService as LazyDatabaseSessions).database).toBeUndefined();
     expect(app.services.memoryService).toBeInstanceOf(InMemoryMemoryService);
     // The password never reaches a log line.
     expect(notices).toEqual([
@@ -186,7 +199,8 @@ describe('the choice between option, platform, environment and memory', () => {
       env: { AGENT_SESSION_SERVICE_URI: 'PostgreSQL://db.example/agent', AGENT_ARTIFACT_SERVICE_URI: 'MEMORY://' },
       warn: () => {},
     });
-    expect(app.services.sessionService).toBeInstanceOf(DatabaseSessionService);
+    expect(app.services.sessionService).toMatchObject({ uri: 'postgresql://db.example/agent' });
+    expect(app.services.sessionService).toBeInstanceOf(LazyDatabaseSessions);
     expect(app.services.origins.session).toBe('postgresql://db.example/agent (AGENT_SESSION_SERVICE_URI)');
     expect(app.services.artifactService).toBeInstanceOf(InMemoryArtifactService);
   });

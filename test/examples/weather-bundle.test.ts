@@ -2,13 +2,14 @@
  * The weather example as `npm start` runs it: one bundle made by the example's own
  * rolldown.config.mjs (issue 34). The bundle is built here (into node_modules/.cache, so the
  * packages it leaves external resolve from the repository's node_modules as they do from the
- * image's), then: it imports nothing but Node's built-ins and the packages the config names
- * external; it starts with nothing but PORT and answers GET /health; with the offline model it
+ * image's), then: its files (dist/main.mjs and the chunk of the session database it loads on
+ * demand) import nothing but Node's built-ins, the packages the config names external and each
+ * other, and MikroORM only from the database's chunk (not at start); it starts with nothing but PORT and answers GET /health; with the offline model it
  * streams a whole turn; with its sessions in PostgreSQL (AGENT_SESSION_SERVICE_URI) the turn works
  * too, through MikroORM and the driver loaded from node_modules; SIGTERM stops it with exit 0.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,7 +25,7 @@ let bundle: string;
 interface Config {
   input: string;
   external: (id: string) => boolean;
-  output: { file: string; format: string; sourcemap: boolean };
+  output: { dir: string; entryFileNames: string; format: string; sourcemap: boolean };
 }
 let config: Config;
 
@@ -33,10 +34,10 @@ beforeAll(async () => {
   const cache = join(repositoryRoot, 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
   dir = mkdtempSync(join(cache, 'weather-bundle-'));
-  bundle = join(dir, 'main.mjs');
-  // The config's own options, from the example's folder; only the output file differs.
+  bundle = join(dir, config.output.entryFileNames);
+  // The config's own options, from the example's folder; only the output folder differs.
   const build = await rolldown({ ...config, cwd: example, logLevel: 'silent' } as Parameters<typeof rolldown>[0]);
-  await build.write({ ...config.output, file: bundle } as Parameters<typeof build.write>[0]);
+  await build.write({ ...config.output, dir } as Parameters<typeof build.write>[0]);
   await build.close();
 }, 120_000);
 
@@ -47,36 +48,72 @@ afterAll(() => {
 describe("the example's bundle", () => {
   test('npm start and the Dockerfile run the file the config writes', () => {
     const manifest = JSON.parse(readFileSync(join(example, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(config.output.file).toBe('dist/main.mjs');
-    expect(manifest.scripts['start']).toBe(`node ${config.output.file}`);
+    expect(`${config.output.dir}/${config.output.entryFileNames}`).toBe('dist/main.mjs');
+    expect(manifest.scripts['start']).toBe('node dist/main.mjs');
     expect(manifest.scripts['build']).toMatch(/^tsc -p tsconfig\.json && rolldown -c rolldown\.config\.mjs$/);
     expect(readFileSync(join(example, 'Dockerfile'), 'utf8')).toMatch(/^CMD \["node", "dist\/main\.mjs"\]$/m);
   });
 
-  test('one file, with a source map beside it: it imports only built-ins and the packages left external', () => {
-    const code = readFileSync(bundle, 'utf8');
+  test('its files (main.mjs with its source map beside it) import only built-ins, the packages left external and each other', () => {
+    const files = chunks();
+    expect(Object.keys(files)).toContain('main.mjs');
     expect(readFileSync(`${bundle}.map`, 'utf8')).toContain('"sources"');
-    // Static imports, and dynamic imports and CommonJS requires with a literal specifier, outside
-    // comments (JSDoc quotes `import('./x')` types).
-    const uncommented = code
-      .split('\n')
-      .filter((line) => !/^\s*(\*|\/\/)/.test(line))
-      .join('\n');
-    const specifiers = new Set(
-      [
-        ...uncommented.matchAll(/^import\s+(?:[^'"]*?\s+from\s+)?["']([^"']+)["'];?$/gm),
-        ...uncommented.matchAll(/\b(?:import|__require)\(["']([^"']+)["']\)/g),
-      ].map((m) => m[1]!),
-    );
-    const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
-    const others = [...specifiers].filter((specifier) => !builtins.has(specifier) && !specifier.startsWith('node:'));
-    expect(others.filter((specifier) => !config.external(specifier))).toEqual([]);
-    expect(others.some((specifier) => specifier.startsWith('.'))).toBe(false);
+    for (const [file, specifiers] of Object.entries(files)) {
+      const others = specifiers.filter((specifier) => !builtins.has(specifier) && !specifier.startsWith('node:'));
+      expect(
+        others.filter((specifier) => !config.external(specifier) && !(specifier.startsWith('./') && specifier.slice(2) in files)),
+        file,
+      ).toEqual([]);
+    }
     // @google/adk, the runtime, AgentApp and zod are inside.
     for (const name of ['@google/adk', '@agentgen/agent-app', '@agentgen/runtime/server', 'zod']) expect(config.external(name), name).toBe(false);
-    expect(code).toMatch(/^var AgentApp = class\b/m);
+    expect(readFileSync(bundle, 'utf8')).toMatch(/^var AgentApp = class\b/m);
+  });
+
+  test('MikroORM is imported by the chunk of the session database only, never by the start', () => {
+    const files = chunks();
+    const mikroOrm = (file: string) => files[file]!.filter((specifier) => specifier.startsWith('@mikro-orm/'));
+    // The chunks main.mjs loads at start (its static imports, and theirs) import no MikroORM module.
+    const atStart = new Set<string>();
+    const visit = (file: string): void => {
+      if (atStart.has(file)) return;
+      atStart.add(file);
+      for (const specifier of statics(readFileSync(join(dir, file), 'utf8'))) if (specifier.startsWith('./')) visit(specifier.slice(2));
+    };
+    visit('main.mjs');
+    for (const file of atStart) expect(mikroOrm(file), file).toEqual([]);
+    const lazy = Object.keys(files).filter((file) => !atStart.has(file));
+    expect(lazy.filter((file) => mikroOrm(file).includes('@mikro-orm/core'))).toHaveLength(1);
+    // One copy of ADK's session classes for both: the database chunk takes them from the start's.
+    const code = Object.keys(files).map((file) => readFileSync(join(dir, file), 'utf8'));
+    for (const name of ['BaseSessionService', 'InMemorySessionService', 'DatabaseSessionService']) {
+      expect(code.join('\n').match(new RegExp(`__name(?:\\$\\d+)?\\(_${name}, "${name}"\\)`, 'g')), name).toHaveLength(1);
+    }
   });
 });
+
+const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+
+/** The code without its comment lines (JSDoc quotes `import('./x')` types). */
+const uncommented = (code: string) =>
+  code
+    .split('\n')
+    .filter((line) => !/^\s*(\*|\/\/)/.test(line))
+    .join('\n');
+
+/** A chunk's static imports (`import … from 'x'`, `export … from 'x'`). */
+const statics = (code: string) => [...uncommented(code).matchAll(/^(?:import|export)\s+(?:[^'"]*?\s+from\s+)?["']([^"']+)["'];?$/gm)].map((m) => m[1]!);
+
+/** Each .mjs file of the bundle and what it imports: statically, dynamically and by `require`, with a literal specifier. */
+function chunks(): Record<string, string[]> {
+  const files: Record<string, string[]> = {};
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.mjs'))) {
+    const code = readFileSync(join(dir, file), 'utf8');
+    const dynamic = [...uncommented(code).matchAll(/\b(?:import|__require)\(["']([^"']+)["']\)/g)].map((m) => m[1]!);
+    files[file] = [...new Set([...statics(code), ...dynamic])];
+  }
+  return files;
+}
 
 /** The bundle as the platform starts it: `env` and nothing else; resolves once it listens. */
 async function start(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; output: () => string }> {

@@ -45,7 +45,7 @@ export function packageJson(options: ProjectOptions): string {
     type: 'module',
     engines: { node: '^20.19.0 || >=22.12.0' },
     scripts: {
-      // Type-check, then bundle the container into one file, dist/main.mjs (rolldown.config.mjs).
+      // Type-check, then bundle the container: dist/main.mjs and the chunks it loads on demand (rolldown.config.mjs).
       build: 'tsc -p tsconfig.json --noEmit && rolldown -c rolldown.config.mjs',
       start: 'node dist/main.mjs',
       // The offline model unless AGENT_MODEL says otherwise: the first run needs no credentials.
