@@ -43,8 +43,8 @@ const cacheFiles = (temp: string): string[] => {
 };
 
 describe('the compile cache of the CLI', () => {
-  test(`is written under the temp folder on Node ${node24}, and a second run works from it`, { timeout: timeoutMs }, () => {
-    const node = installedNode(node24);
+  test(`is written under the temp folder on Node ${node24}, and a second run works from it`, { timeout: timeoutMs }, async () => {
+    const node = await installedNode(node24);
     const temp = generateWith(node);
     expect(cacheFiles(temp).length).toBeGreaterThan(0);
     const again = spawnSync(node, [bin, 'generate', '--out', join(temp, 'again')], { encoding: 'utf8', env: { ...process.env, TMPDIR: temp } });
@@ -52,8 +52,8 @@ describe('the compile cache of the CLI', () => {
     expect(existsSync(join(temp, 'again/server.ts'))).toBe(true);
   });
 
-  test('is off with NODE_DISABLE_COMPILE_CACHE=1', { timeout: timeoutMs }, () => {
-    const temp = generateWith(installedNode(node24), { NODE_DISABLE_COMPILE_CACHE: '1' });
+  test('is off with NODE_DISABLE_COMPILE_CACHE=1', { timeout: timeoutMs }, async () => {
+    const temp = generateWith(await installedNode(node24), { NODE_DISABLE_COMPILE_CACHE: '1' });
     expect(cacheFiles(temp)).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
  * packages hold the same `bin/node` as nodejs.org's archives. Each is installed once with npm into
  * node_modules/.cache/agentgen-node/<major>/ and reused while it is the pinned version.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from '../tsc/compilers.mjs';
@@ -24,8 +24,11 @@ export function nodeVersion(binary: string): string | undefined {
   return run.status === 0 ? run.stdout.trim() : undefined;
 }
 
-/** The path of `bin/node` of that release, installed from npm when missing (idempotent). */
-export function installedNode(release: string): string {
+/**
+ * The path of `bin/node` of that release, installed from npm when missing (idempotent). Async, so
+ * that a test can install the releases it needs at once: on a fresh machine each is a download.
+ */
+export async function installedNode(release: string): Promise<string> {
   const packageName = `node-${process.platform}-${process.arch}`;
   const major = release.split('.')[0]!;
   const dir = join(cacheDir, major);
@@ -38,10 +41,14 @@ export function installedNode(release: string): string {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   const args = ['install', '--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `${packageName}@${release}`];
-  const run = spawnSync('npm', args, { encoding: 'utf8', timeout: installTimeoutMs, killSignal: 'SIGKILL' });
-  if (run.status !== 0) {
+  const failure = await new Promise<string | undefined>((resolve) => {
+    execFile('npm', args, { encoding: 'utf8', timeout: installTimeoutMs, killSignal: 'SIGKILL' }, (error, _stdout, stderr) =>
+      resolve(error === null ? undefined : `${error.message}${stderr}`),
+    );
+  });
+  if (failure !== undefined) {
     rmSync(staging, { recursive: true, force: true });
-    throw new Error(`could not install Node.js ${release} (npm ${args.join(' ')}): ${run.error?.message ?? ''}${run.stderr}`);
+    throw new Error(`could not install Node.js ${release} (npm ${args.join(' ')}): ${failure}`);
   }
   rmSync(dir, { recursive: true, force: true });
   try {
