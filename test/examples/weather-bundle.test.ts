@@ -211,3 +211,16 @@ describe('the bundled container', () => {
     }, 90_000);
   });
 });
+
+describe("the example's rolldown.config.mjs", () => {
+  // The example is a workspace of this repository, not a scaffolded project, so its config is its
+  // own file; what it bundles and leaves external must stay what a new project's does.
+  test("is the scaffold's, comments aside", () => {
+    const code = (path: string) =>
+      readFileSync(join(repositoryRoot, path), 'utf8')
+        .split('\n')
+        .filter((line) => !line.trim().startsWith('//'))
+        .join('\n');
+    expect(code('examples/weather-agent/rolldown.config.mjs')).toBe(code('templates/scaffold/shared/rolldown.config.mjs.hbs'));
+  });
+});
