@@ -35,6 +35,25 @@ const timedFiles = [
 ];
 
 /**
+ * Files that leave something behind in the process they run in, so they get a fresh one each (the
+ * rest share two processes, isolate: false):
+ * - OpenTelemetry's global tracer provider: @google/adk and the runtime take their tracers at
+ *   import, and a tracer keeps the provider it first found, so a later file's provider would never
+ *   see their spans;
+ * - test/engine-services/dev-credentials.ts, which points the process's HOME and Google's auth
+ *   environment at dev for good;
+ * - Google's auth library loaded in the test process (it caches what it found of the metadata
+ *   server per process).
+ */
+const ownProcessFiles = [
+  'test/agent-app/trace.test.ts',
+  'test/server/tracing.test.ts',
+  'test/agent-app/services.test.ts',
+  'test/engine-services/{example-under-dev,adk-services}.test.ts',
+  'test/emulator/grpc-command.test.ts',
+];
+
+/**
  * The files that take longest (seconds of one worker in a clean-clone run on this 2-core machine,
  * `CI=true bash .ci/run`, rounded): started first, longest first. A run lasts until its last file
  * ends, and without vitest's cache of durations (a clean clone, as CI has) it starts the larger
@@ -78,12 +97,27 @@ export default defineConfig({
     hookTimeout: 30_000,
     projects: [
       {
-        // Everything but the timed files, against the package runtime (runtime/src), two files at a time.
+        // Everything but the timed files and those below, against the package runtime (runtime/src),
+        // two workers that each keep their modules from one file to the next: about a third less
+        // CPU for the suite than a fresh process per file (@google/adk, ts-morph and zod loaded once
+        // a worker instead of once a file).
         extends: true,
         test: {
           name: 'default',
           include: ['test/**/*.test.ts'],
-          exclude: timedFiles,
+          exclude: [...timedFiles, ...ownProcessFiles],
+          isolate: false,
+          provide: { runtimeUnderTest: 'package' },
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // The files that change what a process holds for good, each in a fresh process, beside the default project.
+        extends: true,
+        test: {
+          name: 'own-process',
+          include: ownProcessFiles,
           provide: { runtimeUnderTest: 'package' },
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
