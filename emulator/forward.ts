@@ -2,11 +2,14 @@
  * Forwarding to the container's fixed routes, whichever face the call came in by: the unary
  * route's answer is checked and its `output` returned; the stream route's bytes are passed to the
  * face's sink as they arrive, with backpressure, and the upstream request is aborted when the
- * caller goes away.
+ * caller goes away. Those two routes' POSTs go out on dev's own client (container-client/),
+ * which costs a fraction of node:http's per call; passthrough requests, of any method and relayed
+ * as they come, stay on node:http.
  */
 import { request, type IncomingMessage, type RequestOptions } from 'node:http';
 import type { CallSignal } from './call-signal.js';
 import { containerEnvelopeText, type ResolvedCall } from './envelope.js';
+import type { Exchange } from './container-client/client.js';
 import { SilenceWatch } from './replica-liveness.js';
 import type { Replica, ReplicaPool } from './replicas.js';
 import { containerFailure, PublicError, quoteBody, statusBody } from './status.js';
@@ -45,7 +48,7 @@ export interface ContainerRequest {
 }
 
 /**
- * One request to one replica; an unreachable replica rejects with `UnreachableReplicaError`. The caller's going
+ * A passthrough request to one replica, on node:http; an unreachable replica rejects with `UnreachableReplicaError`. The caller's going
  * away (`signal`) destroys the request, and with it the response if it has begun: the container
  * sees its connection close. (Wired by hand: `request`'s own `signal` option costs a stream
  * listener setup per call, a measurable share of the emulator's time per call.) `headers` already
@@ -93,23 +96,74 @@ function sendTo(
       watch.stop();
       resolve(response);
     });
-    req.once('error', (error: NodeJS.ErrnoException) => {
-      if (signal.aborted) reject(error);
-      else if (error instanceof FrozenReplicaError) {
-        pool.frozen(replica);
-        reject(
-          new PublicError(
-            'containerUnreachable',
-            `The agent container (${replica.name}) answers nothing, not even its liveness route: the call was given up`,
-            {},
-            `${replica.name} frozen`,
-          ),
-        );
-      } else if (error.code !== undefined && unreachableCodes.has(error.code)) reject(new UnreachableReplicaError(error.code));
-      else reject(containerFailure(`The agent container failed before answering ${call.path}: ${error.message}`, `${replica.name} failed before answering`));
-    });
+    req.once('error', (error: NodeJS.ErrnoException) => reject(failedBeforeAnswer(pool, replica, call.path, error, signal)));
     req.end(call.payload);
   });
+}
+
+/**
+ * A contract route's POST to one replica, on dev's own client (container-client/client.ts); the
+ * same checks and outcomes as `sendTo`. `size`: the payload's length in bytes.
+ */
+function postTo(
+  pool: ReplicaPool,
+  replica: Replica,
+  path: string,
+  trace: Readonly<Record<string, string>>,
+  payload: string,
+  size: number,
+  signal: CallSignal,
+): Promise<Exchange> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new Error('the caller went away'));
+      return;
+    }
+    let watch: SilenceWatch | undefined;
+    const abort = (): void => {
+      exchange.destroy(new Error('the caller went away'));
+    };
+    const exchange = replica.client.post(path, trace, contractHeaders, payload, size, {
+      head: (answer) => {
+        watch?.stop();
+        resolve(answer);
+      },
+      fail: (error) => {
+        watch?.stop();
+        reject(failedBeforeAnswer(pool, replica, path, error, signal));
+      },
+      settled: () => {
+        watch?.stop();
+        signal.removeEventListener('abort', abort);
+      },
+    });
+    signal.addEventListener('abort', abort, { once: true });
+    // Until its answer starts, a replica that goes silent is asked whether it is alive at all.
+    watch = new SilenceWatch(
+      pool.liveness.quietMs,
+      () => pool.alive(replica),
+      () => exchange.destroy(new FrozenReplicaError()),
+    );
+  });
+}
+
+/** The headers every contract route's POST carries after the trace headers, as header lines. */
+const contractHeaders = `content-type: ${forwardedContentType}\r\n`;
+
+/** Why a request got no answer, as the caller is told: unreachable (try the next replica), frozen, or failed. */
+function failedBeforeAnswer(pool: ReplicaPool, replica: Replica, path: string, error: NodeJS.ErrnoException, signal: CallSignal): Error {
+  if (signal.aborted) return error;
+  if (error instanceof FrozenReplicaError) {
+    pool.frozen(replica);
+    return new PublicError(
+      'containerUnreachable',
+      `The agent container (${replica.name}) answers nothing, not even its liveness route: the call was given up`,
+      {},
+      `${replica.name} frozen`,
+    );
+  }
+  if (error.code !== undefined && unreachableCodes.has(error.code)) return new UnreachableReplicaError(error.code);
+  return containerFailure(`The agent container failed before answering ${path}: ${error.message}`, `${replica.name} failed before answering`);
 }
 
 /** The replica answered neither the call nor a liveness probe (replica-liveness.ts). */
@@ -125,22 +179,26 @@ class UnreachableReplicaError extends Error {
   }
 }
 
-/**
- * Sends to the first replica that accepts the connection, in the pool's order. Only a refused
- * connection moves on to the next replica: nothing of the call has reached a container then.
- */
-export async function sendToPool(pool: ReplicaPool, call: ContainerRequest, signal: CallSignal): Promise<Answer> {
-  const size = typeof call.payload === 'string' ? Buffer.byteLength(call.payload) : call.payload.length;
+/** The payload's size in bytes; over the one limit, refused before anything is sent. */
+function checkedSize(payload: string | Buffer): number {
+  const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
   if (size > maxRequestBody) {
     throw new PublicError('bodyTooLarge', `Request body re-encoded for the agent container is ${size} bytes, over the limit of ${maxRequestBody}`);
   }
-  const headers: Record<string, string | number> = { ...call.headers, 'content-length': size };
+  return size;
+}
+
+/**
+ * `send` to the first replica that accepts the connection, in the pool's order. Only a refused
+ * connection moves on to the next replica: nothing of the call has reached a container then.
+ */
+async function firstAccepting<T>(pool: ReplicaPool, send: (replica: Replica) => Promise<T>): Promise<{ answer: T; replica: Replica }> {
   let refused: { origin: string; code: string }[] | undefined; // made only when a replica refuses
   for (const replica of pool.order()) {
     try {
-      const response = await sendTo(pool, replica, call, headers, signal);
+      const answer = await send(replica);
       pool.accepted(replica);
-      return { response, replica };
+      return { answer, replica };
     } catch (error) {
       if (!(error instanceof UnreachableReplicaError)) throw error;
       pool.refused(replica, error.code);
@@ -156,27 +214,51 @@ export async function sendToPool(pool: ReplicaPool, call: ContainerRequest, sign
   );
 }
 
-/** A contract route's POST, with the headers the runtime sends. */
-function post(pool: ReplicaPool, path: string, payload: string, trace: Record<string, string>, signal: CallSignal): Promise<Answer> {
-  return sendToPool(pool, { method: 'POST', path, headers: { ...trace, 'content-type': forwardedContentType }, payload }, signal);
+/** A passthrough request (passthrough.ts) on node:http, to the first replica that accepts it: any method, its answer relayed as it is. */
+export async function sendToPool(pool: ReplicaPool, call: ContainerRequest, signal: CallSignal): Promise<Answer> {
+  const headers: Record<string, string | number> = { ...call.headers, 'content-length': checkedSize(call.payload) };
+  const { answer, replica } = await firstAccepting(pool, (replica) => sendTo(pool, replica, call, headers, signal));
+  return { response: answer, replica };
 }
 
-function readBody(response: IncomingMessage): Promise<string> {
+/** A contract route's POST, with the headers the runtime sends. */
+async function post(
+  pool: ReplicaPool,
+  path: string,
+  payload: string,
+  trace: Record<string, string>,
+  signal: CallSignal,
+): Promise<{ exchange: Exchange; replica: Replica }> {
+  const size = checkedSize(payload);
+  const { answer, replica } = await firstAccepting(pool, (replica) => postTo(pool, replica, path, trace, payload, size, signal));
+  return { exchange: answer, replica };
+}
+
+/** The whole answer body as text, bounded. */
+function readBody(exchange: Exchange): Promise<string> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    // One chunk (a small answer's usual shape) is decoded as it is, without a copy or an array.
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
     let size = 0;
-    response.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxContainerBody) {
-        response.destroy();
-        reject(containerFailure(`The agent container's answer is larger than ${maxContainerBody} bytes`, 'container answer too large'));
-        return;
-      }
-      chunks.push(chunk);
+    exchange.consume({
+      data(chunk) {
+        size += chunk.length;
+        if (size > maxContainerBody) {
+          reject(containerFailure(`The agent container's answer is larger than ${maxContainerBody} bytes`, 'container answer too large'));
+          exchange.destroy();
+          return;
+        }
+        if (first === undefined) first = chunk;
+        else (more ??= [first]).push(chunk);
+      },
+      end() {
+        resolve(more !== undefined ? Buffer.concat(more, size).toString('utf8') : first === undefined ? '' : first.toString('utf8'));
+      },
+      error(error) {
+        reject(containerFailure(`The agent container broke off its answer: ${error.message}`, 'container broke off'));
+      },
     });
-    // One chunk (a small answer's usual shape) is decoded as it is, without a copy.
-    response.once('end', () => resolve((chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)).toString('utf8')));
-    response.once('error', (error) => reject(containerFailure(`The agent container broke off its answer: ${error.message}`, 'container broke off')));
   });
 }
 
@@ -184,9 +266,9 @@ function readBody(response: IncomingMessage): Promise<string> {
  * The platform's answer to a container's non-2xx answer: 400 FAILED_PRECONDITION, the container's
  * body after `Error Details: ` (bounded; nothing when empty). Its HTTP status goes to the log.
  */
-async function failed(route: string, response: IncomingMessage, replica: Replica): Promise<never> {
-  const body = await readBody(response);
-  throw containerFailure(body.trim() === '' ? '' : quoteBody(body), `${replica.name} answered HTTP ${response.statusCode} on ${route}`);
+async function failed(route: string, exchange: Exchange, replica: Replica): Promise<never> {
+  const body = await readBody(exchange);
+  throw containerFailure(body.trim() === '' ? '' : quoteBody(body), `${replica.name} answered HTTP ${exchange.statusCode} on ${route}`);
 }
 
 export interface UnaryOutcome {
@@ -209,10 +291,10 @@ export async function forwardUnary(
   const route = call.routing.containerRoute;
   const envelope = containerEnvelopeText(call);
   // Contract 4.2 rule 2: the runtime may deliver a sync body as a JSON-encoded string.
-  const { response, replica } = await post(pool, route, bodyAsString ? JSON.stringify(envelope) : envelope, trace, signal);
-  const status = response.statusCode ?? 0;
-  if (status < 200 || status > 299) return failed(route, response, replica);
-  const text = await readBody(response);
+  const { exchange, replica } = await post(pool, route, bodyAsString ? JSON.stringify(envelope) : envelope, trace, signal);
+  const status = exchange.statusCode;
+  if (status < 200 || status > 299) return failed(route, exchange, replica);
+  const text = await readBody(exchange);
   let answer: unknown;
   try {
     answer = JSON.parse(text);
@@ -274,9 +356,9 @@ export async function forwardStream(
 ): Promise<StreamOutcome> {
   const started = performance.now();
   const route = call.routing.containerRoute;
-  const { response, replica } = await post(pool, route, containerEnvelopeText(call), trace, signal);
-  const status = response.statusCode ?? 0;
-  if (status < 200 || status > 299) return failed(route, response, replica);
+  const { exchange, replica } = await post(pool, route, containerEnvelopeText(call), trace, signal);
+  const status = exchange.statusCode;
+  if (status < 200 || status > 299) return failed(route, exchange, replica);
   sink.open();
 
   return new Promise<StreamOutcome>((resolve) => {
@@ -299,7 +381,7 @@ export async function forwardStream(
         sink.end(
           JSON.stringify(statusBody('containerUnreachable', `The agent container (${replica.name}) stopped answering mid-stream, not even its liveness route`)),
         );
-        response.destroy();
+        exchange.destroy();
       },
     );
     // The runtime cuts a stream at its limit: the caller gets a last error line, the container its connection closed.
@@ -308,24 +390,13 @@ export async function forwardStream(
         if (settled) return;
         settle(`cut at the ${limitMs} ms stream limit`);
         sink.end(JSON.stringify(statusBody('streamLimit', streamLimitMessage(limitMs))));
-        response.destroy();
+        exchange.destroy();
       },
       Math.max(0, limitMs - (performance.now() - started)),
     );
     const resume = (): void => {
-      response.resume();
+      exchange.resume();
     };
-    response.on('data', (chunk: Buffer) => {
-      watch.heard();
-      if (!sink.write(chunk)) {
-        response.pause(); // backpressure: the caller reads slower than the container writes
-        sink.onceDrained(resume);
-      }
-    });
-    response.once('end', () => {
-      sink.end();
-      settle(undefined);
-    });
     // The container died mid-stream (or the caller left and the request was aborted).
     const broken = (reason: string): void => {
       if (settled) return;
@@ -336,9 +407,19 @@ export async function forwardStream(
       sink.end(JSON.stringify(statusBody('containerFailed', `The agent container's stream for ${call.method} broke off: ${reason}`)));
       settle(`${replica.name} stream broke off`);
     };
-    response.once('error', (error) => broken(error.message));
-    response.once('close', () => {
-      if (!response.complete) broken('connection closed before the end of the stream');
+    exchange.consume({
+      data(chunk) {
+        watch.heard();
+        if (!sink.write(chunk)) {
+          exchange.pause(); // backpressure: the caller reads slower than the container writes
+          sink.onceDrained(resume);
+        }
+      },
+      end() {
+        sink.end();
+        settle(undefined);
+      },
+      error: (error) => broken(error.message),
     });
     signal.addEventListener('abort', () => settle('caller disconnected'), { once: true });
   });

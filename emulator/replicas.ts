@@ -6,6 +6,7 @@
  * answers again. A stream stays on the replica that accepted it: it is one request.
  */
 import { Agent } from 'node:http';
+import { ContainerClient } from './container-client/client.js';
 import { answersProbe, defaultLivenessTiming, type LivenessTiming } from './replica-liveness.js';
 
 export interface Replica {
@@ -13,7 +14,10 @@ export interface Replica {
   readonly name: string;
   /** The container's origin, e.g. `http://127.0.0.1:8080`. */
   readonly origin: URL;
+  /** node:http's agent, for passthrough requests (any method, answers relayed as they are). */
   readonly agent: Agent;
+  /** dev's own client, for the contract routes' POSTs (container-client/client.ts). */
+  readonly client: ContainerClient;
 }
 
 /**
@@ -55,6 +59,8 @@ export class ReplicaPool {
         name: origins.length === 1 ? 'container' : `replica ${index + 1}`,
         origin,
         agent: new Agent({ keepAlive: true, timeout: freeSocketTimeoutMs }),
+        // Its sweep closes an idle connection up to an eighth of this late: 3.5 s keeps that under 4 s too.
+        client: new ContainerClient(origin, 3_500),
       },
       downUntil: undefined,
       frozen: false,
@@ -141,7 +147,10 @@ export class ReplicaPool {
 
   destroy(): void {
     this.destroyed = true;
-    for (const state of this.states) state.replica.agent.destroy();
+    for (const state of this.states) {
+      state.replica.agent.destroy();
+      state.replica.client.destroy();
+    }
   }
 
   private stateOf(replica: Replica): ReplicaState {

@@ -12,6 +12,7 @@ import { maxRequestBody, type StreamSink } from './forward.js';
 import { readBoundedBody } from './request-body.js';
 import { passthroughPath, passthroughRequest, relayAnswer } from './passthrough.js';
 import { CallGone } from './call-signal.js';
+import { CallsInFlight } from './calls-in-flight.js';
 import { RequestTargets } from './request-targets.js';
 import { parseEngineName } from './engine-services/serve.js';
 import type { Replica } from './replicas.js';
@@ -181,7 +182,7 @@ export interface RestFace {
 /** The REST face: its server and what shutdown does to its calls. */
 export function createRestFace(core: EmulatorCore, options: RestFaceOptions): RestFace {
   /** What gives up each call in flight (see `giveUpCalls`). */
-  const calls = new Set<() => void>();
+  const calls = new CallsInFlight();
   const log = options.log;
   /** `revision`: which of a control-plane engine's revisions answered. */
   const noteOf = (revision: string | undefined, replica: Replica, note: string | undefined, supportNote: string): string => {
@@ -224,9 +225,9 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
       // After the answer: the abort's own path then finds the response ended and leaves it be.
       gone.abort();
     };
-    calls.add(giveUp);
+    const inFlight = calls.add(giveUp);
     res.once('close', () => {
-      calls.delete(giveUp);
+      inFlight.remove();
       if (!res.writableFinished) gone.abort();
     });
     try {
@@ -387,7 +388,7 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
   return {
     server,
     giveUpCalls: () => {
-      for (const giveUp of [...calls]) giveUp();
+      for (const giveUp of calls.all()) giveUp();
     },
   };
 }

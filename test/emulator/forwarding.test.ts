@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CallGone } from '../../emulator/call-signal.js';
+import { CallsInFlight } from '../../emulator/calls-in-flight.js';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { batchedLines, batchMs } from '../../emulator/log-lines.js';
 import { SilenceWatch } from '../../emulator/replica-liveness.js';
@@ -273,5 +274,28 @@ describe('RequestTargets (parsed request targets, kept)', () => {
     expect(again).not.toBe(query); // dropped when the cache filled, parsed anew
     expect(again?.endpoint).toBe(query?.endpoint);
     expect(targets.parse(`/v1/${'a'.repeat(5000)}:query`)).not.toBe(targets.parse(`/v1/${'a'.repeat(5000)}:query`)); // too long to keep
+  });
+});
+
+describe('CallsInFlight (what shutdown gives up)', () => {
+  it('lists the calls added and not removed, in order, and lets a call remove itself while they are given up', () => {
+    const calls = new CallsInFlight();
+    const given: string[] = [];
+    const entries = ['a', 'b', 'c', 'd'].map((name) => {
+      const entry = calls.add(() => {
+        given.push(name);
+        entry.remove(); // as a call's close listener does when it is given up
+      });
+      return entry;
+    });
+    entries[1]?.remove();
+    entries[1]?.remove(); // twice: nothing more
+    expect(calls.all()).toHaveLength(3);
+    for (const giveUp of calls.all()) giveUp();
+    expect(given).toEqual(['a', 'c', 'd']);
+    expect(calls.all()).toEqual([]);
+    calls.add(() => given.push('e'));
+    for (const giveUp of calls.all()) giveUp();
+    expect(given).toEqual(['a', 'c', 'd', 'e']);
   });
 });
