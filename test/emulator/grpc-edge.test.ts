@@ -148,12 +148,25 @@ describe("agentgen dev's gRPC face at its edges", () => {
     });
     call.on('error', () => {});
     await expect.poll(() => received > 1024 * 1024, { timeout: 10_000 }).toBe(true);
-    await sleep(300);
-    const stalled = container.flooded();
-    await sleep(300);
     // The container writes no more once every buffer on the way is full (HTTP/2 windows, sockets).
-    expect(container.flooded()).toBe(stalled);
+    // Those fill in steps (on a loaded machine a step can come after 200 ms of stillness), so the
+    // count has to hold still for a whole second; a container never held back would write on
+    // until the test gives up (10 s) or past the 64 MiB below.
+    let stalled = container.flooded();
+    let stillSince = performance.now();
+    await expect
+      .poll(
+        () => {
+          const now = container.flooded();
+          if (now !== stalled) [stalled, stillSince] = [now, performance.now()];
+          return performance.now() - stillSince >= 1_000;
+        },
+        { timeout: 10_000, interval: 100 },
+      )
+      .toBe(true);
     expect(stalled).toBeLessThan(64 * 1024 * 1024);
+    await sleep(300);
+    expect(container.flooded()).toBe(stalled);
     call.cancel();
   });
 
