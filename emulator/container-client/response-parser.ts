@@ -81,11 +81,7 @@ export class ResponseParser {
           break;
         }
         case State.Length: {
-          const take = Math.min(this.#remaining, data.length - at);
-          this.#remaining -= take;
-          const chunk = data.subarray(at, at + take);
-          at += take;
-          this.#events?.body(chunk);
+          at = this.#body(data, at);
           if (this.#remaining === 0) this.#finish();
           break;
         }
@@ -96,11 +92,7 @@ export class ResponseParser {
           break;
         }
         case State.ChunkData: {
-          const take = Math.min(this.#remaining, data.length - at);
-          this.#remaining -= take;
-          const chunk = data.subarray(at, at + take);
-          at += take;
-          this.#events?.body(chunk);
+          at = this.#body(data, at);
           if (this.#remaining === 0) {
             this.#state = State.ChunkEnd;
             this.#remaining = 2;
@@ -134,6 +126,14 @@ export class ResponseParser {
       return true;
     }
     return this.#state === State.Done;
+  }
+
+  /** Hands on up to `#remaining` body bytes from `at` (of a length-framed body or of one chunk); returns where it stopped. */
+  #body(data: Buffer, at: number): number {
+    const take = Math.min(this.#remaining, data.length - at);
+    this.#remaining -= take;
+    this.#events?.body(data.subarray(at, at + take));
+    return at + take;
   }
 
   /** A head (or trailer section) ending in an empty line; returns where the bytes after it start, or -1 for more. */
