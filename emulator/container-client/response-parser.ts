@@ -158,7 +158,7 @@ export class ResponseParser {
   #head(text: string): void {
     const lines = text.split('\r\n');
     const status = statusLine.exec(lines[0] as string);
-    if (status === null) throw new HttpParseError(`Invalid status line ${JSON.stringify((lines[0] as string).slice(0, 100))}`);
+    if (status === null) throw new HttpParseError('Invalid status line');
     const minor = status[1];
     const code = Number(status[2]);
     let length: number | undefined;
@@ -169,7 +169,7 @@ export class ResponseParser {
       const line = lines[i] as string;
       const colon = line.indexOf(':');
       const name = colon <= 0 ? '' : line.slice(0, colon);
-      if (!token.test(name)) throw new HttpParseError(`Invalid header line ${JSON.stringify(line.slice(0, 100))}`);
+      if (!token.test(name)) throw new HttpParseError('Invalid header line');
       // Only the headers that frame the answer matter here; their names are compared without case.
       if (name.length !== 10 && name.length !== 14 && name.length !== 17) continue;
       const lower = name.toLowerCase();
@@ -178,7 +178,7 @@ export class ResponseParser {
         .trim()
         .toLowerCase();
       if (lower === 'content-length') {
-        if (!digits.test(value)) throw new HttpParseError(`Invalid Content-Length ${JSON.stringify(value.slice(0, 100))}`);
+        if (!digits.test(value)) throw new HttpParseError('Invalid Content-Length');
         const parsed = Number(value);
         if (!Number.isSafeInteger(parsed) || (length !== undefined && length !== parsed)) throw new HttpParseError('Invalid Content-Length');
         length = parsed;

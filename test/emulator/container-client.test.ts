@@ -251,6 +251,23 @@ describe('answers', () => {
     await expect(post(client(url))).rejects.toThrow(message);
   });
 
+  it("never quotes the container's bytes in a parse error: a malformed head may carry a secret", async () => {
+    const secret = 'Bearer ya29.not-for-any-log';
+    for (const text of [
+      `HTTP/1.1 200 ${secret}\r\ncontent-length: 0\r\n\r\n`.replace('HTTP/1.1', 'HTTP/9'),
+      `HTTP/1.1 200 OK\r\n: ${secret}\r\ncontent-length: 0\r\n\r\n`,
+      `HTTP/1.1 200 OK\r\ncontent-length: ${secret}\r\n\r\n`,
+    ]) {
+      const { url } = await rawServer(() => text);
+      const failure = await post(client(url)).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(failure?.message).toMatch(/^Parse Error: Invalid /);
+      expect(failure?.message).not.toContain('ya29');
+    }
+  });
+
   it('breaks a chunked answer with a bad chunk size off as `aborted`, as node:http does, and closes the connection', async () => {
     const { url, connections } = await rawServer(() => 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nok\r\nzz\r\n');
     const on = client(url);
