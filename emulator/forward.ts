@@ -48,11 +48,62 @@ export interface ContainerRequest {
 }
 
 /**
- * A passthrough request to one replica, on node:http; an unreachable replica rejects with `UnreachableReplicaError`. The caller's going
- * away (`signal`) destroys the request, and with it the response if it has begun: the container
- * sees its connection close. (Wired by hand: `request`'s own `signal` option costs a stream
- * listener setup per call, a measurable share of the emulator's time per call.) `headers` already
- * carry `content-length`.
+ * How one request to a replica is watched, whichever client sends it: it is never sent once the
+ * caller has gone; the caller's going away (`signal`) destroys it, and with it the answer if it has
+ * begun, so the container sees its connection close; until its answer starts, a replica that goes
+ * silent is asked whether it is alive at all. `send` starts the request and wires the client's
+ * events to the three outcomes; it returns what destroys the request.
+ */
+function attempt<T>(
+  pool: ReplicaPool,
+  replica: Replica,
+  path: string,
+  signal: CallSignal,
+  send: (outcome: Outcome<T>) => { destroy(error: Error): void },
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new Error('the caller went away'));
+      return;
+    }
+    let watch: SilenceWatch | undefined;
+    const abort = (): void => {
+      sent.destroy(new Error('the caller went away'));
+    };
+    const sent = send({
+      answered: (answer) => {
+        watch?.stop();
+        resolve(answer);
+      },
+      failed: (error) => {
+        watch?.stop();
+        reject(failedBeforeAnswer(pool, replica, path, error, signal));
+      },
+      settled: () => {
+        watch?.stop();
+        signal.removeEventListener('abort', abort);
+      },
+    });
+    signal.addEventListener('abort', abort, { once: true });
+    watch = new SilenceWatch(
+      pool.liveness.quietMs,
+      () => pool.alive(replica),
+      () => sent.destroy(new FrozenReplicaError()),
+    );
+  });
+}
+
+/** What a request to a replica comes to: its answer began, it failed first, and (once, either way) it is over. */
+interface Outcome<T> {
+  answered(answer: T): void;
+  failed(error: NodeJS.ErrnoException): void;
+  settled(): void;
+}
+
+/**
+ * A passthrough request to one replica, on node:http. (The caller's going away is wired by hand in
+ * `attempt`: `request`'s own `signal` option costs a stream listener setup per call, a measurable
+ * share of the emulator's time per call.) `headers` already carry `content-length`.
  */
 function sendTo(
   pool: ReplicaPool,
@@ -61,11 +112,7 @@ function sendTo(
   headers: Record<string, string | number>,
   signal: CallSignal,
 ): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new Error('the caller went away'));
-      return;
-    }
+  return attempt(pool, replica, call.path, signal, (outcome) => {
     const options: RequestOptions & { servername: string } = {
       hostname: replica.origin.hostname,
       port: replica.origin.port,
@@ -78,33 +125,15 @@ function sendTo(
       servername: '',
     };
     const req = request(options);
-    const abort = (): void => {
-      req.destroy(new Error('the caller went away'));
-    };
-    signal.addEventListener('abort', abort, { once: true });
-    // Until its answer starts, a replica that goes silent is asked whether it is alive at all.
-    const watch = new SilenceWatch(
-      pool.liveness.quietMs,
-      () => pool.alive(replica),
-      () => req.destroy(new FrozenReplicaError()),
-    );
-    req.once('close', () => {
-      watch.stop();
-      signal.removeEventListener('abort', abort);
-    });
-    req.once('response', (response: IncomingMessage) => {
-      watch.stop();
-      resolve(response);
-    });
-    req.once('error', (error: NodeJS.ErrnoException) => reject(failedBeforeAnswer(pool, replica, call.path, error, signal)));
+    req.once('close', () => outcome.settled());
+    req.once('response', (response: IncomingMessage) => outcome.answered(response));
+    req.once('error', (error: NodeJS.ErrnoException) => outcome.failed(error));
     req.end(call.payload);
+    return req;
   });
 }
 
-/**
- * A contract route's POST to one replica, on dev's own client (container-client/client.ts); the
- * same checks and outcomes as `sendTo`. `size`: the payload's length in bytes.
- */
+/** A contract route's POST to one replica, on dev's own client (container-client/client.ts). `size`: the payload's length in bytes. */
 function postTo(
   pool: ReplicaPool,
   replica: Replica,
@@ -114,37 +143,9 @@ function postTo(
   size: number,
   signal: CallSignal,
 ): Promise<Exchange> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new Error('the caller went away'));
-      return;
-    }
-    let watch: SilenceWatch | undefined;
-    const abort = (): void => {
-      exchange.destroy(new Error('the caller went away'));
-    };
-    const exchange = replica.client.post(path, trace, contractHeaders, payload, size, {
-      head: (answer) => {
-        watch?.stop();
-        resolve(answer);
-      },
-      fail: (error) => {
-        watch?.stop();
-        reject(failedBeforeAnswer(pool, replica, path, error, signal));
-      },
-      settled: () => {
-        watch?.stop();
-        signal.removeEventListener('abort', abort);
-      },
-    });
-    signal.addEventListener('abort', abort, { once: true });
-    // Until its answer starts, a replica that goes silent is asked whether it is alive at all.
-    watch = new SilenceWatch(
-      pool.liveness.quietMs,
-      () => pool.alive(replica),
-      () => exchange.destroy(new FrozenReplicaError()),
-    );
-  });
+  return attempt(pool, replica, path, signal, (outcome) =>
+    replica.client.post(path, trace, contractHeaders, payload, size, { head: outcome.answered, fail: outcome.failed, settled: outcome.settled }),
+  );
 }
 
 /** The headers every contract route's POST carries after the trace headers, as header lines. */
