@@ -21,9 +21,17 @@ let api: FakeReasoningEngines;
 /** Every output of every run: checked for the token at the end. */
 const outputs: string[] = [];
 
-beforeAll(() => {
+/** `manifest --format rest` of agentgen.yaml with IMAGE_TAG=v1: the create body the tests expect. */
+let createBody: Record<string, unknown>;
+
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'agentgen-deploy-'));
   copyFileSync(join(root, 'examples/weather-agent/agentgen.yaml'), join(dir, 'agentgen.yaml'));
+  // Run once for the file rather than once a test: the same spec and environment give the same
+  // bytes (manifest-formats.test.ts checks it), and each run costs a Node start with the CLI loaded.
+  const run = await runCli(['manifest', '--format', 'rest'], { cwd: dir, env: { GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: 'v1' } });
+  expect(run, run.stderr).toMatchObject({ code: 0, stderr: '' });
+  createBody = JSON.parse(run.stdout) as Record<string, unknown>;
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
@@ -44,11 +52,8 @@ async function deploy(extra: string[] = [], env: Record<string, string> = {}): P
   return run;
 }
 
-/** The create body the spec gives for this environment. */
-async function restBody(imageTag = 'v1'): Promise<Record<string, unknown>> {
-  const run = await runCli(['manifest', '--format', 'rest'], { cwd: dir, env: { GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: imageTag } });
-  return JSON.parse(run.stdout) as Record<string, unknown>;
-}
+/** The create body the spec gives for this environment (IMAGE_TAG=v1): a copy, so that no test changes another's. */
+const restBody = (): Record<string, unknown> => structuredClone(createBody);
 
 const mutations = () => api.requests.filter((r) => r.method === 'POST' || r.method === 'PATCH');
 
@@ -58,7 +63,7 @@ describe('agentgen deploy', () => {
     outputs.push(run.stdout, run.stderr);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`POST ${api.url}/v1beta1/${parent}/reasoningEngines\n`);
-    expect(JSON.parse(run.stdout.slice(run.stdout.indexOf('\n{') + 1))).toEqual(await restBody());
+    expect(JSON.parse(run.stdout.slice(run.stdout.indexOf('\n{') + 1))).toEqual(restBody());
     expect(api.requests).toEqual([]);
   });
 
@@ -83,12 +88,12 @@ describe('agentgen deploy', () => {
       ...Array.from({ length: api.pollsUntilDone }, () => expect.stringMatching(new RegExp(`^GET /v1beta1/${created.name}/operations/\\d+$`))),
     ]);
     expect(api.requests[1]!.query).toEqual({ pageToken: '1' });
-    expect(api.requests[2]!.body).toEqual(await restBody());
+    expect(api.requests[2]!.body).toEqual(restBody());
     for (const request of api.requests) expect(request.authorization).toBe(`Bearer ${token}`);
   });
 
   test('updates with an updateMask of only what changed; then nothing to do', async () => {
-    const existing = api.seed(parent, await restBody('v1'));
+    const existing = api.seed(parent, restBody());
     const run = await deploy([], { IMAGE_TAG: 'v2' });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^updated ${existing.name} \\(updateMask: spec\\.containerSpec\\.imageUri\\)\n`));
@@ -105,7 +110,7 @@ describe('agentgen deploy', () => {
   });
 
   test('adding keep_alive and agent_server_mode patches just those two deploymentSpec fields', async () => {
-    const existing = api.seed(parent, await restBody('v1'));
+    const existing = api.seed(parent, restBody());
     const spec = readFileSync(join(dir, 'agentgen.yaml'), 'utf8');
     try {
       writeFileSync(join(dir, 'agentgen.yaml'), `${spec}  keep_alive: { max_seconds: 600 }\n  agent_server_mode: STABLE\n`);
@@ -123,7 +128,7 @@ describe('agentgen deploy', () => {
   });
 
   test('deploy.resource names the resource: read with get, not found by listing; a renamed one gets its display name back', async () => {
-    const existing = api.seed(parent, { ...(await restBody()), displayName: 'renamed-in-console' });
+    const existing = api.seed(parent, { ...restBody(), displayName: 'renamed-in-console' });
     // The deploy section is the last block of the example: one more line belongs to it.
     writeFileSync(join(dir, 'named.yaml'), `${readFileSync(join(dir, 'agentgen.yaml'), 'utf8')}  resource: \${RESOURCE_ID}\n`);
     const run = await deploy(['--spec', 'named.yaml'], { RESOURCE_ID: existing.name.split('/').at(-1)! });
@@ -136,7 +141,7 @@ describe('agentgen deploy', () => {
   });
 
   test('refuses a change that breaks callers of the deployed classMethods, unless --allow-breaking', async () => {
-    const deployed = await restBody();
+    const deployed = restBody();
     const spec = deployed.spec as { classMethods: object[] };
     const existing = api.seed(parent, {
       ...deployed,
@@ -158,7 +163,7 @@ describe('agentgen deploy', () => {
   });
 
   test('breaking --deployed compares the live classMethods with the spec', async () => {
-    const deployed = await restBody();
+    const deployed = restBody();
     const spec = deployed.spec as { classMethods: object[] };
     api.seed(parent, { ...deployed, spec: { ...spec, classMethods: [...spec.classMethods, { name: 'legacy_query', api_mode: '' }] } });
     // Every ${VAR} of the deploy section is filled in, as for a deploy.

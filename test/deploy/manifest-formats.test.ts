@@ -4,7 +4,7 @@
  * parser) to the same values, the curl command posts exactly that body when bash runs it, hostile
  * spec text stays text in every format, and the deploy section changes no generated code.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -13,7 +13,7 @@ import { shellQuote } from '../../generator/schema/escape.js';
 import { root } from '../generator/golden-cases.js';
 import { FakeReasoningEngines } from './fake-reasoning-engines.js';
 import { protoJsonProblems, reasoningEngineType, toProtoStruct } from './reasoning-engine-proto.js';
-import { runCli, runProcess } from './run-cli.js';
+import { runCli, runProcess, type CliRun } from './run-cli.js';
 import { hclToRest, terraformToRest } from './terraform-to-rest.js';
 
 const example = join(root, 'examples/weather-agent');
@@ -24,8 +24,31 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A folder of its own under `dir` holding `text` as agentgen.yaml, written once: the runs below may be shared because no test changes it. */
+function specFolder(name: string, text: string): string {
+  const folder = join(dir, name);
+  mkdirSync(folder, { recursive: true });
+  if (!existsSync(join(folder, 'agentgen.yaml'))) writeFileSync(join(folder, 'agentgen.yaml'), text);
+  else expect(readFileSync(join(folder, 'agentgen.yaml'), 'utf8')).toBe(text);
+  return folder;
+}
+
+/**
+ * `agentgen manifest --format …` in `cwd`: one run of the bin for each command (spec file,
+ * environment and arguments), shared by every test that reads its output. The same command gives
+ * the same bytes (the first describe checks it with a second run), and each run costs a Node start
+ * with the CLI loaded.
+ */
+const manifestRuns = new Map<string, Promise<CliRun>>();
+function manifestRun(format: string, cwd: string, env: Record<string, string>, extra: readonly string[] = []): Promise<CliRun> {
+  const key = JSON.stringify([format, cwd, env, extra]);
+  let run = manifestRuns.get(key);
+  if (run === undefined) manifestRuns.set(key, (run = runCli(['manifest', '--format', format, ...extra], { cwd, env })));
+  return run;
+}
+
 async function manifest(format: string, cwd = example, env: Record<string, string> = ciEnv, extra: string[] = []) {
-  const run = await runCli(['manifest', '--format', format, ...extra], { cwd, env });
+  const run = await manifestRun(format, cwd, env, extra);
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
   return run.stdout;
@@ -84,7 +107,10 @@ describe('--format rest: the v1beta1 ReasoningEngine message', () => {
   });
 
   test('same spec and environment, same bytes; a missing ${VAR} is an error at its file:line:col', async () => {
-    expect(await manifest('rest')).toBe(await manifest('rest'));
+    // The shared run and one of this test's own: two runs of the bin.
+    const again = await runCli(['manifest', '--format', 'rest'], { cwd: example, env: ciEnv });
+    expect(again).toMatchObject({ code: 0, stderr: '' });
+    expect(again.stdout).toBe(await manifest('rest'));
     const missing = await runCli(['manifest', '--format', 'rest'], { cwd: example, env: { IMAGE_TAG: 'v1' } });
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe('');
@@ -108,15 +134,15 @@ describe('--format terraform and terraform-json parse back to the REST body', ()
   });
 
   test('hostile spec text stays text in HCL, .tf.json and REST', async () => {
-    writeFileSync(join(dir, 'agentgen.yaml'), hostileSpec);
-    const body = JSON.parse(await manifest('rest', dir, {}));
+    const hostileDir = specFolder('hostile', hostileSpec);
+    const body = JSON.parse(await manifest('rest', hostileDir, {}));
     expect(body.description).toBe(hostile);
     expect(body.spec.deploymentSpec.env).toEqual([{ name: 'NOTE', value: hostile }]);
     expect(body.spec.classMethods[0].description).toBe(hostile);
-    const hcl = await manifest('terraform', dir, {});
+    const hcl = await manifest('terraform', hostileDir, {});
     expect(hcl).not.toMatch(/[^$]\$\{jsonencode\("x"\)/); // only the escaped $${ form appears
     expect((await hclToRest(hcl)).body).toEqual(body);
-    expect((await terraformToRest(JSON.parse(await manifest('terraform-json', dir, {})), false)).body).toEqual(body);
+    expect((await terraformToRest(JSON.parse(await manifest('terraform-json', hostileDir, {})), false)).body).toEqual(body);
   });
 });
 
@@ -153,8 +179,7 @@ deploy:
   });
 
   test('the REST body carries them; the published protos lack exactly those three, and they match the reference', async () => {
-    writeFileSync(join(dir, 'agentgen.yaml'), busySpec);
-    const body = JSON.parse(await manifest('rest', dir, {}));
+    const body = JSON.parse(await manifest('rest', specFolder('busy', busySpec), {}));
     expect(body.spec.containerSpec).toEqual({ imageUri: 'example.com/agent:1', port: 9000 });
     expect(body.spec.deploymentSpec).toEqual({ keepAliveProbe: { httpGet: { path: '/is_busy', port: 9000 }, maxSeconds: 1800 }, agentServerMode: 'STABLE' });
     expect(protoJsonProblems(body, reasoningEngineType)).toEqual([]); // with the table of SDK-only fields
@@ -168,15 +193,15 @@ deploy:
   });
 
   test('Terraform has no argument for them: both syntaxes say so in a comment and parse back to the rest of the body', async () => {
-    writeFileSync(join(dir, 'agentgen.yaml'), busySpec);
-    const body = JSON.parse(await manifest('rest', dir, {}));
-    const hcl = await manifest('terraform', dir, {});
+    const busyDir = specFolder('busy', busySpec);
+    const body = JSON.parse(await manifest('rest', busyDir, {}));
+    const hcl = await manifest('terraform', busyDir, {});
     const note =
       'Not set by this resource (google_vertex_ai_reasoning_engine has no argument for them): spec.containerSpec.port = 9000; ' +
       'spec.deploymentSpec.keepAliveProbe = {"httpGet":{"path":"/is_busy","port":9000},"maxSeconds":1800}; spec.deploymentSpec.agentServerMode = "STABLE". ' +
       'Set them with agentgen deploy or the REST body.';
     expect(hcl).toContain(`  # ${note}\n`);
-    const tfJson = JSON.parse(await manifest('terraform-json', dir, {}));
+    const tfJson = JSON.parse(await manifest('terraform-json', busyDir, {}));
     expect(tfJson.resource.google_vertex_ai_reasoning_engine['busy-agent']['//']).toBe(note);
     const withoutThem = { ...body, spec: { ...body.spec, containerSpec: { imageUri: 'example.com/agent:1' } } };
     delete withoutThem.spec.deploymentSpec;
@@ -213,8 +238,7 @@ deploy:
   const placeholder = "<the project's .tar.gz, base64: agentgen deploy packs and sends it>";
 
   async function run(format: string) {
-    writeFileSync(join(dir, 'agentgen.yaml'), sourceSpec);
-    const result = await runCli(['manifest', '--format', format], { cwd: dir, env: {} });
+    const result = await manifestRun(format, specFolder('source', sourceSpec), {});
     expect(result.code, result.stderr).toBe(0);
     return result;
   }
@@ -266,8 +290,8 @@ deploy:
   });
 
   test('terraform without build args: image_spec {} is still there (it names the Dockerfile build)', async () => {
-    writeFileSync(join(dir, 'agentgen.yaml'), 'agentgen: 1\nname: s\nsurface: agent-app\ndeploy: { project: my-project, location: us-central1 }\n');
-    const hcl = (await runCli(['manifest', '--format', 'terraform'], { cwd: dir, env: {} })).stdout;
+    const noBuildArgs = specFolder('no-build-args', 'agentgen: 1\nname: s\nsurface: agent-app\ndeploy: { project: my-project, location: us-central1 }\n');
+    const hcl = (await runCli(['manifest', '--format', 'terraform'], { cwd: noBuildArgs, env: {} })).stdout;
     expect(hcl).toContain('      image_spec {\n      }\n');
     expect((await hclToRest(hcl)).body.spec).toMatchObject({ sourceCodeSpec: { inlineSource: { sourceArchive: placeholder }, imageSpec: {} } });
   });
@@ -281,16 +305,16 @@ describe('--format curl and gcloud: bash runs the command and the API receives t
   afterAll(() => api.stop());
 
   test.each(['curl', 'gcloud'])('%s, with hostile spec text, posts exactly the body; nothing in the spec runs', async (format) => {
-    writeFileSync(join(dir, 'agentgen.yaml'), hostileSpec);
-    const body = JSON.parse(await manifest('rest', dir, {}));
-    const command = await manifest(format, dir, {}, ['--api-endpoint', api.url]);
+    const hostileDir = specFolder('hostile', hostileSpec);
+    const body = JSON.parse(await manifest('rest', hostileDir, {}));
+    const command = await manifest(format, hostileDir, {}, ['--api-endpoint', api.url]);
     expect(command).not.toContain('token-for-curl');
     // `gcloud auth print-access-token` answered by a stand-in on PATH: the machine's credentials are never used.
-    writeFileSync(join(dir, 'gcloud'), '#!/bin/sh\necho token-for-curl\n');
-    chmodSync(join(dir, 'gcloud'), 0o755);
-    const env: Record<string, string> = format === 'curl' ? { ACCESS_TOKEN: 'token-for-curl' } : { PATH: `${dir}:${process.env.PATH}` };
+    writeFileSync(join(hostileDir, 'gcloud'), '#!/bin/sh\necho token-for-curl\n');
+    chmodSync(join(hostileDir, 'gcloud'), 0o755);
+    const env: Record<string, string> = format === 'curl' ? { ACCESS_TOKEN: 'token-for-curl' } : { PATH: `${hostileDir}:${process.env.PATH}` };
     const before = api.requests.length;
-    const run = await runProcess('bash', ['-c', command], { cwd: dir, env });
+    const run = await runProcess('bash', ['-c', command], { cwd: hostileDir, env });
     expect(run.stderr, run.stdout).toBe('');
     expect(run.code).toBe(0);
     const [request] = api.requests.slice(before);
@@ -300,14 +324,14 @@ describe('--format curl and gcloud: bash runs the command and the API receives t
       authorization: 'Bearer token-for-curl',
     });
     expect(request!.body).toEqual(body);
-    expect(readdirSync(dir)).not.toContain('pwned');
+    expect(readdirSync(hostileDir)).not.toContain('pwned');
   });
 
   test('curl without ACCESS_TOKEN stops before sending anything', async () => {
-    writeFileSync(join(dir, 'agentgen.yaml'), hostileSpec);
-    const command = await manifest('curl', dir, {}, ['--api-endpoint', api.url]);
+    const hostileDir = specFolder('hostile', hostileSpec);
+    const command = await manifest('curl', hostileDir, {}, ['--api-endpoint', api.url]);
     const before = api.requests.length;
-    const run = await runProcess('bash', ['-c', command], { cwd: dir });
+    const run = await runProcess('bash', ['-c', command], { cwd: hostileDir });
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/set ACCESS_TOKEN/);
     expect(api.requests.length).toBe(before);

@@ -28,8 +28,15 @@ interface Config {
   output: { dir: string; entryFileNames: string; format: string; sourcemap: boolean };
 }
 let config: Config;
+/**
+ * The PostgreSQL cluster of the last test, started with the build: initdb and pg_ctl spend their
+ * seconds mostly waiting (for the server to start), which the build and the first tests overlap.
+ */
+let pgStarting: Promise<PostgresCluster> | undefined;
 
 beforeAll(async () => {
+  pgStarting = startPostgres('weather_bundle');
+  pgStarting.catch(() => {}); // its failure is the PostgreSQL test's, reported where that awaits it
   config = (await import(pathToFileURL(join(example, 'rolldown.config.mjs')).href)).default as Config;
   const cache = join(repositoryRoot, 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
@@ -41,8 +48,9 @@ beforeAll(async () => {
   await build.close();
 }, 120_000);
 
-afterAll(() => {
+afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
+  await (await pgStarting?.catch(() => undefined))?.stop();
 });
 
 describe("the example's bundle", () => {
@@ -194,9 +202,8 @@ describe('the bundled container', () => {
   describe('with its sessions in PostgreSQL: MikroORM and the driver, left external, load from node_modules', () => {
     let pg: PostgresCluster;
     beforeAll(async () => {
-      pg = await startPostgres('weather_bundle');
+      pg = await pgStarting!;
     }, 120_000);
-    afterAll(() => pg?.stop());
 
     test('a turn in a session the database keeps', async () => {
       const { url, child, output } = await start({ PORT: '0', AGENT_MODEL: 'offline', AGENT_SESSION_SERVICE_URI: pg.uri });

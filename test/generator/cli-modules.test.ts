@@ -15,6 +15,8 @@ import { root } from './golden-cases.js';
 const bin = join(root, 'cli/bin/agentgen.js');
 let dir: string;
 let record: string;
+/** `generate --out std` of the standard surface, run under the recorder in beforeAll. */
+let generated: Awaited<ReturnType<typeof loaded>>;
 
 const recorder = `
 import { appendFileSync } from 'node:fs';
@@ -37,15 +39,17 @@ export async function resolve(specifier, context, next) {
 
 const spec = 'agentgen: 1\nname: t\nsurface: agent-app\ninclude: [async_create_session, async_stream_query]\n';
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'agentgen-modules-'));
   writeFileSync(join(dir, 'recorder.mjs'), recorder);
   writeFileSync(join(dir, 'hooks.mjs'), hooks);
   writeFileSync(join(dir, 'spec.yaml'), spec);
   writeFileSync(join(dir, 'deploy.yaml'), `${spec}deploy: { project: my-project, location: us-central1, image: example.com/a:1 }\n`);
   record = join(dir, 'record.txt');
-  // Output for `check` to find current (written without the recorder).
-  execFileSync(process.execPath, [bin, 'generate', '--out', 'std'], { cwd: dir });
+  // Output for `check` to find current. The standard surface's is written under the recorder: that
+  // run is the first test's generate, which would otherwise print the same output once more.
+  generated = await loaded(['generate', '--out', 'std']);
+  expect(generated.code, generated.output).toBe(0);
   execFileSync(process.execPath, [bin, 'generate', '--spec', 'spec.yaml', '--runtime', 'bundle', '--out', 'bundled'], { cwd: dir });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -82,8 +86,8 @@ async function loaded(args: string[], until?: RegExp): Promise<{ packages: Set<s
 const printer = ['ts-morph', '@ts-morph/common', 'typescript'];
 
 describe('the module graph of each verb (built bin)', () => {
-  test('the recorder sees ts-morph when generate prints (so the assertions below can fail)', async () => {
-    const run = await loaded(['generate', '--out', 'fresh']);
+  test('the recorder sees ts-morph when generate prints (so the assertions below can fail)', () => {
+    const run = generated;
     expect(run.code).toBe(0);
     expect(run.packages).toContain('ts-morph');
     expect(run.packages).toContain('handlebars');
