@@ -19,6 +19,7 @@
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -55,27 +56,42 @@ async function userNpmCache(): Promise<string> {
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'agentgen-create-'));
+  // The user's npm settings are read while the packages are packed: neither waits on the other.
+  const userCache = handled(userNpmCache());
+  const userConfigFile = handled(run('npm', ['config', 'get', 'userconfig'], tmpdir()));
   // Shared with test/packages/tarball-install.test.ts: packed once per state of the sources.
   packed = await timed('npm pack (4 packages, with their prepack builds), or the same packs of an earlier test', () => packedOnce());
   registry = await startScopeRegistry(new Map([...packed].filter(([name]) => name.startsWith('@agentgen/'))));
-  cacache = realpathSync(join(await userNpmCache(), '_cacache'));
+  cacache = realpathSync(join(await userCache, '_cacache'));
   // The scope's registry goes in a user config file: a shell between npm and a child npm (npm exec,
   // npm run) drops environment variables whose names are not identifiers (`npm_config_@agentgen:registry`).
-  const userConfig = (await run('npm', ['config', 'get', 'userconfig'], tmpdir())).stdout.trim();
+  const userConfig = (await userConfigFile).stdout.trim();
   const npmrc = join(work, 'npmrc');
   writeFileSync(npmrc, `${existsSync(userConfig) ? readFileSync(userConfig, 'utf8').trimEnd() + '\n' : ''}@agentgen:registry=${registry.url}\n`);
   // --prefer-offline for every npm in the run, the nested ones too: the cache is warm after `npm ci`.
-  env = childEnv({ npm_config_userconfig: npmrc, npm_config_update_notifier: 'false', npm_config_prefer_offline: 'true' });
+  // No audit or funding request either: `npm exec`'s own install of create-agentgen (unlike the
+  // project's `npm install` and `npm ci`, which pass --no-audit --no-fund) would otherwise send
+  // the registry an audit request on a machine whose npm config does not turn it off; nothing
+  // here reads its report.
+  env = childEnv({
+    npm_config_userconfig: npmrc,
+    npm_config_update_notifier: 'false',
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+  });
   // Both templates at once: each runs its steps in order, and its production install alongside.
   for (const template of templates) runs.set(template, startRun(template));
 }, 300_000);
 
 afterAll(async () => {
-  await Promise.allSettled([...runs.values()].flatMap((r) => [r.created, r.tested, r.dev, r.production]));
+  // Each run removes its folders once its last step is done (custom's while adk's steps still run).
+  const removed = await Promise.allSettled([...runs.values()].map((r) => r.removed));
   await registry?.close();
   console.log(`create-project timings:\n  ${timings.join('\n  ')}`);
-  // Two projects' node_modules and a production install: a while on a busy disk.
+  // What is left: the npmrc and the cache folders (their _cacache is a symlink: the user's cache stays).
   if (work) rmSync(work, { recursive: true, force: true });
+  for (const outcome of removed) if (outcome.status === 'rejected') throw outcome.reason;
 }, 180_000);
 
 /** Starts `command` in its own process group; resolves with the first match of `pattern` in its output. */
@@ -151,18 +167,76 @@ function chains(tree: { dependencies?: Record<string, unknown> }): Map<string, s
 
 /**
  * One template's steps, started at once and awaited by the tests: create (with its install), then
- * `npm test`, then `npm run dev` (the two compile into the same dist/); and, as soon as the project
- * has its lockfile, the production install in a folder of its own holding only package.json and
- * package-lock.json (as the Dockerfile's final stage does), which gets the bundle once `npm test`
- * has built it.
+ * `npm test`, then `npm run dev` (the two compile into the same dist/), then `npm run check` (here,
+ * so that one template's check runs while the other's steps go on, not after both); and, as soon
+ * as the project has its lockfile, the production install in a folder of its own holding only
+ * package.json and package-lock.json (as the Dockerfile's final stage does), which gets the bundle
+ * once `npm test` has built it. What the tests look at in the folders is read as each step ends:
+ * each folder is then removed as soon as the steps that use it are done, the disk's work beside
+ * the other run's steps instead of all of it at the end (removing tens of thousands of files took
+ * 45 s at the end on this machine's busy disk).
  */
 interface Run {
-  readonly project: string;
-  readonly env: NodeJS.ProcessEnv;
-  readonly created: Promise<Result>;
-  readonly tested: Promise<Result>;
+  readonly created: Promise<Result & { written: Written }>;
+  readonly tested: Promise<Result & { bundled: boolean }>;
   readonly dev: Promise<{ events: unknown[]; output: string }>;
-  readonly production: Promise<{ tree: Map<string, string[][]>; events: unknown[]; output: string; folder: string; liveness: number; unsetModelTurn: string }>;
+  readonly production: Promise<{
+    tree: Map<string, string[][]>;
+    events: unknown[];
+    output: string;
+    installed: Record<(typeof productionPaths)[number], boolean>;
+    liveness: number;
+    unsetModelTurn: string;
+  }>;
+  readonly checked: Promise<Result>;
+  /** The run's folders removed, once every step above has settled. */
+  readonly removed: Promise<void>;
+}
+
+/** The files `npm create` writes that the first test looks for. */
+const projectFiles = [
+  'agentgen.yaml',
+  'src/agent.ts',
+  'src/main.ts',
+  'test/agent.test.ts',
+  'Dockerfile',
+  '.dockerignore',
+  '.gitignore',
+  '.github/workflows/ci.yml',
+  'README.md',
+  'generated/server.ts',
+  'generated/client.ts',
+  'generated/class-methods.json',
+  'node_modules/@agentgen/cli/package.json',
+] as const;
+
+/** The project as `npm create` left it: which of projectFiles exist, and the two files the test reads. */
+interface Written {
+  exists: Record<(typeof projectFiles)[number], boolean>;
+  manifest: string;
+  dockerfile: string;
+}
+
+/** The paths of the production install the fourth test looks for. */
+const productionPaths = ['node_modules/@agentgen/runtime/package.json', 'node_modules/@agentgen/cli', 'node_modules/handlebars'] as const;
+
+/** Whether each of `paths` exists under `root`. */
+function present<P extends string>(root: string, paths: readonly P[]): Record<P, boolean> {
+  return Object.fromEntries(paths.map((path) => [path, existsSync(join(root, path))])) as Record<P, boolean>;
+}
+
+/** Settles when `promise` does, whatever its outcome. */
+function settled(promise: Promise<unknown>): Promise<void> {
+  return promise.then(
+    () => {},
+    () => {},
+  );
+}
+
+/** Removes a folder and what it holds (without following symlinks), timed. */
+function removal(label: string, folder: string): Promise<void> {
+  // Retried: a stopped process group's last member may still be exiting beside it.
+  return timed(label, () => rm(folder, { recursive: true, force: true, maxRetries: 3 }));
 }
 
 /** Marks a promise as handled (its test awaits it later); the promise itself still rejects there. */
@@ -187,10 +261,24 @@ function startRun(template: Template): Run {
   const created = handled(
     timed(`${template}: npm create (writes, then npm install)`, () =>
       run('npm', ['exec', '--yes', `--package=${createTarball}`, '--', 'create-agentgen', 'my-agent', ...options], parent, runEnv),
-    ),
+    ).then((result) => ({
+      ...result,
+      written: {
+        exists: present(project, projectFiles),
+        manifest: readFileSync(join(project, 'package.json'), 'utf8'),
+        dockerfile: readFileSync(join(project, 'Dockerfile'), 'utf8'),
+      },
+    })),
   );
-  const tested = handled(created.then(() => timed(`${template}: npm test`, () => run('npm', ['test'], project, runEnv))));
+  const tested = handled(
+    created.then(async () => {
+      const result = await timed(`${template}: npm test`, () => run('npm', ['test'], project, runEnv));
+      return { ...result, bundled: existsSync(join(project, 'dist/main.mjs')) };
+    }),
+  );
   const dev = handled(tested.then(() => devTurn(template, project, runEnv)));
+  // After dev, whatever its outcome: generated/ is checked once every other step has run in the project.
+  const checked = handled(settled(dev).then(() => timed(`${template}: npm run check`, () => run('npm', ['run', 'check'], project, runEnv))));
   const production = handled(
     created.then(async () => {
       const folder = join(parent, 'production');
@@ -198,6 +286,7 @@ function startRun(template: Template): Run {
       for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(project, file), join(folder, file));
       await timed(`${template}: npm ci --omit=dev`, () => run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], folder, runEnv));
       const tree = chains(JSON.parse((await run('npm', ['ls', '--omit=dev', '--all', '--json'], folder, runEnv)).stdout) as object);
+      const installed = present(folder, productionPaths);
       await tested;
       // What the Dockerfile's final stage copies: the bundle (dist/main.mjs and its chunks) and its source maps, nothing else of dist/.
       mkdirSync(join(folder, 'dist'));
@@ -233,13 +322,19 @@ function startRun(template: Template): Run {
         const [, port] = await container.match;
         const turn = turns[template];
         const events = await streamedLines(`http://127.0.0.1:${port}/api/stream_reasoning_engine`, { class_method: turn.method, input: turn.input });
-        return { tree, events, output: container.output(), folder, liveness, unsetModelTurn };
+        return { tree, events, output: container.output(), installed, liveness, unsetModelTurn };
       } finally {
         await container.stop();
       }
     }),
   );
-  return { project, env: runEnv, created, tested, dev, production };
+  // `npm exec`'s install of create-agentgen is used by create alone; the production install is done
+  // with once its containers have stopped; the project, once dev and check are done with it.
+  const removed = Promise.all([
+    settled(created).then(() => removal(`${template}: remove npm exec's install`, join(cache, '_npx'))),
+    settled(production).then(() => removal(`${template}: remove the production install`, join(parent, 'production'))),
+  ]).then(() => Promise.allSettled([tested, dev, checked]).then(() => removal(`${template}: remove the project`, parent)));
+  return { created, tested, dev, production, checked, removed };
 }
 
 /** `npm run dev` (on a free port; AGENT_MODEL unset, so the script's default) until it serves, then one streamed turn through the emulator. */
@@ -266,27 +361,13 @@ describe.each(templates)('npm create agentgen, %s template', (template) => {
   const runOf = () => runs.get(template)!;
 
   test('writes the project, pinned to the versions of the @agentgen/cli that wrote it, and installs it', async () => {
-    const { project, created } = runOf();
-    const { stdout } = await created;
+    const { stdout, written } = await runOf().created;
     expect(stdout).toContain(`created my-agent: my-agent, ${template} template`);
     expect(stdout).toMatch(/next:\n {2}cd my-agent\n {2}npm test\n {2}npm run dev\n/);
-    for (const file of [
-      'agentgen.yaml',
-      'src/agent.ts',
-      'src/main.ts',
-      'test/agent.test.ts',
-      'Dockerfile',
-      '.dockerignore',
-      '.gitignore',
-      '.github/workflows/ci.yml',
-      'README.md',
-      'generated/server.ts',
-      'generated/client.ts',
-      'generated/class-methods.json',
-    ]) {
-      expect(existsSync(join(project, file)), file).toBe(true);
+    for (const file of projectFiles.filter((path) => !path.startsWith('node_modules/'))) {
+      expect(written.exists[file], file).toBe(true);
     }
-    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+    const manifest = JSON.parse(written.manifest) as Record<string, Record<string, string>>;
     const version = packed.get('@agentgen/cli')!.manifest.version;
     expect(version).toBe(generatorVersion);
     expect(manifest['devDependencies']).toMatchObject({ '@agentgen/cli': version, typescript: expect.any(String) });
@@ -295,15 +376,15 @@ describe.each(templates)('npm create agentgen, %s template', (template) => {
     expect(Object.keys(manifest['scripts']!)).toEqual(expect.arrayContaining(['dev', 'test', 'generate', 'check', 'deploy']));
     // The bundle is what `npm start`, `npm run dev` and the Dockerfile run.
     expect(manifest['scripts']!['start']).toBe('node dist/main.mjs');
-    expect(readFileSync(join(project, 'Dockerfile'), 'utf8')).toMatch(/^CMD \["node", "dist\/main\.mjs"\]$/m);
-    expect(existsSync(join(project, 'node_modules/@agentgen/cli/package.json'))).toBe(true);
+    expect(written.dockerfile).toMatch(/^CMD \["node", "dist\/main\.mjs"\]$/m);
+    expect(written.exists['node_modules/@agentgen/cli/package.json']).toBe(true);
     // The @agentgen scope came from the tarballs.
     expect(registry.requests).toEqual(expect.arrayContaining([`GET @agentgen/cli`, `GET @agentgen/runtime`]));
   }, 300_000);
 
   test('npm test passes: its container, a streamed turn through the generated client, agentgen conformance', async () => {
-    const { stdout } = await runOf().tested;
-    expect(existsSync(join(runOf().project, 'dist/main.mjs')), 'the bundle the test starts').toBe(true);
+    const { stdout, bundled } = await runOf().tested;
+    expect(bundled, 'the bundle the test starts').toBe(true);
     expect(stdout).toMatch(/^# fail 0$/m);
     expect(stdout).toMatch(/^ok \d+ - agentgen conformance passes against the container$/m);
     expect(stdout).not.toMatch(/^not ok/m);
@@ -316,15 +397,15 @@ describe.each(templates)('npm create agentgen, %s template', (template) => {
   }, 300_000);
 
   test('npm ci --omit=dev: no generator package brought in, and the container starts from it (with nothing but PORT, too)', async () => {
-    const { tree, events, output, folder, liveness, unsetModelTurn } = await runOf().production;
+    const { tree, events, output, installed, liveness, unsetModelTurn } = await runOf().production;
     expect(liveness, 'GET /health of the container started with nothing but PORT').toBe(200);
     // custom: the handler's AgentError, a FAILED_PRECONDITION line; adk: ADK's error event of the turn.
     const failure = template === 'custom' ? /AGENT_MODEL is not set.*"status":"FAILED_PRECONDITION"/ : /"error_message":"AGENT_MODEL is not set/;
     expect(unsetModelTurn).toMatch(failure);
     expect(tree.has('@agentgen/runtime')).toBe(true);
-    expect(existsSync(join(folder, 'node_modules/@agentgen/runtime/package.json'))).toBe(true);
-    expect(existsSync(join(folder, 'node_modules/@agentgen/cli'))).toBe(false);
-    expect(existsSync(join(folder, 'node_modules/handlebars'))).toBe(false);
+    expect(installed['node_modules/@agentgen/runtime/package.json']).toBe(true);
+    expect(installed['node_modules/@agentgen/cli']).toBe(false);
+    expect(installed['node_modules/handlebars']).toBe(false);
     // None reached through an @agentgen package or as the project's own. (ADK brings ts-morph and
     // typescript of its own, through @mikro-orm/reflection: the adk template holds them, through
     // @google/adk only.)
@@ -338,9 +419,7 @@ describe.each(templates)('npm create agentgen, %s template', (template) => {
   }, 300_000);
 
   test('agentgen check: generated/ is what the spec generates', async () => {
-    const { project, env: runEnv } = runOf();
-    await runOf().dev.catch(() => {});
-    const { stdout } = await run('npm', ['run', 'check'], project, runEnv);
+    const { stdout } = await runOf().checked;
     expect(stdout).toMatch(/generated\/ is up to date/);
   }, 300_000);
 });
