@@ -1,4 +1,5 @@
 /** Container envelope rules of contract section 4.2, over real HTTP. */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../../conformance/http.js';
 import { parseEnvelope } from '@agentgen/runtime/server';
@@ -13,7 +14,49 @@ afterAll(closeAll);
 const unary = (body: string) => probe(url, { path: '/api/reasoning_engine', body });
 const errorOf = (body: string) => (JSON.parse(body) as { error: { code: number; message: string; status: string } }).error;
 
+/**
+ * POSTs `body` to the unary route in pieces, each written after a pause (the server reads each
+ * as a chunk of its own); resolves with the answer's status and body once the server closes.
+ */
+function postInPieces(body: Buffer, cuts: number[]): Promise<{ status: number; body: string }> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.setNoDelay(true);
+    const answer: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => answer.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(answer).toString('utf8');
+      resolve({ status: Number(text.slice(9, 12)), body: text.slice(text.indexOf('\r\n\r\n') + 4) });
+    });
+    const head = `POST /api/reasoning_engine HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`;
+    const pieces = [0, ...cuts, body.length].slice(1).map((end, i, ends) => body.subarray(i === 0 ? 0 : ends[i - 1], end));
+    socket.write(head);
+    void (async () => {
+      for (const piece of pieces) {
+        await new Promise((done) => setTimeout(done, 30));
+        socket.write(piece);
+      }
+    })();
+  });
+}
+
 describe('container envelope', () => {
+  it('reads a body that arrives in pieces cut inside characters as the same text as in one piece, invalid bytes too', async () => {
+    // '€' is 3 bytes and '𝄞' 4 in UTF-8; 0xe2 0x82 is a character cut short, 0xff is never UTF-8.
+    const text = Buffer.concat([Buffer.from('{"class_method":"echo","input":{"text":"a€b𝄞c'), Buffer.from([0xe2, 0x82, 0x21, 0xff]), Buffer.from('d"}}')]);
+    const euro = text.indexOf('€');
+    const clef = text.indexOf('𝄞');
+    const broken = text.lastIndexOf(0xe2);
+    const res = await postInPieces(text, [euro + 1, euro + 2, clef + 3, broken + 1]);
+    expect(res.status).toBe(200);
+    // What decoding the joined bytes gives (each invalid sequence a U+FFFD), not a U+FFFD per cut.
+    const whole = (JSON.parse(text.toString('utf8')) as { input: { text: string } }).input.text;
+    expect(whole).toBe('a€b𝄞c\ufffd!\ufffdd');
+    expect(JSON.parse(res.body)).toEqual({ output: { text: whole, n: null } });
+  });
+
   it('dispatches {class_method, input} and wraps the result as {"output": ...}', async () => {
     const res = await unary(envelope('echo', { text: 'hi', n: 2 }));
     expect(res.status).toBe(200);
