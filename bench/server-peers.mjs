@@ -3,6 +3,9 @@
 // the input, answer the same result or stream the same events):
 //   generated     the standard surface's server.ts (agent-app/dist), validateResults off as in production
 //   hand-written  a minimal node:http server checking the same fields by hand (the floor of Node)
+//   loaded hand-written   the same, in a process that first ran the generated server (no target:
+//                 it tells how much of the generated server's gap is the process, not its own work
+//                 per call; see bench/server-targets.mjs)
 //   fastify       fastify 5, the same input schemas as JSON Schema (ajv), response serialisation
 //   fastapi       FastAPI on uvicorn (Debian's python3-fastapi, python3-uvicorn; httptools and
 //                 uvloop when installed), pydantic models of the same inputs: the reference
@@ -121,21 +124,38 @@ const load = fork(join(repo, 'bench/load-client.mjs'));
 pin(load.pid, 0);
 const runLoad = (job) => new Promise((resolve) => (load.once('message', resolve), load.send(job)));
 
-/** One window of one workload against one server: its rate and its CPU µs per request or event. */
+/**
+ * The page faults a process has taken (minor ones: a page of its memory touched for the first time,
+ * or again after the C allocator gave it back to the OS), from /proc/<pid>/stat; undefined where
+ * there is no /proc. Their kernel time is part of the CPU figure; they say where a difference in
+ * it comes from memory rather than code.
+ */
+function minorFaults(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[7]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** One window of one workload against one server: its rate, its CPU µs and page faults per request or event. */
 async function window(target, workload, concurrency) {
   const before = await target.cpuMicros();
+  const faultsBefore = minorFaults(target.pid);
   const started = performance.now();
   const result = await runLoad({ client: 'raw', url: target.url, path: workload.path, body: workload.body, concurrency, seconds });
   const elapsed = (performance.now() - started) / 1000;
   const cpu = (await target.cpuMicros()) - before;
+  const faults = faultsBefore === undefined ? undefined : minorFaults(target.pid) - faultsBefore;
   if (result.errors > 0) throw new Error(`${target.name}, ${workload.name}: ${result.errors} failed requests`);
   const rate = workload.unit === 'req/s' ? result.requests : result.events;
-  return { rate, cpuPer: cpu / (rate * elapsed) };
+  return { rate, cpuPer: cpu / (rate * elapsed), faultsPer: faults === undefined ? undefined : faults / (result.requests * elapsed) };
 }
 
 const targets = [
   await nodeTarget('generated', './server-targets.mjs', ['generated']),
   await nodeTarget('hand-written', './server-targets.mjs', ['hand-written']),
+  await nodeTarget('loaded hand-written', './server-targets.mjs', ['hand-written-loaded']),
   await nodeTarget('fastify', './peers/fastify-server.mjs'),
 ];
 const fastapi = await fastapiTarget();
@@ -152,7 +172,7 @@ try {
   );
   for (const workload of workloads) {
     for (const concurrency of connections) {
-      const samples = new Map(targets.map((t) => [t.name, { rate: [], cpuPer: [] }]));
+      const samples = new Map(targets.map((t) => [t.name, { rate: [], cpuPer: [], faultsPer: [] }]));
       for (let round = 0; round <= rounds; round++) {
         const shift = round % targets.length;
         for (const target of [...targets.slice(shift), ...targets.slice(0, shift)]) {
@@ -160,6 +180,7 @@ try {
           if (round === 0) continue;
           samples.get(target.name).rate.push(got.rate);
           samples.get(target.name).cpuPer.push(got.cpuPer);
+          if (got.faultsPer !== undefined) samples.get(target.name).faultsPer.push(got.faultsPer);
         }
       }
       const label = `${workload.name}, ${concurrency} connection${concurrency === 1 ? '' : 's'}`;
@@ -168,8 +189,9 @@ try {
       for (const target of targets) {
         const s = samples.get(target.name);
         console.log(
-          `  ${target.name.padEnd(13)} ${of(target.name, 'rate').toFixed(0).padStart(8)} ${workload.unit.padEnd(8)} [${Math.min(...s.rate).toFixed(0)}–${Math.max(...s.rate).toFixed(0)}]` +
-            `   server CPU ${of(target.name, 'cpuPer').toFixed(1).padStart(7)} µs per ${workload.unit === 'req/s' ? 'request' : 'event'}`,
+          `  ${target.name.padEnd(20)} ${of(target.name, 'rate').toFixed(0).padStart(8)} ${workload.unit.padEnd(8)} [${Math.min(...s.rate).toFixed(0)}–${Math.max(...s.rate).toFixed(0)}]` +
+            `   server CPU ${of(target.name, 'cpuPer').toFixed(1).padStart(7)} µs per ${workload.unit === 'req/s' ? 'request' : 'event'}` +
+            (s.faultsPer.length === 0 ? '' : `, ${of(target.name, 'faultsPer').toFixed(1)} page faults per request`),
         );
         if (target.name === 'generated') continue;
         rows.push(...peerRows(label, workload, target.name, samples));
@@ -193,6 +215,20 @@ function peerRows(label, workload, peer, samples) {
   // hand-written server and FastAPI's targets are issue 13's.
   const rateTarget = { 'hand-written': unary ? undefined : 0.95, fastify: 1, fastapi: unary ? 2.5 : 5 }[peer];
   const cpuTarget = peer === 'hand-written' ? 1.05 : undefined;
+  // Against the two hand-written servers (same node:http, same allocator): where CPU goes to memory.
+  const faults =
+    peer.endsWith('hand-written') && generated.faultsPer.length > 0 && other.faultsPer.length > 0
+      ? [
+          {
+            metric: `${label}: generated vs ${peer}, page faults per request`,
+            unit: 'faults',
+            ...spread(generated.faultsPer),
+            baseline: peer,
+            // No ratio: most rows take a fault in a few hundred requests, where a ratio says nothing.
+            baselineMedian: median(other.faultsPer),
+          },
+        ]
+      : [];
   return [
     {
       metric: `${label}: generated vs ${peer}, ${workload.unit}`,
@@ -212,6 +248,7 @@ function peerRows(label, workload, peer, samples) {
       ratio: cpuRatio,
       ...(cpuTarget === undefined ? {} : { target: `<= ${cpuTarget}`, met: cpuRatio <= cpuTarget }),
     },
+    ...faults,
   ];
 }
 
