@@ -3,9 +3,6 @@
 // the input, answer the same result or stream the same events):
 //   generated     the standard surface's server.ts (agent-app/dist), validateResults off as in production
 //   hand-written  a minimal node:http server checking the same fields by hand (the floor of Node)
-//   loaded hand-written   the same, in a process that first ran the generated server (no target:
-//                 it tells how much of the generated server's gap is the process, not its own work
-//                 per call; see bench/server-targets.mjs)
 //   fastify       fastify 5, the same input schemas as JSON Schema (ajv), response serialisation
 //   fastapi       FastAPI on uvicorn (Debian's python3-fastapi, python3-uvicorn; httptools and
 //                 uvloop when installed), pydantic models of the same inputs: the reference
@@ -155,7 +152,6 @@ async function window(target, workload, concurrency) {
 const targets = [
   await nodeTarget('generated', './server-targets.mjs', ['generated']),
   await nodeTarget('hand-written', './server-targets.mjs', ['hand-written']),
-  await nodeTarget('loaded hand-written', './server-targets.mjs', ['hand-written-loaded']),
   await nodeTarget('fastify', './peers/fastify-server.mjs'),
 ];
 const fastapi = await fastapiTarget();
@@ -189,7 +185,7 @@ try {
       for (const target of targets) {
         const s = samples.get(target.name);
         console.log(
-          `  ${target.name.padEnd(20)} ${of(target.name, 'rate').toFixed(0).padStart(8)} ${workload.unit.padEnd(8)} [${Math.min(...s.rate).toFixed(0)}–${Math.max(...s.rate).toFixed(0)}]` +
+          `  ${target.name.padEnd(13)} ${of(target.name, 'rate').toFixed(0).padStart(8)} ${workload.unit.padEnd(8)} [${Math.min(...s.rate).toFixed(0)}–${Math.max(...s.rate).toFixed(0)}]` +
             `   server CPU ${of(target.name, 'cpuPer').toFixed(1).padStart(7)} µs per ${workload.unit === 'req/s' ? 'request' : 'event'}` +
             (s.faultsPer.length === 0 ? '' : `, ${of(target.name, 'faultsPer').toFixed(1)} page faults per request`),
         );
@@ -215,9 +211,9 @@ function peerRows(label, workload, peer, samples) {
   // hand-written server and FastAPI's targets are issue 13's.
   const rateTarget = { 'hand-written': unary ? undefined : 0.95, fastify: 1, fastapi: unary ? 2.5 : 5 }[peer];
   const cpuTarget = peer === 'hand-written' ? 1.05 : undefined;
-  // Against the two hand-written servers (same node:http, same allocator): where CPU goes to memory.
+  // Against the hand-written server (same node:http, same allocator): where CPU goes to memory.
   const faults =
-    peer.endsWith('hand-written') && generated.faultsPer.length > 0 && other.faultsPer.length > 0
+    peer === 'hand-written' && generated.faultsPer.length > 0 && other.faultsPer.length > 0
       ? [
           {
             metric: `${label}: generated vs ${peer}, page faults per request`,

@@ -1,5 +1,5 @@
 // The servers bench/server-throughput.mjs compares, each run as its own child process:
-//   node bench/server-targets.mjs generated|generated-validating|hand-written|hand-written-loaded
+//   node bench/server-targets.mjs generated|generated-validating|hand-written
 // Listens on 127.0.0.1 on a free port and sends it over IPC; answers 'cpu' with its
 // process.cpuUsage(), and 'stop' by closing. All do the same work: parse the JSON body (decoding a
 // string body once more), check the method and the input fields, answer the same result, or
@@ -87,43 +87,12 @@ async function generated(validateResults) {
   return createAgentServer(handlers, { host: '127.0.0.1', port: 0, validateResults }).server;
 }
 
-/**
- * `hand-written-loaded`: the hand-written server in a process that has first run the generated
- * server under load (unary calls and 20-event streams, from bench/load-client.mjs in a process of
- * its own, as the benchmark loads every server) and closed it: node:http's code in this process has
- * then seen the generated server's objects and callers, as it has in any process that runs more
- * than a bare handler. Against the bare hand-written server it measures what that alone costs per
- * call, apart from anything the generated server does per call.
- */
-async function exerciseGenerated(seconds) {
-  const { fork } = await import('node:child_process');
-  const server = await generated(false);
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${server.address().port}`;
-  const load = fork(new URL('./load-client.mjs', import.meta.url));
-  const run = (job) => new Promise((resolve) => (load.once('message', resolve), load.send(job)));
-  const envelope = (classMethod, input) => JSON.stringify({ class_method: classMethod, input });
-  const jobs = [
-    { path: '/api/reasoning_engine', body: envelope('async_create_session', { user_id: 'bench-user', state: { lang: 'en' } }) },
-    { path: '/api/stream_reasoning_engine', body: envelope('async_stream_query', { message: 'hello', user_id: 'bench-user', run_config: { events: 20 } }) },
-  ];
-  for (const job of jobs) {
-    const result = await run({ client: 'raw', url, concurrency: 16, seconds, ...job });
-    if (result.errors > 0 || result.requests === 0) throw new Error(`the generated server failed ${result.errors} calls while being exercised`);
-  }
-  load.kill();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-}
-
 const which = process.argv[2];
-const targets = ['generated', 'generated-validating', 'hand-written', 'hand-written-loaded'];
-if (!targets.includes(which)) {
-  process.stderr.write(`usage: node bench/server-targets.mjs ${targets.join('|')}\n`);
+if (which !== 'generated' && which !== 'generated-validating' && which !== 'hand-written') {
+  process.stderr.write('usage: node bench/server-targets.mjs generated|generated-validating|hand-written\n');
   process.exit(2);
 }
-if (which === 'hand-written-loaded') await exerciseGenerated(2);
-const server = which.startsWith('hand-written') ? handWritten() : await generated(which === 'generated-validating');
+const server = which === 'hand-written' ? handWritten() : await generated(which === 'generated-validating');
 server.listen(0, '127.0.0.1', () => process.send(server.address().port));
 process.on('message', (message) => {
   if (message === 'cpu') {
