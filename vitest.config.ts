@@ -61,18 +61,20 @@ const ownProcessFiles = [
  */
 const root = fileURLToPath(new URL('.', import.meta.url));
 const slowFiles: Record<string, number> = {
-  'test/scaffold/create-project.test.ts': 113,
-  'test/compat/node-versions.test.ts': 57,
-  'test/deploy/deploy-command.test.ts': 44,
-  'test/generator/typecheck.test.ts': 41,
-  'test/packages/tarball-install.test.ts': 38,
-  'test/deploy/manifest-formats.test.ts': 28,
-  'test/generator/cli-modules.test.ts': 21,
-  'test/tsc/scale.test.ts': 15,
-  'test/deploy/token-redaction.test.ts': 13,
-  'test/compat/compile-cache.test.ts': 13,
+  'test/scaffold/create-project.test.ts': 129,
+  'test/generator/typecheck.test.ts': 47,
+  'test/compat/node-versions.test.ts': 43,
+  'test/packages/tarball-install.test.ts': 34,
+  'test/deploy/deploy-command.test.ts': 33,
+  'test/deploy/manifest-formats.test.ts': 21,
+  'test/generator/cli-modules.test.ts': 18,
+  'test/tsc/scale.test.ts': 17,
+  'test/deploy/token-redaction.test.ts': 14,
+  'test/agent-app/shutdown.test.ts': 12,
+  'test/generator/cli.test.ts': 11,
+  'test/examples/weather-bundle.test.ts': 11,
+  'test/deploy/source-archive.test.ts': 11,
   'test/conformance/python.test.ts': 11,
-  'test/generator/cli.test.ts': 10,
 };
 
 /** vitest's order (group order and project, then its cache or file sizes), with the slow files moved to the front of their project. */
