@@ -10,8 +10,9 @@
 // Workloads: unary (small input), unary with a 64 KB input, streams of 20 and of 1,000 events, at
 // 1 and at 50 keep-alive connections, from the raw load client (bench/load-client.mjs, its own
 // process, pinned to core 0 with the servers on core 1). Per workload and server: req/s or
-// events/s, and the server's own CPU time per request or event (the OS's figure: it holds on a
-// noisy machine). A round runs every server once, in an order rotated from round to round; the
+// events/s, the server's own CPU time per request or event (the OS's figure: it holds on a
+// noisy machine), and its minor page faults per request (from /proc, shown against the
+// hand-written server: they tell memory from code in a CPU difference). A round runs every server once, in an order rotated from round to round; the
 // first round warms up and is dropped; medians of the rest. A peer that cannot start (FastAPI's
 // Debian packages missing) is reported as missing, never faked.
 //
