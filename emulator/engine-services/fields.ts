@@ -9,7 +9,8 @@ import { invalidArgument } from './service-error.js';
 
 export type JsonObject = Record<string, unknown>;
 
-const snakeToCamel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+/** A proto field name (`user_id`) as ProtoJSON's lowerCamel (`userId`); a lowerCamel name is kept. */
+export const snakeToCamel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -4,8 +4,9 @@
  * `VertexAiMemoryBankService` call it: `:generate` (from `vertexSessionSource`,
  * `directContentsSource` or `directMemoriesSource`, extraction in extraction.ts), `:retrieve` by
  * exact `scope` (`similaritySearchParams`, ranked lexically, or `simpleRetrievalParams`, newest
- * first, paged), create, get, list, delete. Generation consolidates as the service does for
- * identical facts: the same fact in the same scope updates the memory instead of adding another.
+ * first, paged), create, get, list, update (PATCH with an `updateMask`), delete, and `:purge` by a
+ * list filter. Generation consolidates as the service does for identical facts: the same fact in
+ * the same scope updates the memory instead of adding another.
  */
 import { factsOf, lexicalDistance } from './extraction.js';
 import { compare, parseFilter } from './filters.js';
@@ -26,19 +27,20 @@ import { numericId, typeUrl, type Operations } from './operations.js';
 import { pageOf, pageSizeOf } from './paging.js';
 import { invalidArgument, notFound, ServiceError } from './service-error.js';
 import type { ServiceCall, Sessions } from './sessions.js';
+import { maskedExpiry, maskedFields } from './update-mask.js';
 
 interface StoredMemory {
   readonly name: string;
   fact: string;
   readonly scope: Record<string, string>;
   readonly scopeKey: string;
-  readonly displayName: string | undefined;
-  readonly description: string | undefined;
-  readonly topics: unknown[] | undefined;
+  displayName: string | undefined;
+  description: string | undefined;
+  topics: unknown[] | undefined;
   metadata: JsonObject | undefined;
   readonly createTime: number;
   updateTime: number;
-  readonly expireTime: number | undefined;
+  expireTime: number | undefined;
 }
 
 const revisionFields = ['revisionLabels', 'revisionExpireTime', 'revisionTtl', 'disableMemoryRevisions'];
@@ -67,6 +69,14 @@ const generateFields = [
   ...revisionFields,
 ];
 const retrieveFields = ['scope', 'similaritySearchParams', 'simpleRetrievalParams', 'filter', 'filterGroups', 'memoryTypes'];
+/**
+ * What a PATCH may change: memory_bank_service.proto's UpdateMemoryRequest lists `display_name`,
+ * `description` and `fact`; `@google-cloud/vertexai`'s update also sends `topics`, `metadata` and
+ * the expiration (`ttl` or `expireTime`), which dev updates too.
+ */
+const updatableFields = ['displayName', 'description', 'fact', 'topics', 'metadata', 'ttl', 'expireTime'];
+const updateFields = ['name', 'createTime', 'updateTime', ...createFields];
+const purgeFields = ['filter', 'filterGroups', 'force'];
 
 /** The reference's numbers: at most 5 direct memories a call; retrieval returns 3 unless asked, at most 100. */
 const maxDirectMemories = 5;
@@ -134,18 +144,66 @@ export class Memories {
 
   list(call: ServiceCall): object {
     const filter = call.query.get('filter') ?? undefined;
-    const comparisons = parseFilter(filter, ['scope.', 'fact']);
-    for (const { operator } of comparisons) {
-      if (operator !== '=' && operator !== '!=') throw invalidArgument('Invalid filter: memories are filtered with = or != only.');
-    }
-    const matching = this.#all(call.now).filter((memory) =>
-      comparisons.every(({ field, operator, value }) =>
-        compare((field === 'fact' ? memory.fact : memory.scope[field.slice('scope.'.length)]) ?? '', operator, value),
-      ),
-    );
+    const matching = this.#matching(filter, call.now);
     const size = pageSizeOf(call.query.get('pageSize') ?? undefined, listPages.default, listPages.max, 'pageSize');
     const page = pageOf(matching, size, call.query.get('pageToken') ?? undefined, `memories ${filter ?? ''}`);
     return { memories: page.items.map(memoryJson), ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }) };
+  }
+
+  /**
+   * `PATCH …/memories/{id}[?updateMask=]`: the fields the mask names, or without one those the body
+   * holds (see update-mask.ts); a finished operation whose response is the memory. The scope is
+   * the memory's partition: the same scope is accepted (Google's Python client sends it with the
+   * fact), another is 400.
+   */
+  update(id: string, call: ServiceCall): object {
+    const memory = this.#live(id, call.now);
+    const fields = messageFields(call.body, updateFields, 'memory');
+    const name = optionalString(fields, 'name', 'memory');
+    if (name !== undefined && name !== memory.name) throw invalidArgument("'memory.name' must be the name in the URL.");
+    if (fields['scope'] !== undefined && scopeKeyOf(checkScope(fields['scope'], 'memory.scope')) !== memory.scopeKey) {
+      throw invalidArgument("'memory.scope' cannot be changed by an update: create the memory in the other scope instead.");
+    }
+    if (fields['memoryType'] !== undefined || fields['structuredContent'] !== undefined) {
+      throw new ServiceError('UNIMPLEMENTED', 'agentgen dev keeps natural-language memories only: memoryType and structuredContent are not served.');
+    }
+    const paths = maskedFields(call.query, fields, updatableFields, 'memory');
+    // Every value is read before any is applied: a bad one changes nothing.
+    const fact = paths.has('fact') ? requiredString(fields, 'fact', 'memory') : undefined;
+    const displayName = optionalString(fields, 'displayName', 'memory');
+    const description = optionalString(fields, 'description', 'memory');
+    const topics = optionalArray(fields, 'topics', 'memory');
+    const metadata = optionalObject(fields, 'metadata', 'memory');
+    const expiry = maskedExpiry(fields, paths, 'memory', call.now);
+    if (fact !== undefined) memory.fact = fact;
+    if (paths.has('displayName')) memory.displayName = displayName;
+    if (paths.has('description')) memory.description = description;
+    if (paths.has('topics')) memory.topics = topics === undefined ? undefined : structuredClone(topics);
+    if (paths.has('metadata')) memory.metadata = metadata === undefined ? undefined : structuredClone(metadata);
+    if (expiry.changed) memory.expireTime = expiry.expireTime;
+    memory.updateTime = call.now;
+    const response = { '@type': typeUrl(call.version, 'Memory'), ...memoryJson(memory) };
+    return this.operations.finished(memory.name, call.version, 'UpdateMemoryOperationMetadata', response, call.now);
+  }
+
+  /**
+   * `POST …/memories:purge`: the memories `filter` matches (required; the list filter's `scope.KEY`
+   * and `fact` with `=` or `!=`), deleted only with `force: true`. Without it nothing is deleted
+   * and `purgeCount` is how many would be, as Google's other purge methods with `force` answer
+   * (Discovery Engine's PurgeDocuments): the reference says only that the request is then
+   * "validated but not executed". `filterGroups` (metadata filters) are not served.
+   */
+  purge(call: ServiceCall): object {
+    const fields = messageFields(call.body, purgeFields, 'request');
+    const filter = requiredString(fields, 'filter', 'request');
+    if ((optionalArray(fields, 'filterGroups', 'request') ?? []).length > 0) {
+      throw new ServiceError('UNIMPLEMENTED', 'agentgen dev does not apply filterGroups when purging memories: use filter.');
+    }
+    const force = optionalBoolean(fields, 'force', 'request') === true;
+    const matching = this.#matching(filter, call.now);
+    if (force) for (const memory of matching) this.#byId.delete(memory.name.slice(memory.name.lastIndexOf('/') + 1));
+    const response = { '@type': typeUrl(call.version, 'PurgeMemoriesResponse'), purgeCount: matching.length };
+    return this.operations.finished(this.engine, call.version, 'PurgeMemoriesOperationMetadata', response, call.now);
   }
 
   generate(call: ServiceCall): object {
@@ -258,6 +316,19 @@ export class Memories {
     };
     this.#byId.set(id, memory);
     return memory;
+  }
+
+  /** The live memories a list filter matches: `scope.KEY` and `fact`, with `=` or `!=`. */
+  #matching(filter: string | undefined, now: number): StoredMemory[] {
+    const comparisons = parseFilter(filter, ['scope.', 'fact']);
+    for (const { operator } of comparisons) {
+      if (operator !== '=' && operator !== '!=') throw invalidArgument('Invalid filter: memories are filtered with = or != only.');
+    }
+    return this.#all(now).filter((memory) =>
+      comparisons.every(({ field, operator, value }) =>
+        compare((field === 'fact' ? memory.fact : memory.scope[field.slice('scope.'.length)]) ?? '', operator, value),
+      ),
+    );
   }
 
   #find(id: string, now: number): StoredMemory | undefined {

@@ -1,8 +1,8 @@
 /**
  * Which service method a request names: the path after the engine's name and the HTTP verb, as
  * `@google-cloud/vertexai` 1.12 forms them (genai/sessions.js, sessionevents.js, memories.js).
- * Methods of the platform that dev does not keep (session update, ingestEvents, purge,
- * retrieveProfiles, revisions, rollback) are 501 UNIMPLEMENTED, saying so, not a silent 404.
+ * Methods of the platform that dev does not keep (ingestEvents, retrieveProfiles, revisions,
+ * rollback) are 501 UNIMPLEMENTED, saying so, not a silent 404.
  */
 import type { Memories } from './memories.js';
 import type { Operations } from './operations.js';
@@ -42,8 +42,11 @@ export function routeOf(method: string, tail: string, services: EngineServices):
   if (tail === '/sessions') return verbs('sessions', { POST: (call) => sessions.create(call), GET: (call) => sessions.list(call) });
   if ((match = new RegExp(`^/sessions/${id}$`).exec(tail))) {
     const session = match[1] as string;
-    if (method === 'PATCH') throw unserved('session update (PATCH)');
-    return verbs('session', { GET: (call) => sessions.get(session, call), DELETE: (call) => sessions.delete(session, call) });
+    return verbs('session', {
+      GET: (call) => sessions.get(session, call),
+      PATCH: (call) => sessions.update(session, call),
+      DELETE: (call) => sessions.delete(session, call),
+    });
   }
   if ((match = new RegExp(`^/sessions/${id}:appendEvent$`).exec(tail))) {
     const session = match[1] as string;
@@ -57,11 +60,15 @@ export function routeOf(method: string, tail: string, services: EngineServices):
   if (tail === '/memories') return verbs('memories', { POST: (call) => memories.create(call), GET: (call) => memories.list(call) });
   if (tail === '/memories:generate') return verbs('memories:generate', { POST: (call) => memories.generate(call) });
   if (tail === '/memories:retrieve') return verbs('memories:retrieve', { POST: (call) => memories.retrieve(call) });
+  if (tail === '/memories:purge') return verbs('memories:purge', { POST: (call) => memories.purge(call) });
   if ((match = /^\/memories:(\w+)$/.exec(tail))) throw unserved(`memories:${match[1]}`);
   if ((match = new RegExp(`^/memories/${id}$`).exec(tail))) {
     const memory = match[1] as string;
-    if (method === 'PATCH') throw unserved('memory update (PATCH)');
-    return verbs('memory', { GET: (call) => memories.get(memory, call), DELETE: (call) => memories.delete(memory, call) });
+    return verbs('memory', {
+      GET: (call) => memories.get(memory, call),
+      PATCH: (call) => memories.update(memory, call),
+      DELETE: (call) => memories.delete(memory, call),
+    });
   }
   if (new RegExp(`^/memories/${id}/operations/${id}$`).test(tail)) return operation('memory.operation');
   if (new RegExp(`^/memories/${id}(:rollback|/revisions(/.*)?)$`).test(tail)) throw unserved('memory revisions');

@@ -2,7 +2,8 @@
  * The engine's Sessions service (`reasoningEngines/{id}/sessions`), in memory, as
  * `@google-cloud/vertexai` 1.12's `agentEnginesInternal.sessions` and ADK's
  * `VertexAiSessionService` call it: create (a finished long-running operation; a caller-chosen
- * `sessionId`; `ttl` or `expireTime`), get, list (`user_id="…"` filter, pages), delete,
+ * `sessionId`; `ttl` or `expireTime`), get, list (`user_id="…"` filter, pages), update (PATCH with
+ * an `updateMask`), delete,
  * `:appendEvent` (which merges `actions.stateDelta` into `sessionState`, as the service does for
  * ADK's state), and the events list (`timestamp>=` filter, oldest first). An expired session is gone.
  */
@@ -23,6 +24,7 @@ import {
 import { numericId, typeUrl, type Operations } from './operations.js';
 import { pageOf, pageSizeOf } from './paging.js';
 import { invalidArgument, notFound, ServiceError } from './service-error.js';
+import { maskedExpiry, maskedFields } from './update-mask.js';
 
 /** One request, as the router hands it over. */
 export interface ServiceCall {
@@ -44,16 +46,19 @@ export interface StoredEvent {
 export interface StoredSession {
   readonly name: string;
   readonly userId: string;
-  readonly displayName: string | undefined;
-  readonly labels: Record<string, string> | undefined;
+  displayName: string | undefined;
+  labels: Record<string, string> | undefined;
   sessionState: JsonObject | undefined;
   readonly createTime: number;
   updateTime: number;
-  readonly expireTime: number | undefined;
+  expireTime: number | undefined;
   readonly events: StoredEvent[];
 }
 
 const createFields = ['userId', 'displayName', 'sessionState', 'ttl', 'expireTime', 'labels'];
+/** What a PATCH may change (google/cloud/aiplatform/v1beta1/session.proto: `user_id` is IMMUTABLE, the times OUTPUT_ONLY). */
+const updatableFields = ['displayName', 'sessionState', 'labels', 'ttl', 'expireTime'];
+const updateFields = ['name', 'createTime', 'updateTime', ...createFields];
 const appendFields = ['author', 'invocationId', 'timestamp', 'content', 'actions', 'errorCode', 'errorMessage', 'eventMetadata', 'rawEvent'];
 
 /** The platform's page sizes (REST reference, sessions.list and sessions.events.list). */
@@ -134,6 +139,34 @@ export class Sessions {
     const size = pageSizeOf(call.query.get('pageSize') ?? undefined, sessionPages.default, sessionPages.max, 'pageSize');
     const page = pageOf(matching, size, call.query.get('pageToken') ?? undefined, `sessions ${filter ?? ''}`);
     return { sessions: page.items.map(sessionJson), ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }) };
+  }
+
+  /**
+   * `PATCH …/sessions/{id}[?updateMask=]`: the fields the mask names, or without one those the
+   * body holds (see update-mask.ts). Answers the session itself, as UpdateSession is declared in
+   * session_service.proto (not an operation, unlike create and delete). `userId` is immutable: the
+   * same value is accepted (Google's Python client sends it), another is 400.
+   */
+  update(id: string, call: ServiceCall): object {
+    const session = this.#live(id, call.now);
+    const fields = messageFields(call.body, updateFields, 'session');
+    const name = optionalString(fields, 'name', 'session');
+    if (name !== undefined && name !== session.name) throw invalidArgument("'session.name' must be the name in the URL.");
+    const userId = optionalString(fields, 'userId', 'session');
+    if (userId !== undefined && userId !== session.userId) throw invalidArgument("'session.userId' is immutable: it cannot be changed by an update.");
+    const paths = maskedFields(call.query, fields, updatableFields, 'session');
+    // Every value is read before any is applied: a bad one changes nothing.
+    const displayName = optionalString(fields, 'displayName', 'session');
+    const labels = optionalStringMap(fields, 'labels', 'session');
+    const sessionState = optionalObject(fields, 'sessionState', 'session');
+    const expiry = maskedExpiry(fields, paths, 'session', call.now);
+    if (expiry.expireTime !== undefined && expiry.expireTime <= call.now) throw invalidArgument("'session.expireTime' must be in the future.");
+    if (paths.has('displayName')) session.displayName = displayName;
+    if (paths.has('labels')) session.labels = labels === undefined ? undefined : { ...labels };
+    if (paths.has('sessionState')) session.sessionState = sessionState === undefined ? undefined : structuredClone(sessionState);
+    if (expiry.changed) session.expireTime = expiry.expireTime;
+    session.updateTime = call.now;
+    return sessionJson(session);
   }
 
   delete(id: string, call: ServiceCall): object {

@@ -11,7 +11,13 @@
  * 2.0 (core/src/sessions/vertex_ai_session_service.ts: the `user_id="…"` and `timestamp>="…"` filters, a
  * 404 read as "no such session"; core/src/memory/vertex_ai_memory_bank_service.ts: generate from
  * `directContentsSource`, retrieve with `similaritySearchParams`); the REST reference of
- * projects.locations.reasoningEngines.memories.retrieve (topK defaults to 3).
+ * projects.locations.reasoningEngines.memories.retrieve (topK defaults to 3). Updates and purges:
+ * googleapis' google/cloud/aiplatform/v1beta1 session_service.proto (UpdateSession answers the
+ * Session) and memory_bank_service.proto (UpdateMemory answers an operation; the mask is optional),
+ * and the calls of googleapis/python-aiplatform's replay tests
+ * (tests/unit/vertexai/genai/replays/test_ae_session_private_update.py sends the unchanged user_id,
+ * test_ae_memories_private_update.py the unchanged scope, test_ae_memories_private_purge.py a
+ * `scope.user_id=…` filter).
  */
 import { Client } from '@google-cloud/vertexai';
 import { VertexAiMemoryBankService, VertexAiSessionService, createEvent } from '@google/adk';
@@ -170,5 +176,80 @@ describe('the long-running operations and pages of the REST API', () => {
       pageToken = page.nextPageToken;
     } while (pageToken);
     expect(new Set(seen).size).toBe(3);
+  });
+});
+
+describe("updates and purges through Google's client", () => {
+  it('updates a session: the masked fields only, or those the body holds, answering the session', async () => {
+    const sessions = client.agentEnginesInternal.sessions;
+    const name = `${resource}/sessions/to-update`;
+    await sessions.createInternal({
+      name: `reasoningEngines/${engine.agentEngineId}`,
+      userId: 'ivy',
+      config: { sessionId: 'to-update', displayName: 'first', sessionState: { step: 1 }, labels: { team: 'a' } },
+    });
+    // The mask names displayName only: the state in the same body is left as it was.
+    const masked = await sessions.updateInternal({ name, config: { displayName: 'second', sessionState: { step: 9 }, updateMask: 'displayName' } });
+    expect(masked).toMatchObject({ name, displayName: 'second', sessionState: { step: 1 }, userId: 'ivy', labels: { team: 'a' } });
+    // No mask: every field the body holds, the unchanged userId accepted.
+    const whole = await sessions.updateInternal({ name, config: { sessionState: { step: 2 }, labels: { team: 'b' }, userId: 'ivy', ttl: '3600s' } });
+    expect(whole).toMatchObject({ displayName: 'second', sessionState: { step: 2 }, labels: { team: 'b' } });
+    const kept = await sessions.get({ name });
+    expect(kept).toMatchObject({ displayName: 'second', sessionState: { step: 2 }, labels: { team: 'b' } });
+    expect(Date.parse(kept.expireTime!) - Date.parse(kept.updateTime!)).toBe(3_600_000);
+    expect(Date.parse(kept.updateTime!)).toBeGreaterThanOrEqual(Date.parse(kept.createTime!));
+    // A masked field the body leaves out is cleared (AIP-134).
+    expect(await sessions.updateInternal({ name, config: { updateMask: 'labels,ttl' } })).not.toHaveProperty('labels');
+    expect(await sessions.get({ name })).not.toHaveProperty('expireTime');
+
+    // ADK reads the updated state as the session's.
+    const read = await sessionService().getSession({ appName, userId: 'ivy', sessionId: 'to-update' });
+    expect(read?.state).toEqual({ step: 2 });
+  });
+
+  it('updates a memory as a done operation, which retrieval then finds by its new fact', async () => {
+    const memories = client.agentEnginesInternal.memories;
+    const name = `${resource}/memories/diet`;
+    const scope = { app_name: appName, user_id: 'jo' };
+    await memories.createInternal({ name: `reasoningEngines/${engine.agentEngineId}`, fact: 'Jo eats fish', scope, config: { memoryId: 'diet' } });
+    const updated = await memories.updateInternal({ name, fact: 'Jo is vegan', scope, config: { displayName: 'diet' } });
+    expect(updated).toMatchObject({
+      done: true,
+      metadata: { '@type': 'type.googleapis.com/google.cloud.aiplatform.v1beta1.UpdateMemoryOperationMetadata' },
+      response: { '@type': 'type.googleapis.com/google.cloud.aiplatform.v1beta1.Memory', name, fact: 'Jo is vegan', displayName: 'diet', scope },
+    });
+    expect(await memories.getMemoryOperationInternal({ operationName: updated.name! })).toEqual(updated);
+    const masked = await memories.updateInternal({ name, fact: 'ignored', config: { description: 'what Jo eats', updateMask: 'description' } });
+    expect(masked.response).toMatchObject({ fact: 'Jo is vegan', description: 'what Jo eats' });
+    const found = await new VertexAiMemoryBankService({ ...engine, client }).searchMemory({ appName, userId: 'jo', query: 'vegan' });
+    expect(found.memories.map((m) => m.content.parts?.[0]?.text)).toEqual(['Jo is vegan']);
+  });
+
+  it("purges a user's memories by filter: counted without force, deleted with it, no other user's touched", async () => {
+    const memories = client.agentEnginesInternal.memories;
+    const parent = `reasoningEngines/${engine.agentEngineId}`;
+    for (const [fact, user] of [
+      ['Kim likes tea', 'kim'],
+      ['Kim flies on Mondays', 'kim'],
+      ['Lou likes tea', 'lou'],
+    ] as const) {
+      await memories.createInternal({ name: parent, fact, scope: { user_id: user } });
+    }
+    const ofUser = async (user: string) =>
+      ((await memories.listInternal({ name: parent, config: { filter: `scope.user_id="${user}"` } })).memories ?? []).map((m) => m.fact).sort();
+
+    const dryRun = await memories.purgeInternal({ name: parent, filter: 'scope.user_id="kim"' });
+    expect(dryRun).toMatchObject({
+      done: true,
+      metadata: { '@type': 'type.googleapis.com/google.cloud.aiplatform.v1beta1.PurgeMemoriesOperationMetadata' },
+      response: { '@type': 'type.googleapis.com/google.cloud.aiplatform.v1beta1.PurgeMemoriesResponse', purgeCount: 2 },
+    });
+    expect(await ofUser('kim')).toEqual(['Kim flies on Mondays', 'Kim likes tea']);
+
+    const purged = await memories.purgeInternal({ name: parent, filter: 'scope.user_id="kim"', force: true });
+    expect(purged.response?.purgeCount).toBe(2);
+    expect(await ofUser('kim')).toEqual([]);
+    expect(await ofUser('lou')).toEqual(['Lou likes tea']);
+    expect((await memories.purgeInternal({ name: parent, filter: 'scope.user_id="kim"', force: true })).response?.purgeCount).toBe(0);
   });
 });

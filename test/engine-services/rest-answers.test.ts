@@ -62,7 +62,23 @@ describe('engine services: refusals', () => {
       ['POST', `${base}/memories:retrieve`, { similaritySearchParams: { searchQuery: 'x' } }, /'scope' is required/],
       ['POST', `${base}/memories:retrieve`, { scope: { user_id: 'a*' } }, /wildcard/],
       ['POST', `${base}/memories`, { fact: 'f', scope: {} }, /1 to 5/],
+      ['PATCH', `${base}/sessions/patched?updateMask=userId`, { userId: 'u' }, /Invalid update_mask path "userId" for 'session'/],
+      ['PATCH', `${base}/sessions/patched?updateMask=${encodeURIComponent('{"x":1}')}`, {}, /^Invalid update_mask path for 'session'/],
+      ['PATCH', `${base}/sessions/patched`, { userId: 'someone-else' }, /'session.userId' is immutable/],
+      ['PATCH', `${base}/sessions/patched`, { ttl: '60s', expireTime: '2099-01-01T00:00:00Z' }, /Only one of/],
+      ['PATCH', `${base}/sessions/patched`, { expireTime: '2001-01-01T00:00:00Z' }, /must be in the future/],
+      ['PATCH', `${base}/sessions/patched`, { sessionState: 'on' }, /session.sessionState/],
+      ['PATCH', `${base}/sessions/patched`, { name: `${resource}/sessions/other` }, /must be the name in the URL/],
+      ['PATCH', `${base}/memories/kept?updateMask=fact`, { fact: '' }, /'memory.fact' is required/],
+      ['PATCH', `${base}/memories/kept`, { scope: { user_id: 'elsewhere' } }, /'memory.scope' cannot be changed/],
+      ['PATCH', `${base}/memories/kept?update_mask=scope`, {}, /Invalid update_mask path "scope"/],
+      ['POST', `${base}/memories:purge`, { force: true }, /'request.filter' is required/],
+      ['POST', `${base}/memories:purge`, { filter: 'displayName="x"', force: true }, /cannot be filtered on "displayName"/],
+      ['POST', `${base}/memories:purge`, { filter: 'scope.user_id="u"', force: 'yes' }, /request.force/],
     ];
+    // The session and the memory the PATCH cases address.
+    expect((await call('POST', `${base}/sessions?sessionId=patched`, { userId: 'u' })).status).toBe(200);
+    expect((await call('POST', `${base}/memories?memoryId=kept`, { fact: 'f', scope: { user_id: 'u' } })).status).toBe(200);
     for (const [method, path, body, message] of cases) {
       const answer = await call(method, path, body);
       expect(answer, `${method} ${path} ${JSON.stringify(body)}`).toMatchObject({ status: 400, body: { error: { code: 400, status: 'INVALID_ARGUMENT' } } });
@@ -91,9 +107,14 @@ describe('engine services: refusals', () => {
   });
 
   it('says which methods it does not serve, and refuses a wrong verb', async () => {
-    expect(await call('POST', `${base}/memories:purge`, { filter: 'x' })).toMatchObject({ status: 501, body: { error: { status: 'UNIMPLEMENTED' } } });
-    expect(await call('PATCH', `${base}/sessions/taken`, { displayName: 'x' })).toMatchObject({ status: 501 });
+    expect(await call('POST', `${base}/memories:ingestEvents`, {})).toMatchObject({ status: 501, body: { error: { status: 'UNIMPLEMENTED' } } });
+    expect(await call('POST', `${base}/memories/1:rollback`, {})).toMatchObject({ status: 501 });
+    expect(await call('POST', `${base}/memories:purge`, { filter: 'scope.user_id="u"', filterGroups: [{ filters: [] }] })).toMatchObject({ status: 501 });
     expect(await call('PUT', `${base}/sessions`, {})).toMatchObject({ status: 405, body: { error: { status: 'UNIMPLEMENTED' } } });
+    expect(await call('POST', `${base}/sessions/taken`, {})).toMatchObject({
+      status: 405,
+      body: { error: { message: 'POST is not allowed on session: use GET or PATCH or DELETE.' } },
+    });
   });
 
   it('keeps rawEvent and lists events oldest first, also under /v1/', async () => {

@@ -1,0 +1,39 @@
+/**
+ * Which fields a PATCH changes (AIP-134): those its `updateMask` query parameter names (a
+ * `google.protobuf.FieldMask` in ProtoJSON: comma-separated lowerCamel paths; snake_case is
+ * accepted too, as for body fields), or, without a mask, every updatable field the body holds.
+ * `*` names every updatable field, so one the body leaves out is cleared. A path the method does
+ * not update is 400 INVALID_ARGUMENT, naming it, never ignored. (The engine resource's own PATCH,
+ * whose mask is required and checked against the proto, is control-plane/update-mask.ts.)
+ */
+import { optionalDurationMs, optionalTimestampMs, snakeToCamel, type JsonObject } from './fields.js';
+import { invalidArgument } from './service-error.js';
+
+/** The paths of the request's `updateMask` (or `update_mask`) that `fields` (the body) updates. */
+export function maskedFields(query: URLSearchParams, fields: JsonObject, updatable: readonly string[], where: string): Set<string> {
+  const mask = query.get('updateMask') ?? query.get('update_mask') ?? undefined;
+  if (mask === undefined || mask.trim() === '') return new Set(updatable.filter((name) => fields[name] !== undefined));
+  if (mask.trim() === '*') return new Set(updatable);
+  const paths = new Set<string>();
+  for (const raw of mask.split(',')) {
+    const path = snakeToCamel(raw.trim());
+    if (!updatable.includes(path)) {
+      // Quoted only when it is shaped like a field path: anything else is not echoed back.
+      const named = /^[A-Za-z_][A-Za-z0-9_.]{0,63}$/.test(raw.trim()) ? ` ${JSON.stringify(raw.trim())}` : '';
+      throw invalidArgument(`Invalid update_mask path${named} for '${where}': the paths it may name are ${updatable.join(', ')}.`);
+    }
+    paths.add(path);
+  }
+  return paths;
+}
+
+/**
+ * `ttl` and `expireTime` are one field (the `expiration` oneof of sessions and memories): when the
+ * update names either, the new expiry in epoch ms (undefined: none), else `changed` is false.
+ */
+export function maskedExpiry(fields: JsonObject, paths: ReadonlySet<string>, where: string, now: number): { changed: boolean; expireTime: number | undefined } {
+  const ttl = paths.has('ttl') ? optionalDurationMs(fields, 'ttl', where) : undefined;
+  const expireAt = paths.has('expireTime') ? optionalTimestampMs(fields, 'expireTime', where) : undefined;
+  if (ttl !== undefined && expireAt !== undefined) throw invalidArgument(`Only one of '${where}.ttl' and '${where}.expireTime' may be set.`);
+  return { changed: paths.has('ttl') || paths.has('expireTime'), expireTime: ttl !== undefined ? now + ttl : expireAt };
+}
