@@ -69,20 +69,20 @@ const ownProcessFiles = [
  */
 const root = fileURLToPath(new URL('.', import.meta.url));
 const slowFiles: Record<string, number> = {
-  'test/scaffold/create-project.test.ts': 129,
-  'test/generator/typecheck.test.ts': 47,
-  'test/compat/node-versions.test.ts': 43,
-  'test/packages/tarball-install.test.ts': 34,
-  'test/deploy/deploy-command.test.ts': 33,
-  'test/deploy/manifest-formats.test.ts': 21,
-  'test/generator/cli-modules.test.ts': 18,
-  'test/tsc/scale.test.ts': 17,
-  'test/deploy/token-redaction.test.ts': 14,
-  'test/agent-app/shutdown.test.ts': 12,
+  'test/scaffold/create-project.test.ts': 130,
+  'test/compat/node-versions.test.ts': 60,
+  'test/generator/typecheck.test.ts': 39,
+  'test/packages/tarball-install.test.ts': 38,
+  'test/deploy/deploy-command.test.ts': 21,
+  'test/deploy/manifest-formats.test.ts': 18,
+  'test/generator/cli-modules.test.ts': 17,
+  'test/tsc/scale.test.ts': 15,
+  'test/deploy/token-redaction.test.ts': 13,
   'test/generator/cli.test.ts': 11,
-  'test/examples/weather-bundle.test.ts': 11,
-  'test/deploy/source-archive.test.ts': 11,
   'test/conformance/python.test.ts': 11,
+  'test/emulator/command.test.ts': 10,
+  'test/deploy/source-archive.test.ts': 10,
+  'test/examples/weather-bundle.test.ts': 10,
 };
 
 /** vitest's order (group order and project, then its cache or file sizes), with the slow files moved to the front of their project. */
