@@ -21,12 +21,14 @@ import {
   optionalString,
   optionalTimestampMs,
   requiredString,
+  timestampMs,
   type JsonObject,
 } from './fields.js';
 import { numericId, typeUrl, type Operations } from './operations.js';
 import { pageOf, pageSizeOf } from './paging.js';
 import { invalidArgument, notFound, ServiceError } from './service-error.js';
 import type { ServiceCall, Sessions } from './sessions.js';
+import { metadataMatches, optionalMetadata, parseFilterGroups } from './metadata-filters.js';
 import { maskedExpiry, maskedFields } from './update-mask.js';
 
 interface StoredMemory {
@@ -97,6 +99,23 @@ function checkScope(value: unknown, where: string): Record<string, string> {
   return value as Record<string, string>;
 }
 
+/**
+ * The `filter` of memories:retrieve (AIP-160 comparisons joined by AND): on `fact` with `=` or
+ * `!=`, and on `create_time` and `update_time` with any comparison against an RFC 3339 timestamp,
+ * the fields the reference lists for it.
+ */
+function retrieveFilter(filter: string | undefined): (memory: StoredMemory) => boolean {
+  const comparisons = parseFilter(filter, ['fact', 'createTime', 'updateTime']).map(({ field, operator, value }) => {
+    if (field === 'fact') {
+      if (operator !== '=' && operator !== '!=') throw invalidArgument('Invalid filter: fact is compared with = or != only.');
+      return (memory: StoredMemory) => compare(memory.fact, operator, value);
+    }
+    const ms = timestampMs(value, `filter ${field === 'createTime' ? 'create_time' : 'update_time'}`);
+    return (memory: StoredMemory) => compare(field === 'createTime' ? memory.createTime : memory.updateTime, operator, ms);
+  });
+  return (memory) => comparisons.every((passes) => passes(memory));
+}
+
 const scopeKeyOf = (scope: Record<string, string>): string => JSON.stringify(Object.entries(scope).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 export class Memories {
@@ -125,7 +144,7 @@ export class Memories {
       displayName: optionalString(fields, 'displayName', 'memory'),
       description: optionalString(fields, 'description', 'memory'),
       topics: optionalArray(fields, 'topics', 'memory'),
-      metadata: optionalObject(fields, 'metadata', 'memory'),
+      metadata: optionalMetadata(fields, 'memory'),
       expireTime: ttl !== undefined ? call.now + ttl : expireAt,
     });
     const response = { '@type': typeUrl(call.version, 'Memory'), ...memoryJson(memory) };
@@ -173,7 +192,7 @@ export class Memories {
     const displayName = optionalString(fields, 'displayName', 'memory');
     const description = optionalString(fields, 'description', 'memory');
     const topics = optionalArray(fields, 'topics', 'memory');
-    const metadata = optionalObject(fields, 'metadata', 'memory');
+    const metadata = optionalMetadata(fields, 'memory');
     const expiry = maskedExpiry(fields, paths, 'memory', call.now);
     if (fact !== undefined) memory.fact = fact;
     if (paths.has('displayName')) memory.displayName = displayName;
@@ -191,16 +210,14 @@ export class Memories {
    * and `fact` with `=` or `!=`), deleted only with `force: true`. Without it nothing is deleted
    * and `purgeCount` is how many would be, as Google's other purge methods with `force` answer
    * (Discovery Engine's PurgeDocuments): the reference says only that the request is then
-   * "validated but not executed". `filterGroups` (metadata filters) are not served.
+   * "validated but not executed". `filterGroups` (metadata filters, metadata-filters.ts) narrow it.
    */
   purge(call: ServiceCall): object {
     const fields = messageFields(call.body, purgeFields, 'request');
     const filter = requiredString(fields, 'filter', 'request');
-    if ((optionalArray(fields, 'filterGroups', 'request') ?? []).length > 0) {
-      throw new ServiceError('UNIMPLEMENTED', 'agentgen dev does not apply filterGroups when purging memories: use filter.');
-    }
+    const groups = parseFilterGroups(fields, 'request');
     const force = optionalBoolean(fields, 'force', 'request') === true;
-    const matching = this.#matching(filter, call.now);
+    const matching = this.#matching(filter, call.now).filter((memory) => metadataMatches(memory.metadata, groups));
     if (force) for (const memory of matching) this.#byId.delete(memory.name.slice(memory.name.lastIndexOf('/') + 1));
     const response = { '@type': typeUrl(call.version, 'PurgeMemoriesResponse'), purgeCount: matching.length };
     return this.operations.finished(this.engine, call.version, 'PurgeMemoriesOperationMetadata', response, call.now);
@@ -215,7 +232,7 @@ export class Memories {
     const { facts, defaultScope } = this.#factsFrom(sources[0] as string, fields, call.now);
     const scope = checkScope(fields['scope'] ?? defaultScope, 'scope');
     const consolidate = optionalBoolean(fields, 'disableConsolidation', 'request') !== true;
-    const metadata = optionalObject(fields, 'metadata', 'request');
+    const metadata = optionalMetadata(fields, 'request');
     const scopeKey = scopeKeyOf(scope);
     const generatedMemories = facts.map((fact) => {
       const same = consolidate ? this.#all(call.now).find((memory) => memory.scopeKey === scopeKey && memory.fact === fact) : undefined;
@@ -234,14 +251,13 @@ export class Memories {
   retrieve(call: ServiceCall): object {
     const fields = messageFields(call.body, retrieveFields, 'request');
     const scope = checkScope(fields['scope'], 'scope');
-    if (fields['filter'] !== undefined || (optionalArray(fields, 'filterGroups', 'request') ?? []).length > 0) {
-      throw new ServiceError('UNIMPLEMENTED', 'agentgen dev does not apply filter or filterGroups when retrieving memories.');
-    }
+    const passes = retrieveFilter(optionalString(fields, 'filter', 'request'));
+    const groups = parseFilterGroups(fields, 'request');
     if (fields['similaritySearchParams'] !== undefined && fields['simpleRetrievalParams'] !== undefined) {
       throw invalidArgument('Only one of similaritySearchParams and simpleRetrievalParams may be set.');
     }
     const scopeKey = scopeKeyOf(scope);
-    const inScope = this.#all(call.now).filter((memory) => memory.scopeKey === scopeKey);
+    const inScope = this.#all(call.now).filter((memory) => memory.scopeKey === scopeKey && passes(memory) && metadataMatches(memory.metadata, groups));
     if (fields['similaritySearchParams'] !== undefined) {
       const params = messageFields(fields['similaritySearchParams'], ['searchQuery', 'topK'], 'similaritySearchParams');
       const query = requiredString(params, 'searchQuery', 'similaritySearchParams');

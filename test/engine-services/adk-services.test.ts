@@ -17,7 +17,8 @@
  * and the calls of googleapis/python-aiplatform's replay tests
  * (tests/unit/vertexai/genai/replays/test_ae_session_private_update.py sends the unchanged user_id,
  * test_ae_memories_private_update.py the unchanged scope, test_ae_memories_private_purge.py a
- * `scope.user_id=…` filter).
+ * `scope.user_id=…` filter); the metadata filters as `@google-cloud/vertexai` 1.12 documents them
+ * (types/common.d.ts: MemoryConjunctionFilter, MemoryFilter, the fields retrieve's `filter` takes).
  */
 import { Client } from '@google-cloud/vertexai';
 import { VertexAiMemoryBankService, VertexAiSessionService, createEvent } from '@google/adk';
@@ -251,5 +252,61 @@ describe("updates and purges through Google's client", () => {
     expect(await ofUser('kim')).toEqual([]);
     expect(await ofUser('lou')).toEqual(['Lou likes tea']);
     expect((await memories.purgeInternal({ name: parent, filter: 'scope.user_id="kim"', force: true })).response?.purgeCount).toBe(0);
+  });
+
+  it('retrieves and purges by metadata (filterGroups, an OR of ANDs) and retrieves by fact and time (filter)', async () => {
+    const memories = client.agentEnginesInternal.memories;
+    const parent = `reasoningEngines/${engine.agentEngineId}`;
+    const scope = { user_id: 'max' };
+    // The client's own types (its genai types are not exported by name).
+    type Metadata = NonNullable<NonNullable<Parameters<typeof memories.createInternal>[0]['config']>['metadata']>;
+    type Groups = NonNullable<NonNullable<Parameters<typeof memories.retrieveInternal>[0]['config']>['filterGroups']>;
+    type Op = NonNullable<NonNullable<Groups[number]['filters']>[number]['op']>;
+    const made: Array<{ fact: string; metadata: Metadata }> = [
+      { fact: 'Max likes jazz', metadata: { source: { stringValue: 'chat' }, weight: { doubleValue: 0.9 } } },
+      { fact: 'Max lives in Oslo', metadata: { source: { stringValue: 'form' }, weight: { doubleValue: 0.4 } } },
+      { fact: 'Max is a nurse', metadata: { source: { stringValue: 'chat' }, verified: { boolValue: true } } },
+    ];
+    for (const { fact, metadata } of made) await memories.createInternal({ name: parent, fact, scope, config: { metadata } });
+    const facts = async (config: object) =>
+      ((await memories.retrieveInternal({ name: parent, scope, simpleRetrievalParams: { pageSize: 10 }, config })).retrievedMemories ?? [])
+        .map((r) => r.memory?.fact)
+        .sort();
+
+    // (source = chat AND weight > 0.5) OR verified = true
+    const groups: Groups = [
+      {
+        filters: [
+          { key: 'source', value: { stringValue: 'chat' } },
+          { key: 'weight', op: 'GREATER_THAN' as Op, value: { doubleValue: 0.5 } },
+        ],
+      },
+      { filters: [{ key: 'verified', value: { boolValue: true } }] },
+    ];
+    expect(await facts({ filterGroups: groups })).toEqual(['Max is a nurse', 'Max likes jazz']);
+    // negate: a memory without the key passes NOT(source = chat), as does one with another value.
+    expect(await facts({ filterGroups: [{ filters: [{ key: 'source', negate: true, value: { stringValue: 'chat' } }] }] })).toEqual(['Max lives in Oslo']);
+    expect(await facts({ filter: 'fact!="Max likes jazz"' })).toEqual(['Max is a nurse', 'Max lives in Oslo']);
+    expect(await facts({ filter: `create_time<="${new Date(Date.now() + 60_000).toISOString()}" AND fact="Max lives in Oslo"` })).toEqual([
+      'Max lives in Oslo',
+    ]);
+    expect(await facts({ filter: `update_time>"${new Date(Date.now() + 60_000).toISOString()}"` })).toEqual([]);
+    // The similarity search is narrowed the same way.
+    const similar = await memories.retrieveInternal({
+      name: parent,
+      scope,
+      similaritySearchParams: { searchQuery: 'Max' },
+      config: { filterGroups: groups.slice(1) },
+    });
+    expect(similar.retrievedMemories?.map((r) => r.memory?.fact)).toEqual(['Max is a nurse']);
+
+    const purged = await memories.purgeInternal({
+      name: parent,
+      filter: 'scope.user_id="max"',
+      filterGroups: [{ filters: [{ key: 'source', value: { stringValue: 'form' } }] }],
+      force: true,
+    });
+    expect(purged.response?.purgeCount).toBe(1);
+    expect(await facts({})).toEqual(['Max is a nurse', 'Max likes jazz']);
   });
 });

@@ -75,6 +75,37 @@ describe('engine services: refusals', () => {
       ['POST', `${base}/memories:purge`, { force: true }, /'request.filter' is required/],
       ['POST', `${base}/memories:purge`, { filter: 'displayName="x"', force: true }, /cannot be filtered on "displayName"/],
       ['POST', `${base}/memories:purge`, { filter: 'scope.user_id="u"', force: 'yes' }, /request.force/],
+      ['POST', `${base}/memories:purge`, { filter: 'fact="f"', filterGroups: [{ filters: [] }] }, /filterGroups\[0\].filters' must hold at least one/],
+      [
+        'POST',
+        `${base}/memories`,
+        { fact: 'f', scope: { user_id: 'u' }, metadata: { author: 'ada' } },
+        /Invalid value at 'memory.metadata\["author"\]': expected an object/,
+      ],
+      ['POST', `${base}/memories`, { fact: 'f', scope: { user_id: 'u' }, metadata: { n: { doubleValue: 1, stringValue: '1' } } }, /expected exactly one of/],
+      ['POST', `${base}/memories`, { fact: 'f', scope: { user_id: 'u' }, metadata: { at: { timestampValue: 'yesterday' } } }, /memory.metadata\["at"\]/],
+      ['POST', `${base}/memories:retrieve`, { scope: { user_id: 'u' }, filter: 'fact>"a"' }, /fact is compared with = or != only/],
+      ['POST', `${base}/memories:retrieve`, { scope: { user_id: 'u' }, filter: 'create_time>"last week"' }, /filter create_time/],
+      ['POST', `${base}/memories:retrieve`, { scope: { user_id: 'u' }, filter: 'scope.user_id="u"' }, /cannot be filtered on "scope.user_id"/],
+      [
+        'POST',
+        `${base}/memories:retrieve`,
+        { scope: { user_id: 'u' }, filterGroups: [{ filters: [{ key: 'author', op: 'GREATER_THAN', value: { stringValue: 'a' } }] }] },
+        /GREATER_THAN is served for doubleValue and timestampValue only/,
+      ],
+      [
+        'POST',
+        `${base}/memories:retrieve`,
+        { scope: { user_id: 'u' }, filterGroups: [{ filters: [{ key: 'author', op: 'LIKE', value: { stringValue: 'a' } }] }] },
+        /expected EQUAL, GREATER_THAN or LESS_THAN/,
+      ],
+      [
+        'POST',
+        `${base}/memories:retrieve`,
+        { scope: { user_id: 'u' }, filterGroups: [{ filters: [{ key: 'author', value: {} }] }] },
+        /value' must hold one of/,
+      ],
+      ['POST', `${base}/memories:retrieve`, { scope: { user_id: 'u' }, filterGroups: [{ filters: [{ value: { boolValue: true } }] }] }, /key' is required/],
     ];
     // The session and the memory the PATCH cases address.
     expect((await call('POST', `${base}/sessions?sessionId=patched`, { userId: 'u' })).status).toBe(200);
@@ -109,7 +140,6 @@ describe('engine services: refusals', () => {
   it('says which methods it does not serve, and refuses a wrong verb', async () => {
     expect(await call('POST', `${base}/memories:ingestEvents`, {})).toMatchObject({ status: 501, body: { error: { status: 'UNIMPLEMENTED' } } });
     expect(await call('POST', `${base}/memories/1:rollback`, {})).toMatchObject({ status: 501 });
-    expect(await call('POST', `${base}/memories:purge`, { filter: 'scope.user_id="u"', filterGroups: [{ filters: [] }] })).toMatchObject({ status: 501 });
     expect(await call('PUT', `${base}/sessions`, {})).toMatchObject({ status: 405, body: { error: { status: 'UNIMPLEMENTED' } } });
     expect(await call('POST', `${base}/sessions/taken`, {})).toMatchObject({
       status: 405,

@@ -1,0 +1,111 @@
+/**
+ * `filterGroups` of memories:retrieve and memories:purge: metadata filters in disjunctive normal
+ * form, an OR of groups whose `filters` are ANDed, as `@google-cloud/vertexai` 1.12 documents them
+ * (types/common.d.ts: MemoryConjunctionFilter, MemoryFilter, MemoryMetadataValue, Operator). A
+ * filter compares the memory's `metadata[key]`, a value of one kind (`stringValue`, `doubleValue`,
+ * `boolValue` or `timestampValue`, compared to the second), with `op` (EQUAL when unset,
+ * GREATER_THAN, LESS_THAN); a memory without that key, or with a value of another kind, does not
+ * match; `negate` inverts the result. Ordering is served for doubles and timestamps only: any other
+ * ordering is refused with 400 rather than guessed.
+ */
+import { isObject, messageFields, optionalArray, optionalBoolean, optionalString, timestampMs, type JsonObject } from './fields.js';
+import { invalidArgument } from './service-error.js';
+
+type Kind = 'stringValue' | 'doubleValue' | 'boolValue' | 'timestampValue';
+const kinds: readonly Kind[] = ['stringValue', 'doubleValue', 'boolValue', 'timestampValue'];
+type Op = 'EQUAL' | 'GREATER_THAN' | 'LESS_THAN';
+
+interface MetadataFilter {
+  readonly key: string;
+  readonly kind: Kind;
+  /** Strings and booleans as they are; doubles as numbers; timestamps as whole epoch seconds. */
+  readonly value: string | number | boolean;
+  readonly op: Op;
+  readonly negate: boolean;
+}
+
+/** A metadata value's kind and comparable value, or undefined when it holds none of the kinds. */
+function valueOf(raw: unknown): { kind: Kind; value: string | number | boolean } | undefined {
+  if (!isObject(raw)) return undefined;
+  const kind = kinds.find((name) => raw[name] !== undefined && raw[name] !== null);
+  if (kind === undefined) return undefined;
+  const value = raw[kind];
+  if (kind === 'timestampValue') return typeof value === 'string' ? { kind, value: Math.floor(timestampMs(value, 'timestampValue') / 1000) } : undefined;
+  if (kind === 'doubleValue') return typeof value === 'number' ? { kind, value } : undefined;
+  if (kind === 'boolValue') return typeof value === 'boolean' ? { kind, value } : undefined;
+  return typeof value === 'string' ? { kind, value } : undefined;
+}
+
+/**
+ * A memory's `metadata` (create, update, generate): a map whose every value is a
+ * MemoryMetadataValue holding exactly one kind, of its type; anything else is 400, naming the key.
+ */
+export function optionalMetadata(fields: JsonObject, where: string): JsonObject | undefined {
+  const metadata = fields['metadata'];
+  if (metadata === undefined) return undefined;
+  if (!isObject(metadata)) throw invalidArgument(`Invalid value at '${where}.metadata': expected an object of MemoryMetadataValue.`);
+  for (const [key, raw] of Object.entries(metadata)) {
+    const at = `${where}.metadata[${JSON.stringify(key.slice(0, 64))}]`;
+    const given = messageFields(raw, kinds, at);
+    let value: ReturnType<typeof valueOf>;
+    try {
+      value = valueOf(given);
+    } catch {
+      value = undefined;
+    }
+    if (Object.keys(given).length !== 1 || value === undefined) {
+      throw invalidArgument(`Invalid value at '${at}': expected exactly one of ${kinds.join(', ')} (a string, a number, a boolean or an RFC 3339 timestamp).`);
+    }
+  }
+  return metadata;
+}
+
+/** The groups of a request's `filterGroups`, checked; an empty list filters nothing. */
+export function parseFilterGroups(fields: JsonObject, where: string): MetadataFilter[][] {
+  const groups = optionalArray(fields, 'filterGroups', where) ?? [];
+  return groups.map((group, g) => {
+    const at = `${where}.filterGroups[${g}]`;
+    const filters = optionalArray(messageFields(group, ['filters'], at), 'filters', at) ?? [];
+    if (filters.length === 0) throw invalidArgument(`'${at}.filters' must hold at least one filter.`);
+    return filters.map((raw, f) => {
+      const here = `${at}.filters[${f}]`;
+      const filter = messageFields(raw, ['key', 'negate', 'op', 'value'], here);
+      const key = optionalString(filter, 'key', here);
+      if (key === undefined || key === '') throw invalidArgument(`'${here}.key' is required.`);
+      const given = messageFields(filter['value'], kinds, `${here}.value`);
+      if (Object.keys(given).length > 1) throw invalidArgument(`'${here}.value' holds more than one of ${kinds.join(', ')}: it is a oneof.`);
+      const value = valueOf(given);
+      if (value === undefined)
+        throw invalidArgument(`'${here}.value' must hold one of ${kinds.join(', ')} (a string, a number, a boolean or an RFC 3339 timestamp).`);
+      const op = optionalString(filter, 'op', here) ?? 'EQUAL';
+      const known = op === 'OPERATOR_UNSPECIFIED' ? 'EQUAL' : op;
+      if (known !== 'EQUAL' && known !== 'GREATER_THAN' && known !== 'LESS_THAN') {
+        throw invalidArgument(`Invalid value at '${here}.op': expected EQUAL, GREATER_THAN or LESS_THAN.`);
+      }
+      if (known !== 'EQUAL' && value.kind !== 'doubleValue' && value.kind !== 'timestampValue') {
+        throw invalidArgument(`'${here}.op' ${known} is served for doubleValue and timestampValue only by agentgen dev.`);
+      }
+      return { key, kind: value.kind, value: value.value, op: known, negate: optionalBoolean(filter, 'negate', here) === true };
+    });
+  });
+}
+
+/** Whether a memory's `metadata` passes the groups (no groups: every memory does). */
+export function metadataMatches(metadata: JsonObject | undefined, groups: readonly MetadataFilter[][]): boolean {
+  if (groups.length === 0) return true;
+  return groups.some((group) => group.every((filter) => matchesOne(metadata?.[filter.key], filter)));
+}
+
+function matchesOne(raw: unknown, filter: MetadataFilter): boolean {
+  let actual: ReturnType<typeof valueOf>;
+  try {
+    actual = valueOf(raw);
+  } catch {
+    actual = undefined; // a stored timestamp that does not parse compares as no value
+  }
+  const hit =
+    actual !== undefined &&
+    actual.kind === filter.kind &&
+    (filter.op === 'EQUAL' ? actual.value === filter.value : filter.op === 'GREATER_THAN' ? actual.value > filter.value : actual.value < filter.value);
+  return filter.negate ? !hit : hit;
+}
