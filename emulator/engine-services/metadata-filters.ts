@@ -38,14 +38,15 @@ function valueOf(raw: unknown): { kind: Kind; value: string | number | boolean }
 
 /**
  * A memory's `metadata` (create, update, generate): a map whose every value is a
- * MemoryMetadataValue holding exactly one kind, of its type; anything else is 400, naming the key.
+ * MemoryMetadataValue holding exactly one kind, of its type; anything else is 400.
  */
 export function optionalMetadata(fields: JsonObject, where: string): JsonObject | undefined {
   const metadata = fields['metadata'];
   if (metadata === undefined) return undefined;
   if (!isObject(metadata)) throw invalidArgument(`Invalid value at '${where}.metadata': expected an object of MemoryMetadataValue.`);
-  for (const [key, raw] of Object.entries(metadata)) {
-    const at = `${where}.metadata[${JSON.stringify(key.slice(0, 64))}]`;
+  // An entry is named by its place, not its key: a key is the caller's data, not echoed back.
+  for (const [index, raw] of Object.values(metadata).entries()) {
+    const at = `${where}.metadata (entry ${index + 1} of ${Object.keys(metadata).length})`;
     const given = messageFields(raw, kinds, at);
     let value: ReturnType<typeof valueOf>;
     try {
