@@ -1,11 +1,15 @@
 /**
  * The runtime's HTTP passthrough: `{base}/reasoningEngines/v1/{resource}/api/{path}` reaches the
- * container's `/api/{path}` with any method (`invokeReasoningEngine` in the REST reference; Google's
- * agents-cli reaches an ADK agent's A2A routes this way, e.g.
- * `…/reasoningEngines/v1/projects/P/locations/L/reasoningEngines/ID/api/a2a/APP/.well-known/agent-card.json`).
- * Only paths under `/api/` are reachable, as on the runtime; the caller's token stays at the edge.
- * The container's answer comes back as it is (status, content type, body, streamed): what the
- * runtime does with a container's error answer on this path is not documented, so dev adds nothing.
+ * container's **`/{path}`** with any method (`invokeReasoningEngine` in the REST reference). The
+ * runtime strips the `/api`: Google's agents-cli reaches ADK's root routes `/run_sse` and `/apps/…`
+ * as `…/api/run_sse` and `…/api/apps/…` (google/agents-cli
+ * `src/google/agents/cli/scaffold/deployment_targets/agent_runtime/python/tests/load_test/load_test.py`),
+ * a container's A2A card `/a2a/{app}/.well-known/agent-card.json` as `…/api/a2a/{app}/.well-known/agent-card.json`
+ * (agents-cli `skills/google-agents-cli-deploy/references/agent-runtime.md`), and so the contract's
+ * stream route is `…/api/api/stream_reasoning_engine`. Every container path is reachable, as on the
+ * runtime; the caller's token stays at the edge. The container's answer comes back as it is
+ * (status, content type, body, streamed): what the runtime does with a container's error answer on
+ * this path is not documented, so dev adds nothing.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Answer, ContainerRequest } from './forward.js';
@@ -23,18 +27,19 @@ const requestHeaders = ['content-type', 'accept', 'accept-language'] as const;
 const responseHeaders = ['content-type', 'content-language', 'cache-control', 'etag', 'last-modified', 'location'] as const;
 
 /**
- * The container path (`/api/…` with the query) a passthrough URL names; undefined when the URL is not
- * a passthrough URL. A passthrough URL for another resource, or outside `/api/`, is NOT_FOUND.
+ * The container path (`/{path}` with the query) a passthrough URL names; undefined when the URL is not
+ * a passthrough URL. A passthrough URL for another resource, or not under `{resource}/api`, is NOT_FOUND.
  */
 export function passthroughPath(url: URL, resource: string): string | undefined {
   if (!url.pathname.startsWith(passthroughPrefix)) return undefined;
   const rest = url.pathname.slice(passthroughPrefix.length);
-  const api = `${resource}/api/`;
-  if (!rest.startsWith(api)) {
+  const api = `${resource}/api`;
+  if (rest !== api && !rest.startsWith(`${api}/`)) {
     throw new PublicError('unknownPath', `The passthrough reaches ${passthroughPrefix}${resource}/api/{path} only`);
   }
-  // URL parsing has already resolved `.` and `..` (also as %2e): what is left stays under /api/.
-  return `${rest.slice(resource.length)}${url.search}`;
+  // The runtime strips `/api`: `…/api/x` is the container's `/x`, `…/api` and `…/api/` its `/`.
+  // URL parsing has already resolved `.` and `..` (also as %2e), so nothing climbs above `/api`.
+  return `${rest.slice(api.length) || '/'}${url.search}`;
 }
 
 /** The request for the container: the caller's method, body and content headers, plus the platform's trace headers. */

@@ -86,7 +86,8 @@ export interface ClientCoreMethods {
   call(name: string, input: unknown, options?: GenericCallOptions & { stream?: false }): Promise<unknown>;
   /**
    * The runtime's HTTP passthrough: `{baseUrl}/reasoningEngines/v1/{resourceName}/api/{path}`
-   * reaches the container's `/api/{path}` with any method (an A2A route, say). Untyped, as `fetch`:
+   * reaches the container's `/{path}` with any method (the runtime strips `/api`): `path` is the
+   * container's own path, `a2a/app/.well-known/agent-card.json` or `api/stream_reasoning_engine`. Untyped, as `fetch`:
    * the token and trace are added, and the answer comes back as it is (a non-2xx is not thrown).
    */
   passthrough(path: string, init?: RequestInit): Promise<Response>;
@@ -144,8 +145,9 @@ function revisionId(revision: string, resourceName: string): string {
 }
 
 /**
- * A passthrough path (`a2a/app/.well-known/agent-card.json`, with or without a leading `/`, with
- * or without a query) under `base`; a path that would leave `/api/` or carries a fragment is refused.
+ * A container path (`a2a/app/.well-known/agent-card.json`, with or without a leading `/`, with or
+ * without a query) as its passthrough URL under `base` (`…/api/`); a path that would climb out of
+ * `base` or carries a fragment is refused.
  */
 function passthroughUrl(base: string, path: string): string {
   if (typeof path !== 'string') throw new TypeError(`passthrough path must be a string, got ${typeof path}`);
