@@ -5,8 +5,10 @@
  * platform's services:
  *
  * - always: the engine id (`GOOGLE_CLOUD_AGENT_ENGINE_ID`, and the contract's
- *   `PLATFORM_CLOUD_AGENT_ENGINE_ID`), and `AGENT_SERVER_HOST=127.0.0.1`, so the container listens
- *   on loopback only (on the runtime it listens on 0.0.0.0, rule 6);
+ *   `PLATFORM_CLOUD_AGENT_ENGINE_ID`), `AGENT_SERVER_HOST=127.0.0.1`, so the container listens
+ *   on loopback only (on the runtime it listens on 0.0.0.0, rule 6), and `APP_URL`, dev's
+ *   passthrough base (`http://{dev}/reasoningEngines/v1/{resource}/api`), which `agentgen deploy`
+ *   sets to the engine's on the platform (as google/agents-cli does): an A2A card advertises it;
  * - with `--sessions engine` (the default) and a resource named
  *   `projects/P/locations/L/reasoningEngines/ID`: `GOOGLE_CLOUD_PROJECT`, `GOOGLE_CLOUD_LOCATION`,
  *   `GOOGLE_CLOUD_AGENT_ENGINE_LOCATION` from it; `GCE_METADATA_HOST`, dev's metadata server, where
@@ -40,6 +42,7 @@ export function containerEnvironment(resource: string, mode: SessionsMode, devAd
     GOOGLE_CLOUD_AGENT_ENGINE_ID: engineId,
     PLATFORM_CLOUD_AGENT_ENGINE_ID: engineId,
     AGENT_SERVER_HOST: '127.0.0.1',
+    APP_URL: `http://${devAddress}/reasoningEngines/v1/${resource}/api`,
   };
   const engine = parseEngineName(resource);
   if (mode === 'memory' || engine === undefined) return env;

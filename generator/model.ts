@@ -87,11 +87,42 @@ export interface Model {
   readonly schemas: readonly NamedSchema[];
   /** Declared operations, in a stable order: surface order, then custom ones by name. */
   readonly operations: readonly OperationModel[];
+  /** The spec's `a2a`: the A2A face the container serves beside the contract routes; none, none served. */
+  readonly a2a: A2AFaceModel | undefined;
   /**
    * The API's licence (OpenAPI `info.license`): the spec's `license`; for the standard surface
    * generated without a spec, agentgen's own (the surface is agentgen's definition); else none.
    */
   readonly license: LicenseModel | undefined;
+}
+
+/**
+ * The A2A face, in the form the runtime takes it (`A2AFace` of `@agentgen/runtime/codegenv1/server`):
+ * generated `server.ts` writes it out as a literal.
+ */
+export interface A2AFaceModel {
+  readonly mount: string;
+  readonly protocolVersions: readonly ('1.0' | '0.3')[];
+  readonly card: {
+    readonly name: string;
+    readonly description: string;
+    readonly version: string;
+    readonly provider?: { readonly organization: string; readonly url: string };
+    readonly documentationUrl?: string;
+    readonly iconUrl?: string;
+    readonly streaming: boolean;
+    readonly defaultInputModes: readonly string[];
+    readonly defaultOutputModes: readonly string[];
+    readonly skills: readonly {
+      readonly id: string;
+      readonly name: string;
+      readonly description: string;
+      readonly tags: readonly string[];
+      readonly examples?: readonly string[];
+      readonly inputModes?: readonly string[];
+      readonly outputModes?: readonly string[];
+    }[];
+  };
 }
 
 export interface LicenseModel {

@@ -14,6 +14,8 @@
  * they need (the session database), so an unreachable database fails at start, not on a call.
  */
 import { InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService, type BasePlugin } from '@google/adk';
+import type { A2ATurn, A2ATurnUpdate } from '@agentgen/runtime/server';
+import { startA2ATurn } from './a2a.js';
 import { startStreamQuery } from './conversation.js';
 import { AppCore, type RootAgent } from './core.js';
 import { startHandoff } from './handoff.js';
@@ -107,7 +109,7 @@ export class AgentApp implements AgentHandlers {
     this.appName = options.appName ?? this.engineId ?? defaultAppName;
     this.#plan = planServices(options, this.#env);
     // Servers may call a handler detached from its object; every operation keeps its `this`.
-    for (const name of agentAppOperations) {
+    for (const name of [...agentAppOperations, 'a2aTurn'] as const) {
       Object.defineProperty(this, name, { value: this[name].bind(this), enumerable: false, writable: true, configurable: true });
     }
   }
@@ -253,6 +255,13 @@ export class AgentApp implements AgentHandlers {
 
   streaming_agent_run_with_events(input: StreamingAgentRunWithEventsInput, context?: Context): Promise<AsyncIterable<HandoffEnvelope>> {
     return startHandoff({ app: this.core, temporary: this.temporaryCore }, input, context?.signal);
+  }
+
+  // ---- A2A (a spec's `a2a:` face) ----
+
+  /** One A2A message as a turn: the A2A context is the session (a2a.ts). */
+  a2aTurn(turn: A2ATurn): Promise<AsyncIterable<A2ATurnUpdate>> {
+    return startA2ATurn(this.core, turn);
   }
 }
 

@@ -7,7 +7,7 @@
 import type { Assets } from '../assets.js';
 import { generatedTypeNames } from '../generated-names.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
-import { docComment, stringLiteral } from '../schema/escape.js';
+import { docComment, jsonLiteral, stringLiteral } from '../schema/escape.js';
 import { code, GeneratedFile } from './generated-file.js';
 import { fileHeader } from './header.js';
 import { operationMethod, operationTableDeclaration } from './operation-table.js';
@@ -38,9 +38,14 @@ export function emitClient(model: Model, assets: Assets): EmittedFile {
   };
   const tableEntry = (op: OperationModel): string =>
     `kind: '${op.routing.response}', input: ${v}.${op.names.inputSchema}${op.routing.response === 'unary' ? `, output: ${v}.${op.names.outputSchema}` : ''}`;
+  // With an A2A face, `client.a2a` reaches it through the passthrough, at the spec's mount.
+  const bases = [f.use(type('ClientCoreMethods')), ...(model.a2a === undefined ? [] : [f.use(type('A2AClientMethods'))])].join(', ');
+  const a2aArgument = model.a2a === undefined ? '' : `, ${jsonLiteral({ mount: model.a2a.mount, protocolVersions: model.a2a.protocolVersions })}`;
   f.add(
-    docComment('The public API of the agent: one method per declared operation, plus `getResource` and `call`.') +
-      `\nexport interface ${generatedTypeNames.client} extends ${f.use(type('ClientCoreMethods'))} {\n${model.operations.map(method).join('\n')}\n}`,
+    docComment(
+      'The public API of the agent: one method per declared operation, plus `getResource` and `call`' +
+        (model.a2a === undefined ? '.' : ', and `a2a`: its A2A face.'),
+    ) + `\nexport interface ${generatedTypeNames.client} extends ${bases} {\n${model.operations.map(method).join('\n')}\n}`,
     // One `set` statement per operation: an array literal of entries would be typed as the union of
     // one entry type per operation, which tsc rejects (TS2590) beyond a few thousand operations.
     `\n${operationTableDeclaration(f.use(zod, true))}`,
@@ -49,7 +54,7 @@ export function emitClient(model: Model, assets: Assets): EmittedFile {
     code`export const clientOperations: ${type('ClientOperationTable')} = operationTable;`,
     '\n' + docComment('A typed client of the public `:query` / `:streamQuery` API.'),
     code`export function createAgentClient(options: ${type('AgentClientOptions')}): ${generatedTypeNames.client} {
-  return ${value('createClientCore')}(clientOperations, options) as unknown as ${generatedTypeNames.client};
+  return ${value('createClientCore')}(clientOperations, options${a2aArgument}) as unknown as ${generatedTypeNames.client};
 }`,
   );
   return { path: 'client.ts', contents: f.print(fileHeader(model, assets)) };

@@ -7,7 +7,7 @@ import { isAnyJson } from '../../spec/index.js';
 import type { Assets } from '../assets.js';
 import { generatedTypeNames } from '../generated-names.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
-import { docComment, stringLiteral } from '../schema/escape.js';
+import { docComment, jsonLiteral, stringLiteral } from '../schema/escape.js';
 import { code, GeneratedFile } from './generated-file.js';
 import { fileHeader } from './header.js';
 import { operationMethod, operationTableDeclaration } from './operation-table.js';
@@ -47,12 +47,16 @@ export function emitServer(model: Model, assets: Assets): EmittedFile {
     const output = isAnyJson(op.output) ? '' : `, output: ${v}.${op.names.outputSchema}`;
     return `kind: '${op.routing.response}', apiMode: ${stringLiteral(op.apiMode)}, input: ${v}.${op.names.inputSchema}${output}`;
   };
+  // With an A2A face the handlers also answer A2A messages (`a2aTurn`, which AgentApp has).
+  const handlersBase = model.a2a === undefined ? '' : ` extends ${f.use(type('A2AHandlers'))}`;
+  const a2aArgument = model.a2a === undefined ? '' : ', a2aFace';
   f.add(
     docComment(
       'The declared operations, one method each: implement this (a class instance or a plain object).\n' +
         'Unary methods return the result or a promise of it; streaming methods return a sync or async\n' +
-        'iterable of events (or a promise of one). Inputs arrive validated.',
-    ) + `\nexport interface ${generatedTypeNames.handlers} {\n${model.operations.map(handler).join('\n')}\n}`,
+        'iterable of events (or a promise of one). Inputs arrive validated.' +
+        (model.a2a === undefined ? '' : '\nThe spec declares an A2A face: `a2aTurn` answers each A2A message as a turn.'),
+    ) + `\nexport interface ${generatedTypeNames.handlers}${handlersBase} {\n${model.operations.map(handler).join('\n')}\n}`,
     // One `set` statement per operation: an array literal of entries would be typed as the union of
     // one entry type per operation, which tsc rejects (TS2590) beyond a few thousand operations.
     `\n${operationTableDeclaration(f.use(zod, true))}`,
@@ -63,13 +67,24 @@ export function emitServer(model: Model, assets: Assets): EmittedFile {
           'event (`validateResults`; none when the output is any JSON). Dispatch goes through this map only.',
       ),
     code`export const operations: ${type('ServerOperationTable')} = operationTable;`,
+    ...(model.a2a === undefined
+      ? []
+      : [
+          '\n' +
+            docComment(
+              "The A2A face the spec declares: the card's fields, the JSON-RPC endpoint's path (the card is at\n" +
+                "`{mount}/.well-known/agent-card.json`) and the protocol versions. The card's URL comes from where the\n" +
+                'container runs: `$APP_URL`, else the runtime passthrough the engine variables name.',
+            ),
+          code`export const a2aFace: ${type('A2AFace')} = ${jsonLiteral(model.a2a)};`,
+        ]),
     '\n' + docComment('The container: `await createAgentServer(handlers).listen()` serves both routes on $PORT (default 8080), 0.0.0.0.'),
     code`export function createAgentServer(handlers: ${generatedTypeNames.handlers}, options?: ${type('AgentServerOptions')}): ${type('AgentServer')} {
-  return ${value('createContainer')}(operations, handlers, options);
+  return ${value('createContainer')}(operations, handlers, options${a2aArgument});
 }`,
     '\n' + docComment('The bare `(req, res)` listener, to mount in an existing `node:http` server.'),
     code`export function createRequestListener(handlers: ${generatedTypeNames.handlers}, options?: ${type('AgentServerOptions')}): ${type('RequestListener')} {
-  return ${value('createListener')}(operations, handlers, options);
+  return ${value('createListener')}(operations, handlers, options${a2aArgument});
 }`,
   );
   return { path: 'server.ts', contents: f.print(fileHeader(model, assets)) };

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { apiModes, jsonTypes, surfaceNames, type JsonSchema, type JsonType, type SurfaceName } from '../../spec/index.js';
 import { runtimeModes } from './spec-defaults.js';
+import { a2aFormat } from './a2a-format.js';
 import { deployFormat } from './deploy-format.js';
 import { emptyWhenNull } from './empty-section.js';
 
@@ -125,6 +126,8 @@ export const specFormat = z.strictObject({
   operations: emptyWhenNull(operationsFormat, () => ({})).optional(),
   /** The licence of the API: `info.license` of the OpenAPI document. */
   license: licenseFormat.optional(),
+  /** The agent's A2A face (see `a2a-format.ts`): the card and JSON-RPC, served beside the contract routes. */
+  a2a: a2aFormat.optional(),
   /** Where and how the agent is deployed (see `deploy-format.ts`); never part of the generated code. */
   deploy: emptyWhenNull(deployFormat, () => ({})).optional(),
 });

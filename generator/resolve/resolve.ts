@@ -28,6 +28,7 @@ import { resolveDeploy } from './deploy-config.js';
 import { builtInClientMembers, fixedTypeNames } from './fixed-names.js';
 import { checkManifestSize } from './manifest-size.js';
 import { uiStreamOf } from './ui-streams.js';
+import { resolveA2A } from './a2a-face.js';
 import { checkSchemaName, checkUnguardedCycles, components, isCycle, specReferences, specSchemaConst, toModelSchema } from './named-schemas.js';
 
 const operationNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -121,15 +122,17 @@ export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model
   const license = doc === undefined ? standardSurfaceLicense : doc.license;
   const ui = [...new Set(doc?.ui ?? [])].sort();
   checkUi(ui, runtime, withNames, problems);
+  const a2a = resolveA2A(doc?.a2a, name, withNames, problems);
   if (problems.length > 0) throw new SpecError(loaded.source, inTextOrder(problems, loaded.locate), loaded.locate);
   const model = deepFreeze({
     name,
     source: loaded.source,
-    // `ui` counts only when set, so a spec without it keeps its hash.
-    hash: modelHash({ name, runtime, schemas, operations: withNames, license, ...(ui.length > 0 ? { ui } : {}) }),
+    // `ui` and `a2a` count only when set, so a spec without them keeps its hash.
+    hash: modelHash({ name, runtime, schemas, operations: withNames, license, ...(ui.length > 0 ? { ui } : {}), ...(a2a === undefined ? {} : { a2a }) }),
     generatorVersion,
     runtime,
     ui,
+    a2a,
     schemas,
     operations: withNames,
     license,
@@ -337,7 +340,9 @@ function checkUi(ui: readonly UiProtocol[], runtime: RuntimeMode, operations: re
 /** The standard surface is agentgen's own definition, under agentgen's licence (LICENSE). */
 const standardSurfaceLicense = { name: 'Apache 2.0', identifier: 'Apache-2.0' } as const;
 
-function modelHash(meaning: Pick<Model, 'name' | 'runtime' | 'schemas' | 'operations' | 'license'> & { readonly ui?: Model['ui'] }): string {
+function modelHash(
+  meaning: Pick<Model, 'name' | 'runtime' | 'schemas' | 'operations' | 'license'> & { readonly ui?: Model['ui']; readonly a2a?: Model['a2a'] },
+): string {
   const canonical = JSON.stringify({ ...meaning, generatorVersion }, (_key, value: unknown) =>
     value !== null && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

@@ -93,6 +93,8 @@ async function endlessStreamServer() {
     throw new Error('not used by the compatibility driver');
   };
   const handlers = Object.fromEntries(manifest.map((entry) => [entry.name, refuse]));
+  // The example declares an A2A face, whose handler the server asks for; this server never serves it.
+  handlers.a2aTurn = refuse;
   handlers.async_stream_query = async function* (_input, context) {
     try {
       for (let i = 0; !context.signal.aborted; i++) {

@@ -341,12 +341,14 @@ describe('--format curl and gcloud: bash runs the command and the API receives t
 describe('the deploy section never changes generated code', () => {
   test('generate with and without deploy: writes the same bytes', async () => {
     const spec = readFileSync(join(example, 'agentgen.yaml'), 'utf8');
-    const without = spec.slice(0, spec.indexOf('\n# Where and how it runs'));
+    // The deploy section alone, cut out: it runs from its comment to the A2A section's.
+    const without = spec.slice(0, spec.indexOf('\n# Where and how it runs')) + spec.slice(spec.indexOf('\n# Its A2A face'));
     expect(without).not.toMatch(/deploy:/);
+    expect(without).toMatch(/^a2a:/m);
     const outputs: Record<string, string>[] = [];
     for (const [name, text] of [
       ['with', spec],
-      ['without', `${without}\n`],
+      ['without', without],
     ] as const) {
       const folder = join(dir, name);
       rmSync(folder, { recursive: true, force: true });

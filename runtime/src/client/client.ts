@@ -8,6 +8,7 @@ import type { ManifestEntry, Validator } from '../contract.js';
 import { activeTraceparent } from '../opentelemetry.js';
 import { AgentApiError, AgentValidationError, errorFromResponse, isRecord, quote } from './errors.js';
 import { ResponseEventStream, type EventStream } from './event-stream.js';
+import { createA2AClient, type A2AClient, type A2AClientFace } from './a2a-client.js';
 
 /** What the client needs from a validator (zod schemas satisfy it): the runtime's one `Validator`. */
 export type ClientSchema = Validator;
@@ -93,10 +94,15 @@ export interface ClientCoreMethods {
   passthrough(path: string, init?: RequestInit): Promise<Response>;
 }
 
+/** The client of a spec with an A2A face: `client.a2a` reaches it through the passthrough. */
+export interface A2AClientMethods {
+  readonly a2a: A2AClient;
+}
+
 export type ClientCore = ClientCoreMethods & { readonly [operation: string]: OperationMethod | undefined };
 
 /** Generic methods of every client; a spec must not declare operations with these names. */
-export const reservedClientNames: readonly string[] = ['getResource', 'call', 'passthrough'];
+export const reservedClientNames: readonly string[] = ['getResource', 'call', 'passthrough', 'a2a'];
 
 function resolveToken(token: AgentClientOptions['token']): string | Promise<string> {
   return typeof token === 'function' ? token() : token;
@@ -164,7 +170,7 @@ function passthroughUrl(base: string, path: string): string {
  * null prototype and its methods are own properties, so an operation named `constructor` or
  * `toString` is just a method, and no inherited name is mistaken for an operation.
  */
-export function createClientCore(table: ClientOperationTable, options: AgentClientOptions): ClientCore {
+export function createClientCore(table: ClientOperationTable, options: AgentClientOptions, a2a?: A2AClientFace): ClientCore {
   const { root, resource } = resourceParts(options.baseUrl, options.resourceName);
   const resourceUrl = `${root}/v1/${resource}`;
   const url =
@@ -272,5 +278,6 @@ export function createClientCore(table: ClientOperationTable, options: AgentClie
   Object.defineProperty(client, 'getResource', { value: getResource, enumerable: false });
   Object.defineProperty(client, 'passthrough', { value: passthrough, enumerable: false });
   Object.defineProperty(client, 'call', { value: call, enumerable: false });
+  if (a2a !== undefined) Object.defineProperty(client, 'a2a', { value: createA2AClient(a2a, passthrough), enumerable: false });
   return client as unknown as ClientCore;
 }

@@ -5,6 +5,7 @@
 export { AgentApiError, AgentValidationError, errorFromResponse, type AgentApiErrorInit, type ContainerErrorStatus } from './errors.js';
 export { StreamLineReader } from './line-reader.js';
 export type { EventStream } from './event-stream.js';
+export { A2AError, createA2AClient, type A2AClient, type A2AClientFace, type A2ACallOptions, type A2AMessageInput } from './a2a-client.js';
 export {
   createClientCore,
   reservedClientNames,
@@ -13,6 +14,7 @@ export {
   type CallOptions,
   type ClientCore,
   type ClientCoreMethods,
+  type A2AClientMethods,
   type ClientOperation,
   type ClientOperationTable,
   type ClientSchema,

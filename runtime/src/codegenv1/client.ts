@@ -14,3 +14,6 @@ export type {
   GenericCallOptions,
 } from '../client/client.js';
 export type { EventStream } from '../client/event-stream.js';
+export { A2AError, type A2AClient, type A2AClientFace, type A2ACallOptions, type A2AMessageInput } from '../client/a2a-client.js';
+export type { A2AClientMethods } from '../client/client.js';
+export type { A2AArtifact, A2AMessage, A2APart, A2AStreamEvent, A2ATask, A2ATaskState } from '../a2a/types.js';

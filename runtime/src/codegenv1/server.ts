@@ -9,3 +9,4 @@ export { stderrLogger, type AgentServerLogger, type LogEntry } from '../server/l
 export { createContainer, createListener } from '../server/lifecycle.js';
 export type { AgentServer, AgentServerOptions, HandlerContext, RequestListener, ServerOperation, ServerOperationTable, StreamOf } from '../server/types.js';
 export type { RpcStatus } from '../contract.js';
+export type { A2AFace, A2AHandlers, A2ATurn, A2ATurnUpdate, A2APart, A2AMessage } from '../a2a/types.js';

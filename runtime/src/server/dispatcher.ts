@@ -2,6 +2,8 @@
 import { containerRoutes, type Validator } from '../contract.js';
 import { loadOpenTelemetry } from '../opentelemetry.js';
 import { answerBusy, BusyState, checkBusyPath } from './busy.js';
+import { createA2ARoute } from '../a2a/route.js';
+import type { A2AFace } from '../a2a/types.js';
 import { createTracing } from './call-span.js';
 import { loadValidatorCompiler, type CompileValidator } from './compiled-validators.js';
 import { readEngineId } from './engine-id.js';
@@ -98,7 +100,11 @@ function hotCompiler(operations: Map<string, ResolvedOperation>): (op: ResolvedO
   };
 }
 
-export function createDispatcher(table: ServerOperationTable, handlers: object, options: AgentServerOptions = {}): Dispatcher {
+/**
+ * `a2a`: the spec's A2A face, served beside the contract routes (`../a2a/route.ts`); its
+ * handlers' `a2aTurn` answers each message.
+ */
+export function createDispatcher(table: ServerOperationTable, handlers: object, options: AgentServerOptions = {}, a2a?: A2AFace): Dispatcher {
   const limit = options.bodyLimitBytes ?? defaultBodyLimit;
   if (!Number.isSafeInteger(limit) || limit < 0) {
     throw new RangeError(`agent server: bodyLimitBytes must be a non-negative integer, got ${String(limit)}`);
@@ -129,6 +135,7 @@ export function createDispatcher(table: ServerOperationTable, handlers: object, 
       : loadOpenTelemetry().then((api) => {
           if (api !== undefined) settings.tracing = createTracing(api);
         });
+  const a2aRoute = a2a === undefined ? undefined : createA2ARoute(a2a, handlers, limit, settings.logger);
   const tracker = new Tracker<Exchange>();
   const listener: RequestListener = (req, res) => {
     if (req.url === busyPath) {
@@ -138,9 +145,16 @@ export function createDispatcher(table: ServerOperationTable, handlers: object, 
     }
     // The contract routes start with /api/: anything else is looked at only off the hot path.
     const url = req.url ?? '/';
-    if (!url.startsWith('/api/') && isHealthUrl(url)) {
-      answerHealth(req, res);
-      return;
+    if (!url.startsWith('/api/')) {
+      if (isHealthUrl(url)) {
+        answerHealth(req, res);
+        return;
+      }
+      if (a2aRoute?.matches(url) === true) {
+        if (tracker.closing) res.setHeader('connection', 'close');
+        a2aRoute.handle(req, res);
+        return;
+      }
     }
     // Tell keep-alive clients to reconnect elsewhere once shutdown has begun.
     if (tracker.closing) res.setHeader('connection', 'close');
@@ -158,6 +172,7 @@ export function createDispatcher(table: ServerOperationTable, handlers: object, 
     logger: settings.logger,
     shutdown(): void {
       tracker.closing = true;
+      a2aRoute?.abortAll();
       for (const exchange of tracker.inFlight) exchange.shutdown();
     },
     drain(): void {

@@ -27,4 +27,6 @@ export type {
   ServerOperationTable,
   StreamOf,
 } from './types.js';
+export type * from '../a2a/types.js';
+export { terminalStates, turnEndingStates } from '../a2a/types.js';
 export { containerErrors, containerRoutes, type ResponseKind, type RpcStatus, type Validator } from '../contract.js';

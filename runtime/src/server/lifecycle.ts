@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { containerErrors, type ErrorRow } from '../contract.js';
+import type { A2AFace } from '../a2a/types.js';
 import { createDispatcher } from './dispatcher.js';
 import { rawHeader } from './envelope.js';
 import { checkedTimeouts } from './timeouts.js';
@@ -17,13 +18,14 @@ import type { AgentServerLogger } from './logger.js';
 import type { AgentServer, AgentServerOptions, RequestListener, ServerOperationTable } from './types.js';
 
 /** The bare `(req, res)` listener over the table, to mount in an existing `node:http` server. */
-export function createListener(table: ServerOperationTable, handlers: object, options?: AgentServerOptions): RequestListener {
-  return createDispatcher(table, handlers, options).listener;
+export function createListener(table: ServerOperationTable, handlers: object, options?: AgentServerOptions, a2a?: A2AFace): RequestListener {
+  return createDispatcher(table, handlers, options, a2a).listener;
 }
 
-export function createContainer(table: ServerOperationTable, handlers: object, options: AgentServerOptions = {}): AgentServer {
+/** `a2a`: the spec's A2A face (generated `server.ts` passes it when the spec has an `a2a:` section). */
+export function createContainer(table: ServerOperationTable, handlers: object, options: AgentServerOptions = {}, a2a?: A2AFace): AgentServer {
   const timeouts = checkedTimeouts(options, 'agent server: ');
-  const dispatcher = createDispatcher(table, handlers, options);
+  const dispatcher = createDispatcher(table, handlers, options, a2a);
   // node:http answers a request without Host with a bare 400 of its own: the container says why, in JSON.
   const server = createServer({ ...timeouts, requireHostHeader: false }, (req, res) => {
     if (lacksHost(req)) refuseNoHost(res, dispatcher.logger);

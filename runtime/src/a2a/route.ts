@@ -1,0 +1,320 @@
+/**
+ * The container's A2A face: the agent card at `{mount}/.well-known/agent-card.json` and JSON-RPC
+ * 2.0 at `{mount}` (A2A 1.0's `SendMessage`, `SendStreamingMessage`, `GetTask`, `CancelTask`, and
+ * A2A 0.3's `message/send`, `message/stream`, `tasks/get`, `tasks/cancel`). The method's name
+ * tells the version, since Google's proxies may strip the `A2A-Version` header (the reference
+ * infers it the same way: google/agents-cli's `_A2AServerCallContextBuilder`). Streams are
+ * server-sent events, one JSON-RPC response per event, written with backpressure; a caller
+ * that goes away cancels its turn. Errors are the JSON-RPC and A2A errors, with HTTP 200 as
+ * JSON-RPC over HTTP answers them; nothing of the request is quoted in them.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { nestedDeeperThan } from '../server/envelope.js';
+import type { AgentServerLogger } from '../server/logger.js';
+import { cardJson, publicBase, requestBase } from './card.js';
+import { TaskNotAccepting, TaskNotCancelable, TaskNotFound, TaskRegistry } from './tasks.js';
+import type { A2AFace, A2AHandlers, A2AProtocolVersion, A2AStreamEvent } from './types.js';
+import { InvalidParams, readHistoryLength, readId, readMessage, sendResult, streamResult, taskResult, withHistory } from './wire.js';
+
+/** JSON-RPC's own errors and A2A's (the same codes in 0.3 and 1.0). */
+export const a2aErrors = {
+  parse: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internal: -32603,
+  taskNotFound: -32001,
+  taskNotCancelable: -32002,
+  pushNotificationNotSupported: -32003,
+  unsupportedOperation: -32004,
+  extendedCardNotConfigured: -32007,
+  versionNotSupported: -32009,
+} as const;
+
+type Method = 'send' | 'stream' | 'get' | 'cancel';
+
+const methods: ReadonlyMap<string, { readonly version: A2AProtocolVersion; readonly method: Method }> = new Map([
+  ['SendMessage', { version: '1.0', method: 'send' }],
+  ['SendStreamingMessage', { version: '1.0', method: 'stream' }],
+  ['GetTask', { version: '1.0', method: 'get' }],
+  ['CancelTask', { version: '1.0', method: 'cancel' }],
+  ['message/send', { version: '0.3', method: 'send' }],
+  ['message/stream', { version: '0.3', method: 'stream' }],
+  ['tasks/get', { version: '0.3', method: 'get' }],
+  ['tasks/cancel', { version: '0.3', method: 'cancel' }],
+] as const);
+
+/** Methods of the protocol this face does not offer: an A2A error that says so, not "method not found". */
+const unsupported: ReadonlyMap<string, number> = new Map([
+  ['SubscribeToTask', a2aErrors.unsupportedOperation],
+  ['ListTasks', a2aErrors.unsupportedOperation],
+  ['tasks/resubscribe', a2aErrors.unsupportedOperation],
+  ['GetExtendedAgentCard', a2aErrors.extendedCardNotConfigured],
+  ['agent/getAuthenticatedExtendedCard', a2aErrors.unsupportedOperation],
+  ['CreateTaskPushNotificationConfig', a2aErrors.pushNotificationNotSupported],
+  ['GetTaskPushNotificationConfig', a2aErrors.pushNotificationNotSupported],
+  ['ListTaskPushNotificationConfigs', a2aErrors.pushNotificationNotSupported],
+  ['DeleteTaskPushNotificationConfig', a2aErrors.pushNotificationNotSupported],
+  ['tasks/pushNotificationConfig/set', a2aErrors.pushNotificationNotSupported],
+  ['tasks/pushNotificationConfig/get', a2aErrors.pushNotificationNotSupported],
+  ['tasks/pushNotificationConfig/list', a2aErrors.pushNotificationNotSupported],
+  ['tasks/pushNotificationConfig/delete', a2aErrors.pushNotificationNotSupported],
+]);
+
+const cardSuffix = '/.well-known/agent-card.json';
+const maxDepth = 100;
+
+class RpcError extends Error {
+  readonly code: number;
+  constructor(code: number, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+type RpcId = string | number | null;
+
+export interface A2ARoute {
+  /** Whether the request's path (no query) is the card or the endpoint. */
+  matches(url: string): boolean;
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Ends every running turn (shutdown). */
+  abortAll(): void;
+}
+
+export function createA2ARoute(face: A2AFace, handlers: object, bodyLimit: number, logger: AgentServerLogger | undefined, env = process.env): A2ARoute {
+  const turn = (handlers as Partial<A2AHandlers>).a2aTurn;
+  if (typeof turn !== 'function') {
+    throw new TypeError('agent server: the spec declares an A2A face (a2a:), so the handlers need an a2aTurn method (AgentApp has one)');
+  }
+  const base = publicBase(env);
+  const tasks = new TaskRegistry({ a2aTurn: turn.bind(handlers) }, (error) => log(logger, 'a2a: the agent failed during a turn', error));
+  const cardPath = `${face.mount}${cardSuffix}`;
+  const endpoints = new Set([face.mount, `${face.mount}/`]);
+  const cards = new Map<string, string>();
+  const card = (req: IncomingMessage): string => {
+    const root = base ?? requestBase(req.headers.host, (req.socket as { encrypted?: boolean }).encrypted === true);
+    let text = cards.get(root);
+    if (text === undefined) {
+      text = cardJson(face, `${root}${face.mount}`);
+      if (cards.size > 16) cards.clear();
+      cards.set(root, text);
+    }
+    return text;
+  };
+
+  const pathOf = (url: string): string => {
+    const query = url.indexOf('?');
+    return query === -1 ? url : url.slice(0, query);
+  };
+
+  return {
+    matches: (url) => {
+      const path = pathOf(url);
+      return path === cardPath || endpoints.has(path);
+    },
+    abortAll: () => tasks.abortAll(),
+    handle(req, res) {
+      const path = pathOf(req.url ?? '/');
+      if (path === cardPath) {
+        if (req.method !== 'GET' && req.method !== 'HEAD') return refuseMethod(res, 'GET, HEAD');
+        const body = card(req);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-cache' });
+        res.end(req.method === 'HEAD' ? undefined : body);
+        return;
+      }
+      if (req.method !== 'POST') return refuseMethod(res, 'POST');
+      readText(req, bodyLimit, (text) => {
+        if (text === undefined) return answer(res, null, new RpcError(a2aErrors.invalidRequest, `the request body is larger than ${bodyLimit} bytes`), 413);
+        void rpc(text, req, res).catch((error: unknown) => {
+          log(logger, 'a2a: an unexpected failure while answering', error);
+          if (!res.headersSent) answer(res, null, new RpcError(a2aErrors.internal, 'internal error'));
+          else res.destroy();
+        });
+      });
+    },
+  };
+
+  async function rpc(text: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return answer(res, null, new RpcError(a2aErrors.parse, 'the request body is not JSON'));
+    }
+    if (Array.isArray(body)) return answer(res, null, new RpcError(a2aErrors.invalidRequest, 'JSON-RPC batches are not supported'));
+    if (typeof body !== 'object' || body === null)
+      return answer(res, null, new RpcError(a2aErrors.invalidRequest, 'the request must be a JSON-RPC 2.0 object'));
+    const request = body as Record<string, unknown>;
+    const rawId = request['id'];
+    const id: RpcId = typeof rawId === 'string' || (typeof rawId === 'number' && Number.isFinite(rawId)) ? rawId : null;
+    if (request['jsonrpc'] !== '2.0' || typeof request['method'] !== 'string' || (rawId !== undefined && rawId !== null && id === null)) {
+      return answer(
+        res,
+        id,
+        new RpcError(a2aErrors.invalidRequest, 'the request must be JSON-RPC 2.0: jsonrpc "2.0", a method name, an id that is a string or a number'),
+      );
+    }
+    const name = request['method'];
+    const known = methods.get(name);
+    if (known === undefined) {
+      const code = unsupported.get(name);
+      if (code !== undefined) return answer(res, id, new RpcError(code, 'this agent does not offer that method'));
+      return answer(res, id, new RpcError(a2aErrors.methodNotFound, 'no such method'));
+    }
+    const { version, method } = known;
+    const header = req.headers['a2a-version'];
+    if (typeof header === 'string' && header !== '' && !face.protocolVersions.some((v) => header === v || header.startsWith(`${v}.`))) {
+      return answer(res, id, new RpcError(a2aErrors.versionNotSupported, `A2A version not supported: this agent speaks ${face.protocolVersions.join(', ')}`));
+    }
+    if (!face.protocolVersions.includes(version)) {
+      const code = version === '1.0' ? a2aErrors.versionNotSupported : a2aErrors.methodNotFound;
+      return answer(res, id, new RpcError(code, `this agent speaks A2A ${face.protocolVersions.join(', ')}`));
+    }
+    const params = request['params'];
+    if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+      return answer(res, id, new RpcError(a2aErrors.invalidParams, 'params must be an object'));
+    }
+    if (nestedDeeperThan(params, maxDepth)) return answer(res, id, new RpcError(a2aErrors.invalidParams, `params nest deeper than ${maxDepth} levels`));
+    const p = params as Record<string, unknown>;
+    try {
+      switch (method) {
+        case 'get': {
+          const historyLength = readHistoryLength(p['historyLength'] ?? p['history_length'], 'params.historyLength');
+          return answer(res, id, taskResult(withHistory(tasks.get(readId(p['id'], 'params.id')), historyLength), version));
+        }
+        case 'cancel':
+          return answer(res, id, taskResult(await tasks.cancel(readId(p['id'], 'params.id')), version));
+        case 'send':
+          return await send(p, id, version, res);
+        case 'stream':
+          if (!face.card.streaming)
+            return answer(res, id, new RpcError(a2aErrors.unsupportedOperation, 'this agent does not stream: its card says capabilities.streaming false'));
+          return await stream(p, id, version, res);
+      }
+    } catch (error) {
+      return answer(res, id, rpcError(error));
+    }
+  }
+
+  async function send(p: Record<string, unknown>, id: RpcId, version: A2AProtocolVersion, res: ServerResponse): Promise<void> {
+    const message = readMessage(p['message']);
+    const configuration = p['configuration'];
+    const historyLength = readHistoryLength(
+      typeof configuration === 'object' && configuration !== null ? (configuration as Record<string, unknown>)['historyLength'] : undefined,
+      'params.configuration.historyLength',
+    );
+    const gone = goneSignal(res);
+    const run = tasks.run(message, gone);
+    let last: A2AStreamEvent | undefined;
+    let task;
+    for await (const event of run) {
+      if (event.kind === 'task') task = event;
+      last = event;
+    }
+    if (task === undefined || last === undefined || gone.aborted) return;
+    answer(res, id, sendResult(withHistory(tasks.get(task.id), historyLength), version));
+  }
+
+  async function stream(p: Record<string, unknown>, id: RpcId, version: A2AProtocolVersion, res: ServerResponse): Promise<void> {
+    const message = readMessage(p['message']);
+    const gone = goneSignal(res);
+    const run = tasks.run(message, gone);
+    // The first event (the task) is awaited before the stream's headers: a message the task
+    // registry refuses is still an ordinary JSON-RPC error.
+    const first = await run.next();
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: res.getHeader('connection') === 'close' ? 'close' : 'keep-alive',
+    });
+    try {
+      for (let step = first; !step.done; step = await run.next()) {
+        if (gone.aborted) break;
+        const line = `data: ${JSON.stringify({ jsonrpc: '2.0', id, result: streamResult(step.value, version) })}\n\n`;
+        if (!res.write(line)) await drained(res, gone);
+      }
+    } finally {
+      await run.return(undefined);
+      if (!res.writableEnded && !res.destroyed) res.end();
+    }
+  }
+}
+
+function rpcError(error: unknown): RpcError {
+  if (error instanceof InvalidParams) return new RpcError(a2aErrors.invalidParams, error.message);
+  if (error instanceof TaskNotFound) return new RpcError(a2aErrors.taskNotFound, 'task not found');
+  if (error instanceof TaskNotCancelable) return new RpcError(a2aErrors.taskNotCancelable, 'the task cannot be canceled: it has ended');
+  if (error instanceof TaskNotAccepting) {
+    return new RpcError(a2aErrors.unsupportedOperation, 'the task takes no message now: it has ended, is running, or belongs to another context');
+  }
+  throw error;
+}
+
+function answer(res: ServerResponse, id: RpcId, result: unknown, status = 200): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = JSON.stringify(
+    result instanceof RpcError ? { jsonrpc: '2.0', id, error: { code: result.code, message: result.message } } : { jsonrpc: '2.0', id, result },
+  );
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function refuseMethod(res: ServerResponse, allow: string): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: a2aErrors.invalidRequest, message: `use ${allow}` } });
+  res.writeHead(405, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), allow });
+  res.end(body);
+}
+
+/** Aborts when the caller goes away before the answer has been written whole. */
+function goneSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('the caller went away'));
+  });
+  return controller.signal;
+}
+
+function drained(res: ServerResponse, gone: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      gone.removeEventListener('abort', done);
+      resolve();
+    };
+    res.once('drain', done);
+    gone.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** The body as text, or undefined past `limit` bytes (then nothing more is read). */
+function readText(req: IncomingMessage, limit: number, done: (text: string | undefined) => void): void {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return done(undefined);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  req.on('data', (chunk: Buffer) => {
+    if (over) return;
+    size += chunk.length;
+    if (size > limit) {
+      over = true;
+      done(undefined);
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (!over) done(Buffer.concat(chunks, size).toString('utf8'));
+  });
+  req.on('error', () => {});
+}
+
+function log(logger: AgentServerLogger | undefined, message: string, error: unknown): void {
+  if (logger === undefined) return;
+  try {
+    logger({ level: 'error', message, error });
+  } catch {
+    // A failing logger must not take the server down.
+  }
+}
