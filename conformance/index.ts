@@ -6,5 +6,5 @@ export { formatConformanceJunit } from './report-junit.js';
 export { dispatchProbes } from './cases-dispatch.js';
 export { buildValue } from './valid-input.js';
 export { rules } from './rules.js';
-export type { CaseResult, CaseStatus, ConformanceOperation, ConformanceOptions, Grade } from './types.js';
+export type { CaseResult, CaseStatus, ConformanceA2A, ConformanceOperation, ConformanceOptions, Grade } from './types.js';
 export type { ManifestEntry } from '../spec/index.js';

@@ -104,6 +104,26 @@ export const rules = {
       'reference runtime behaviour (google/adk-js PR #440): liveness checks request GET / and GET /health and kill a container that answers with a redirect ' +
       '(or not at all); the reference container answers 200, so another 4xx or 5xx is advice',
   },
+  a2aCard: {
+    grade: 'violation',
+    text:
+      'A2A 1.0 AgentCard (supportedInterfaces with a JSONRPC entry) and, for 0.3, the top-level url and protocolVersion that ' +
+      "Gemini Enterprise's registration validates (google/agents-cli `_add_v0_3_compat_interface`): name, description, version, capabilities, skills, modes",
+  },
+  a2aCardUrl: {
+    grade: 'violation',
+    text:
+      'on Agent Runtime callers reach the container only through the passthrough …/reasoningEngines/v1/{resource}/api/{path} ' +
+      '(google/agents-cli `_resolve_app_url`: APP_URL, else the passthrough from the engine variables): a card that advertises a loopback, 0.0.0.0 or localhost URL sends every caller nowhere',
+  },
+  a2aErrors: {
+    grade: 'violation',
+    text: 'A2A (JSON-RPC binding): errors are JSON-RPC error responses with the codes A2A defines (-32700 parse error, -32001 task not found)',
+  },
+  a2aStreamEnds: {
+    grade: 'violation',
+    text: 'A2A streaming: a stream ends with the task in a terminal state or one that waits for the caller (input-required); a stream that stops while working leaves the caller waiting forever',
+  },
   errorShape: {
     grade: 'advice',
     text: 'agentgen convention, after google.rpc.Status: errors as application/json {"error": {"code": <HTTP status>, "message", "status"}} (contract 7 shows no error shape)',

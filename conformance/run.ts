@@ -6,6 +6,7 @@
  * schemas, so two runs give the same report.
  */
 import { agentAppSurface, contractSchemas, isApiMode, type JsonSchema } from '../spec/index.js';
+import { a2aCases } from './cases-a2a.js';
 import { probeCases, stillServingCase, undeclaredCases } from './cases-dispatch.js';
 import { withContractInputs } from './contract-inputs.js';
 import { doubleEncodingCases, httpCases, missingInputCase } from './cases-envelope.js';
@@ -55,6 +56,7 @@ export async function runConformance(options: ConformanceOptions): Promise<CaseR
   results.push(...unaryCases(state));
   results.push(...(await streamCases(state)));
   results.push(...(await disconnectCase(state)));
+  if (options.a2a !== undefined) results.push(...(await a2aCases(state, options.a2a)));
   // The dispatch probes last: one that reaches a method may change or break the container.
   results.push(...(await probeCases(state)));
   results.push(errorShapeCase(state));

@@ -31,6 +31,16 @@ export interface ConformanceOptions {
   readonly samples?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Per request; default 10 s. A container that does not answer in time fails the case. */
   readonly timeoutMs?: number;
+  /** The A2A face the spec declares (its `a2a:` section): checked when given. */
+  readonly a2a?: ConformanceA2A;
+}
+
+export interface ConformanceA2A {
+  readonly mount: string;
+  readonly protocolVersions: readonly ('1.0' | '0.3')[];
+  readonly streaming: boolean;
+  /** The text of the message the stream cases send; the spec's first skill example, else `hello`. */
+  readonly message: string;
 }
 
 /**

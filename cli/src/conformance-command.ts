@@ -8,11 +8,12 @@ import {
   formatConformanceTable,
   runConformance,
   type CaseResult,
+  type ConformanceA2A,
   type ConformanceOperation,
 } from '../../conformance/index.js';
 import type { JsonSchema } from '../../spec/index.js';
 import { buildManifest } from '../../generator/resolve/manifest.js';
-import type { Model } from '../../generator/model.js';
+import type { A2AFaceModel, Model } from '../../generator/model.js';
 import type { Io } from './io.js';
 import { loadModel } from '../../generator/pipeline.js';
 import type { Verb } from './verb.js';
@@ -39,6 +40,7 @@ export async function conformanceCommand(args: Args, io: Io): Promise<number> {
     schemas: conformanceSchemas(model),
     samples,
     timeoutMs: args.timeout,
+    ...(model.a2a === undefined ? {} : { a2a: conformanceA2A(model.a2a) }),
   });
   const print = { text: formatConformanceTable, json: formatConformanceJson, junit: formatConformanceJunit }[args.format];
   io.stdout(print(results, args.strict) + (args.format === 'text' ? samplesHint(results) : ''));
@@ -63,6 +65,12 @@ export function samplesHint(results: readonly CaseResult[]): string {
 }
 
 /** The manifest entries of a model, with the spec's input and output schemas the checker builds inputs from and checks results with. */
+/** The spec's A2A face as the checker takes it; the stream cases send the first skill example, as a caller would. */
+export function conformanceA2A(a2a: A2AFaceModel): ConformanceA2A {
+  const example = a2a.card.skills.flatMap((skill) => skill.examples ?? [])[0];
+  return { mount: a2a.mount, protocolVersions: a2a.protocolVersions, streaming: a2a.card.streaming, message: example ?? 'hello' };
+}
+
 export function conformanceOperations(model: Model): ConformanceOperation[] {
   const manifest = buildManifest(model);
   return model.operations.map((op, i) => ({ ...manifest[i]!, input: op.input, output: op.output }));
