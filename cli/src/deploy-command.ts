@@ -89,7 +89,8 @@ async function runDeployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv, reda
   }
   const client = new ReasoningEnginesClient({ endpoint, token: tokenSource(args['access-token-env'], env, redactor) });
   return reportApiErrors(io, async () => {
-    const outcome = await runDeploy({ client, body, deploy, allowBreaking: args['allow-breaking'], traffic, confirm: confirmPlan, wait });
+    const a2a = model.a2a === undefined ? {} : { a2aEndpoint: endpoint };
+    const outcome = await runDeploy({ client, body, deploy, allowBreaking: args['allow-breaking'], traffic, confirm: confirmPlan, wait, ...a2a });
     return reportDeploy(outcome, io, endpoint, body);
   });
 }
@@ -158,7 +159,12 @@ function reportDeploy(outcome: DeployOutcome, io: Io, endpoint: string, body: Re
       const what =
         outcome.kind === 'updated' ? `updated ${outcome.resource.name} (updateMask: ${outcome.mask.join(',')})` : `${outcome.kind} ${outcome.resource.name}`;
       const note = outcome.kind === 'unchanged' ? ': the deployed resource already matches the spec' : '';
-      const after = outcome.kind !== 'updated' ? [] : [...outcome.notes, ...(outcome.split === undefined ? [] : [`traffic: ${describeSplit(outcome.split)}`])];
+      const after =
+        outcome.kind === 'created'
+          ? outcome.notes
+          : outcome.kind !== 'updated'
+            ? []
+            : [...outcome.notes, ...(outcome.split === undefined ? [] : [`traffic: ${describeSplit(outcome.split)}`])];
       const said = after.map((line) => `${line}\n`).join('');
       io.stdout(
         `${what}${note}\n${said}\nCall it:\n${queryCommand(outcome.resource.name, endpoint, body.spec.classMethods as { name: string; api_mode: string }[])}`,

@@ -26,7 +26,12 @@ let createBody: Record<string, unknown>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'agentgen-deploy-'));
-  copyFileSync(join(root, 'examples/weather-agent/agentgen.yaml'), join(dir, 'agentgen.yaml'));
+  // The example without its A2A face, so that its deploy section is the last block (tests append to
+  // it) and an update sends only what the test changes: the A2A face's APP_URL step has its own tests
+  // (a2a.yaml, the example whole).
+  const example = readFileSync(join(root, 'examples/weather-agent/agentgen.yaml'), 'utf8');
+  writeFileSync(join(dir, 'agentgen.yaml'), example.slice(0, example.indexOf('\n# Its A2A face') + 1));
+  copyFileSync(join(root, 'examples/weather-agent/agentgen.yaml'), join(dir, 'a2a.yaml'));
   // Run once for the file rather than once a test: the same spec and environment give the same
   // bytes (manifest-formats.test.ts checks it), and each run costs a Node start with the CLI loaded.
   const run = await runCli(['manifest', '--format', 'rest'], { cwd: dir, env: { GOOGLE_CLOUD_PROJECT_ID: 'my-project', IMAGE_TAG: 'v1' } });
@@ -90,6 +95,36 @@ describe('agentgen deploy', () => {
     expect(api.requests[1]!.query).toEqual({ pageToken: '1' });
     expect(api.requests[2]!.body).toEqual(restBody());
     for (const request of api.requests) expect(request.authorization).toBe(`Bearer ${token}`);
+  });
+
+  test('with an A2A face: a create is followed by an update that sets APP_URL to the engine’s passthrough base (as google/agents-cli)', async () => {
+    const run = await deploy(['--spec', 'a2a.yaml']);
+    expect(run.code, run.stderr).toBe(0);
+    const created = [...api.resources.values()].find((r) => r.displayName === 'weather-agent')!;
+    const appUrl = { name: 'APP_URL', value: `${api.url}/reasoningEngines/v1/${created.name}/api` };
+    expect(mutations().map((r) => `${r.method} ${r.query['updateMask'] ?? ''}`)).toEqual(['POST ', 'PATCH spec.deploymentSpec.env']);
+    expect((mutations()[0]!.body as { spec: { deploymentSpec: { env: unknown[] } } }).spec.deploymentSpec.env).not.toContainEqual(appUrl);
+    expect(api.resources.get(created.name)!.spec).toMatchObject({ deploymentSpec: { env: expect.arrayContaining([appUrl]) } });
+    expect(run.stdout).toContain('set APP_URL to the engine’s passthrough base, which its A2A card advertises\n');
+
+    // Deployed again unchanged: APP_URL is there already, nothing to do.
+    const again = await deploy(['--spec', 'a2a.yaml']);
+    expect(again.stdout).toMatch(/^unchanged /);
+    expect(mutations()).toHaveLength(2);
+  });
+
+  test('with an A2A face: an engine without APP_URL gets it with the next update; one the spec sets is the spec’s', async () => {
+    const existing = api.seed(parent, restBody());
+    const run = await deploy(['--spec', 'a2a.yaml']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(mutations()).toEqual([expect.objectContaining({ method: 'PATCH', query: { updateMask: 'spec.deploymentSpec.env' } })]);
+    const env = () => (api.resources.get(existing.name)!.spec as { deploymentSpec: { env: { name: string; value: string }[] } }).deploymentSpec.env;
+    expect(env()).toContainEqual({ name: 'APP_URL', value: `${api.url}/reasoningEngines/v1/${existing.name}/api` });
+
+    const spec = readFileSync(join(dir, 'a2a.yaml'), 'utf8');
+    writeFileSync(join(dir, 'own-url.yaml'), spec.replace('    LOG_LEVEL: info\n', '    LOG_LEVEL: info\n    APP_URL: https://agents.example.com/api\n'));
+    expect((await deploy(['--spec', 'own-url.yaml'])).code).toBe(0);
+    expect(env().filter((variable) => variable.name === 'APP_URL')).toEqual([{ name: 'APP_URL', value: 'https://agents.example.com/api' }]);
   });
 
   test('updates with an updateMask of only what changed; then nothing to do', async () => {

@@ -13,13 +13,14 @@ import { ReasoningEnginesApiError } from './reasoning-engines-api-error.js';
 import type { ReasoningEnginesClient, Resource } from './reasoning-engines-client.js';
 import { updateMask } from './update-mask.js';
 import { mergeEnv } from './merge-env.js';
+import { withAppUrl } from './app-url.js';
 import { currentSplit, describeSplit, isPinned, revisionId, rollbackTarget, splitWithNew, statusTable, type Share } from './revisions.js';
 import { trafficBody, trafficMask } from './traffic.js';
 import { asyncQueryChange } from '../../../generator/resolve/deploy-config.js';
 import { waitForOperation, type WaitOptions } from './wait-for-operation.js';
 
 export type DeployOutcome =
-  | { readonly kind: 'created'; readonly resource: Resource }
+  | { readonly kind: 'created'; readonly resource: Resource; readonly notes: readonly string[] }
   | {
       readonly kind: 'updated';
       readonly resource: Resource;
@@ -44,6 +45,11 @@ export interface DeploySteps {
   /** Asked before anything is changed, with what would change; false stops the deploy. */
   readonly confirm: (plan: string) => Promise<boolean>;
   readonly wait: WaitOptions;
+  /**
+   * The API endpoint, when the spec declares an A2A face: the engine's `APP_URL` is then its
+   * passthrough base there (app-url.ts), set on every update and by an update right after a create.
+   */
+  readonly a2aEndpoint?: string;
 }
 
 /** The full resource name from `deploy.resource` (a name or an id). */
@@ -79,12 +85,21 @@ export async function runDeploy(steps: DeploySteps): Promise<DeployOutcome> {
     }
     if (!(await steps.confirm(`create ${JSON.stringify(deploy.displayName)} in ${parentOf(deploy)}`))) return { kind: 'not-confirmed' };
     const operation = await client.create(parentOf(deploy), body);
-    return { kind: 'created', resource: await waitForOperation(client, operation, `creating ${JSON.stringify(deploy.displayName)}`, steps.wait) };
+    const created = await waitForOperation(client, operation, `creating ${JSON.stringify(deploy.displayName)}`, steps.wait);
+    if (steps.a2aEndpoint === undefined) return { kind: 'created', resource: created, notes: [] };
+    // The A2A card's URL needs the engine's own name: the second step, as google/agents-cli does it.
+    const withUrl = mergeEnv(withAppUrl(body, steps.a2aEndpoint, created.name), created).body;
+    const mask = updateMask(withUrl, created);
+    if (mask.length === 0) return { kind: 'created', resource: created, notes: [] };
+    const update = await client.patch(created.name, withUrl, mask);
+    const resource = await waitForOperation(client, update, `setting APP_URL on ${created.name}`, steps.wait);
+    return { kind: 'created', resource, notes: ['set APP_URL to the engine’s passthrough base, which its A2A card advertises'] };
   }
   const asyncChange = asyncQueryChange(deploy, existing);
   if (asyncChange !== undefined) return { kind: 'refused', reason: asyncChange };
   // Variables set on the engine that the spec does not name (an organisation's policy sets some) are kept.
-  const merged = mergeEnv(body, existing);
+  const desired = steps.a2aEndpoint === undefined ? body : withAppUrl(body, steps.a2aEndpoint, existing.name);
+  const merged = mergeEnv(desired, existing);
   const mask = updateMask(merged.body, existing);
   const notes = merged.kept.length === 0 ? [] : [`kept ${merged.kept.join(', ')}: set on the engine, not named in the spec`];
   if (mask.length === 0) {
