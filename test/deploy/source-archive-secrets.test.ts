@@ -9,9 +9,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packSource, SourceArchiveError, type SourceArchive } from '../../cli/src/deploy/source-archive.js';
+import { tarArchive, type TarEntry } from '../../cli/src/deploy/source-archive-tar.js';
 import { checkSourceArchive } from '../../emulator/control-plane/source-archive.js';
 import { sourceArchiveLimits } from '../../spec/source-archive-limits.js';
 
@@ -233,6 +234,18 @@ describe('file names that are not UTF-8', () => {
 });
 
 describe("one size limit, deploy's and dev's", () => {
+  test('dev counts entries as deploy does: files and folders, not the records that carry a long name', () => {
+    const limit = sourceArchiveLimits.entries;
+    // Every name over ustar's 100 bytes, so each file brings a PAX record: dev once counted 2 entries a file.
+    const entries = (count: number): TarEntry[] => [
+      { type: 'file', path: 'Dockerfile', data: Buffer.from('FROM scratch\n'), executable: false },
+      ...Array.from({ length: count - 1 }, (_, i): TarEntry => ({ type: 'file', path: `${'n'.repeat(100)}${i}`, data: Buffer.alloc(0), executable: false })),
+    ];
+    const base64 = (count: number) => gzipSync(tarArchive(entries(count))).toString('base64');
+    expect(checkSourceArchive(base64(limit)).files).toBe(limit);
+    expect(() => checkSourceArchive(base64(limit + 1))).toThrow(`holds more than ${limit} entries, agentgen dev's limit`);
+  });
+
   test('what deploy packs just under the unpacked limit dev accepts; just over it, deploy refuses before sending', async () => {
     const limit = sourceArchiveLimits.unpackedBytes;
     // Zeros compress to almost nothing: only the unpacked limit can refuse them (a 250 MB file of them once passed deploy and failed dev).
