@@ -6,7 +6,7 @@
  * own marker). Look-alikes are packed; `allowSecrets` lets exactly the named file through. Real
  * files in a temporary folder, the real packer.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -204,6 +204,17 @@ describe('allowSecrets lets exactly the named files through', () => {
     ]);
     expect(unpacked(source)).toContain('-----BEGIN PRIVATE KEY-----\nn\n');
     expect(unpacked(source)).not.toContain('-----BEGIN PRIVATE KEY-----\ns\n');
+  });
+
+  test('an allowed path that is a symbolic link is still left out as one, and not reported as let through', async () => {
+    const dir = project({ 'real.env': 'A=1\n' });
+    symlinkSync('real.env', join(dir, '.env'));
+    const source = await packSource(dir, { allowSecrets: new Set(['.env']) });
+    expect(source.allowedSecrets).toEqual([]);
+    expect(source.leftOut).toEqual([
+      { path: '.env', why: expect.stringMatching(/^a symbolic link/) },
+      { path: 'real.env', secret: 'environment file', why: expect.stringMatching(/environment file/) },
+    ]);
   });
 
   test('a path that names no refused file lets nothing through and is not reported as let through', async () => {

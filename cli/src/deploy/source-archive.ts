@@ -124,16 +124,8 @@ function entryName(raw: Buffer, folder: string, directory: boolean, rules: Ignor
   );
 }
 
-/** Why `path` is kept out as a secret, or undefined; a path the caller allowed is recorded as let through instead. */
-function refusedSecret(path: string, finding: SecretFinding | undefined, options: PackOptions, walked: Walked): boolean {
-  if (finding === undefined) return false;
-  const entry = { path, why: finding.why, secret: finding.class };
-  if (options.allowSecrets?.has(path) === true) {
-    walked.allowedSecrets.push(entry);
-    return false;
-  }
-  walked.leftOut.push(entry);
-  return true;
+function secretEntry(path: string, finding: SecretFinding): LeftOut {
+  return { path, why: finding.why, secret: finding.class };
 }
 
 async function walk(root: string, rules: IgnoreRules, options: PackOptions): Promise<Walked> {
@@ -151,8 +143,9 @@ async function walk(root: string, rules: IgnoreRules, options: PackOptions): Pro
         continue;
       }
       if (rules.ignores(path, false)) continue;
-      if (refusedSecret(path, secretByPath(path), options, walked)) {
-        continue;
+      const secret = secretByPath(path);
+      if (secret !== undefined && options.allowSecrets?.has(path) !== true) {
+        leftOut.push(secretEntry(path, secret));
       } else if (entry.isSymbolicLink()) {
         let target: string;
         try {
@@ -177,6 +170,8 @@ async function walk(root: string, rules: IgnoreRules, options: PackOptions): Pro
           throw fsError('read', path, error);
         }
         files.push({ path, size: stats.size, executable: (stats.mode & 0o111) !== 0 });
+        // Only a regular file is packed, so only one is reported as let through: an allowed link is still left out as a link.
+        if (secret !== undefined) walked.allowedSecrets.push(secretEntry(path, secret));
         if (files.length > sourceFileLimit) throw tooManyEntries('files', rules);
       }
     }
@@ -237,7 +232,15 @@ async function readFiles(root: string, walked: Walked, options: PackOptions): Pr
     } catch (error) {
       throw fsError('read', file.path, error);
     }
-    if (!allowedByPath.has(file.path) && refusedSecret(file.path, secretInContent(file.path, data), options, walked)) continue;
+    // A file let through by its path is let through whatever it holds; one that holds a secret is refused unless allowed too.
+    const secret = allowedByPath.has(file.path) ? undefined : secretInContent(file.path, data);
+    if (secret !== undefined) {
+      if (options.allowSecrets?.has(file.path) !== true) {
+        walked.leftOut.push(secretEntry(file.path, secret));
+        continue;
+      }
+      walked.allowedSecrets.push(secretEntry(file.path, secret));
+    }
     packed.push(file);
     entries.push({ key: file.path, entry: { type: 'file', path: file.path, data, executable: file.executable } });
     for (let slash = file.path.indexOf('/'); slash >= 0; slash = file.path.indexOf('/', slash + 1)) folders.add(file.path.slice(0, slash));
