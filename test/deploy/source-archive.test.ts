@@ -301,6 +301,11 @@ describe(".dockerignore: Docker's semantics, when there is no .gcloudignore", ()
 
   test('a pattern Docker cannot compile is refused', async () => {
     expect(await refusal(project({ '.dockerignore': 'src/[\n' }))).toBe('.dockerignore: syntax error in pattern "src/[", as Docker would refuse it');
+    // The pattern is the project's text: escaped, as file names are.
+    expect(await refusal(project({ '.dockerignore': '\u001b[2J[\n' }))).toBe('.dockerignore: syntax error in pattern "\\x1b[2J[", as Docker would refuse it');
+    expect(await refusal(project({ '.gcloudignore': '#!include:\u001b[2Jx\n' }))).toBe(
+      '.gcloudignore: "#!include:\\x1b[2Jx" includes \\x1b[2Jx, which does not exist',
+    );
   });
 });
 

@@ -19,6 +19,7 @@
  */
 
 import { RE2JS } from 're2js';
+import { printablePath } from './printable-path.js';
 
 export interface DockerIgnore {
   /** Whether `path` ('/'-separated, relative, no leading './') is left out of the context. */
@@ -30,7 +31,8 @@ export interface DockerIgnore {
 /** A pattern Docker cannot compile (Go's filepath.ErrBadPattern), with the line as written. */
 export class DockerIgnorePatternError extends Error {
   constructor(readonly pattern: string) {
-    super(`syntax error in pattern ${JSON.stringify(pattern)}`);
+    // The pattern is the project's text: escaped as file names are, so none reaches a terminal raw.
+    super(`syntax error in pattern "${printablePath(pattern)}"`);
   }
 }
 

@@ -197,7 +197,7 @@ async function checkDockerfile(root: string, rules: IgnoreRules, files: readonly
   try {
     stats = await lstat(join(root, 'Dockerfile'));
   } catch {
-    throw new SourceArchiveError(`${why}, and the project has none at its root (${root}); add one, ${orImage}`);
+    throw new SourceArchiveError(`${why}, and the project has none at its root (${printablePath(root)}); add one, ${orImage}`);
   }
   if (!stats.isFile()) throw new SourceArchiveError(`${why}, and the project's Dockerfile is not a regular file (a symbolic link?); make it one, ${orImage}`);
   throw new SourceArchiveError(`${why}, but ${rules.file ?? 'the ignore file'} leaves the Dockerfile out; remove the line that matches it, ${orImage}`);
