@@ -110,6 +110,7 @@ type Planted =
   | { kind: 'secret-content'; path: string; template: number; before: Uint8Array; after: Uint8Array }
   | { kind: 'secret-path'; path: string }
   | { kind: 'plain'; path: string; text: string }
+  | { kind: 'maybe-secret'; path: string }
   | { kind: 'link'; path: string; target: string }
   | { kind: 'not-utf8'; folder: string; bytes: Uint8Array };
 
@@ -122,6 +123,13 @@ const plantedArb: fc.Arbitrary<Planted> = fc.oneof(
     after: fc.uint8Array({ maxLength: 300 }),
   }),
   fc.record({ kind: fc.constant('secret-path' as const), path: fc.constantFrom(...secretPaths) }),
+  // A secret's name with a hostile middle and a backup's decoration: whether it is refused depends on the middle; what is said about it must be escaped either way.
+  fc.record({
+    kind: fc.constant('maybe-secret' as const),
+    path: fc
+      .tuple(fc.constantFrom('id_', '.env.', '#.env', '.pgpass', 'x.tfvars'), nameArb, fc.constantFrom('.bak', '~', '#', '.swp', '.~3~', ''))
+      .map((parts) => parts.join('')),
+  }),
   fc.record({ kind: fc.constant('plain' as const), path: fc.tuple(folderArb, nameArb).map(([folder, name]) => `${folder}${name}`), text: fc.string() }),
   fc.record({ kind: fc.constant('link' as const), path: nameArb, target: fc.constantFrom('.env', 'id_rsa', '../outside', '/etc/passwd', 'src') }),
   fc.record({ kind: fc.constant('not-utf8' as const), folder: fc.constantFrom('', 'src/'), bytes: fc.uint8Array({ minLength: 1, maxLength: 8 }) }),
@@ -182,6 +190,9 @@ function plant(tree: Planted[], ignoreFile: [string, string[]] | undefined): { d
         break;
       case 'plain':
         write(entry.path, entry.text);
+        break;
+      case 'maybe-secret':
+        write(entry.path, 'not a secret by content');
         break;
       case 'link':
         try {

@@ -167,6 +167,13 @@ describe('every class of credential is refused, by name or by content', () => {
     ]);
   });
 
+  test("a backup's why names the original escaped, as a file name is", async () => {
+    const source = await packSource(project({ 'id_\u001b[2J.bak': 'x' }));
+    expect(source.leftOut).toEqual([
+      { path: 'id_\u001b[2J.bak', secret: 'private key', why: 'a backup copy of id_\\x1b[2j, an SSH private key (id_*, not *.pub)' },
+    ]);
+  });
+
   test('a key far into a large file is found: the whole file is read, not only its head', async () => {
     const dir = project({ 'data/blob.bin': Buffer.concat([Buffer.alloc(3 * 1024 * 1024, 7), Buffer.from(pem('PRIVATE KEY', 'deep'))]) });
     expect((await packSource(dir)).leftOut.map((entry) => entry.path)).toEqual(['data/blob.bin']);

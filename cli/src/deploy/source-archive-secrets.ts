@@ -6,6 +6,7 @@
  * named `notes.txt` is refused there. A secret belongs in Secret Manager (`deploy.secret_env`),
  * not in the build context the platform keeps.
  */
+import { printablePath } from './printable-path.js';
 import { backupOriginals } from './source-archive-backup-names.js';
 
 /** Entry names skipped wherever they are, folder or file (`.git` is a file in a worktree or submodule). */
@@ -114,12 +115,13 @@ export function secretByPath(path: string): SecretFinding | undefined {
   if (direct !== undefined) return direct;
   for (const original of backupOriginals(name)) {
     const finding = byName(original, parent);
-    if (finding !== undefined) return { class: finding.class, why: `a backup copy of ${original}, ${finding.why}` };
+    // `original` is part of the project's file name, so escaped like one: `why` is printed as it is.
+    if (finding !== undefined) return { class: finding.class, why: `a backup copy of ${printablePath(original)}, ${finding.why}` };
   }
   return undefined;
 }
 
-/** The name `path`'s file may be a backup of that content rules keyed on a name apply to (`.npmrc.bak` is read as an `.npmrc`). */
+/** The file's name (lower case) and every name it may be a backup of, for the content rules that apply to one name (`.npmrc.bak` is read as an `.npmrc`). */
 export function namesFor(path: string): string[] {
   const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
   return [name, ...backupOriginals(name)];
