@@ -243,6 +243,16 @@ describe('file names that are not UTF-8', () => {
     expect((error as Error).message).not.toMatch(/[\u0000-\u001f]/);
   });
 
+  test('a folder so named is refused the same way, before anything in it is read', async () => {
+    const dir = project({});
+    const folder = Buffer.concat([Buffer.from(`${dir}/`), Buffer.from([0x64, 0xe9])]); // "dé" in Latin-1
+    mkdirSync(folder);
+    writeFileSync(Buffer.concat([folder, Buffer.from('/a.ts')]), 'x');
+    await expect(packSource(dir)).rejects.toThrow(/^d\\xe9 has a name that is not UTF-8/);
+    writeFileSync(join(dir, '.dockerignore'), 'd*\n');
+    expect((await packSource(dir)).files).toEqual(['.dockerignore', 'Dockerfile']);
+  });
+
   test('one the ignore file leaves out (its folder) is no concern', async () => {
     const dir = project({ '.gcloudignore': 'cache/\n', 'src/a.ts': 'x' });
     mkdirSync(join(dir, 'cache'));
