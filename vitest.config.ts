@@ -31,6 +31,7 @@ const timedFiles = [
   'test/generator/{patterns,bounded-specs,validators-behaviour}.test.ts',
   'test/conformance/{bounded-inputs,valid-input}.test.ts',
   'test/breaking/named-schemas.test.ts',
+  'test/deploy/source-archive-ignore-bounded.test.ts',
   'test/fuzz/**/*.test.ts',
 ];
 

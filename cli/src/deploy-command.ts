@@ -3,10 +3,13 @@
  * steps). `--dry-run` prints the request and calls nothing. google-auth-library is loaded only
  * when a deploy calls the API without `--access-token-env`.
  */
-import { dirname, resolve as resolvePath } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { dirname, posix, resolve as resolvePath } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { buildCreateRequest, defaultApiEndpoint, parentOf, summariseSource, type ReasoningEngineBody } from '../../generator/emit/deploy-request.js';
 import { packSource, SourceArchiveError, type SourceArchive } from './deploy/source-archive.js';
+import { printablePath } from './deploy/printable-path.js';
+import { deploySecretsNote, dryRunSourceReport } from './deploy/source-report.js';
 import { describeSplit } from './deploy/revisions.js';
 import { queryCommand } from '../../generator/emit/deploy-shell.js';
 import { tokenSource } from './deploy/access-token.js';
@@ -25,6 +28,8 @@ import { plainVerb } from './verb.js';
 interface Args {
   readonly spec?: string;
   readonly 'dry-run': boolean;
+  readonly 'allow-secret'?: readonly string[];
+  readonly 'archive-out'?: string;
   readonly yes: boolean;
   readonly 'allow-breaking': boolean;
   readonly 'api-endpoint'?: string;
@@ -77,16 +82,24 @@ async function runDeployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv, reda
       }
     });
   }
-  const source = deploy.image === undefined ? await packProject(spec, io.cwd, io) : undefined;
+  const allowSecrets = allowedSecretPaths(args['allow-secret']);
+  if (deploy.image !== undefined && (allowSecrets.size > 0 || args['archive-out'] !== undefined)) {
+    throw new UsageError(`--${allowSecrets.size > 0 ? 'allow-secret' : 'archive-out'} applies to a deploy from source; this spec deploys deploy.image`);
+  }
+  if (args['archive-out'] !== undefined && !args['dry-run'])
+    throw new UsageError('--archive-out applies to --dry-run: it writes the archive the dry run packs');
+  const source = deploy.image === undefined ? await packProject(spec, io.cwd, io, allowSecrets) : undefined;
   if (source === 'refused') return 1;
   const body = buildCreateRequest(model, deploy, source === undefined ? undefined : { sourceArchive: source.archive.toString('base64') });
   if (args['dry-run']) {
     const shown = source === undefined ? body : summariseSource(body, source);
     io.stdout(
-      `dry run: nothing was called. The request a create sends (an update sends the same body with an updateMask):\nPOST ${endpoint}/${apiVersion}/${parentOf(deploy)}/reasoningEngines\n${JSON.stringify(shown, null, 2)}\n${source === undefined ? '' : sourceNote(source)}`,
+      `dry run: nothing was called. The request a create sends (an update sends the same body with an updateMask):\nPOST ${endpoint}/${apiVersion}/${parentOf(deploy)}/reasoningEngines\n${JSON.stringify(shown, null, 2)}\n${source === undefined ? '' : dryRunSourceReport(source)}`,
     );
+    if (source !== undefined && args['archive-out'] !== undefined) return writeArchive(source, resolvePath(io.cwd, args['archive-out']), io);
     return 0;
   }
+  if (source !== undefined) io.stderr(deploySecretsNote(source));
   const client = new ReasoningEnginesClient({ endpoint, token: tokenSource(args['access-token-env'], env, redactor) });
   return reportApiErrors(io, async () => {
     const a2a = model.a2a === undefined ? {} : { a2aEndpoint: endpoint };
@@ -113,23 +126,54 @@ function trafficPercent(value: string | undefined): number | undefined {
   return percent;
 }
 
+/**
+ * `--allow-secret PATH`, each as the packer names files: '/'-separated, relative to the project,
+ * without './'. Exact paths only (no patterns): letting a secret through is one file at a time.
+ */
+function allowedSecretPaths(values: readonly string[] | undefined): ReadonlySet<string> {
+  const paths = new Set<string>();
+  for (const value of values ?? []) {
+    const path = posix.normalize(value);
+    if (value === '' || path.startsWith('/') || path === '.' || path === '..' || path.startsWith('../') || path.endsWith('/')) {
+      throw new UsageError(`--allow-secret takes a file's path inside the project, as --dry-run names it, not "${printablePath(value)}"`);
+    }
+    paths.add(path);
+  }
+  return paths;
+}
+
 /** The project (the spec's folder, else the working directory) packed for a deploy from source; `refused` after saying why. */
-async function packProject(spec: string | undefined, cwd: string, io: Io): Promise<SourceArchive | 'refused'> {
+async function packProject(spec: string | undefined, cwd: string, io: Io, allowSecrets: ReadonlySet<string>): Promise<SourceArchive | 'refused'> {
   const project = spec === undefined ? cwd : dirname(spec);
+  let source: SourceArchive;
   try {
-    return await packSource(project);
+    source = await packSource(project, { allowSecrets });
   } catch (error) {
     if (!(error instanceof SourceArchiveError)) throw error;
     io.stderr(`agentgen deploy: ${error.message}\n`);
     return 'refused';
   }
+  // An --allow-secret that let nothing through is a typo or a stale flag: say so rather than deploy as if it had.
+  const letThrough = new Set(source.allowedSecrets.map((entry) => entry.path));
+  const unused = [...allowSecrets].filter((path) => !letThrough.has(path));
+  if (unused.length > 0) {
+    throw new UsageError(
+      `--allow-secret ${unused.map((path) => `"${printablePath(path)}"`).join(', ')}: no file at that path was refused as a secret; --dry-run lists the refused files by path`,
+    );
+  }
+  return source;
 }
 
-/** What a deploy from source leaves out on purpose, said after the request. */
-function sourceNote(source: SourceArchive): string {
-  const lines = [`The archive holds ${source.files.length} files (${source.bytes} bytes, sha256 ${source.sha256}); the platform builds its Dockerfile.`];
-  if (source.leftOut.length > 0) lines.push(`Left out: ${source.leftOut.map((file) => `${file.path} (${file.why})`).join(', ')}`);
-  return `${lines.join('\n')}\n`;
+/** `--archive-out FILE`: the archive the dry run packed, byte for byte what a deploy sends. */
+async function writeArchive(source: SourceArchive, file: string, io: Io): Promise<number> {
+  try {
+    await writeFile(file, source.archive);
+  } catch (error) {
+    io.stderr(`agentgen deploy: cannot write the archive to ${printablePath(file)}: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}\n`);
+    return 1;
+  }
+  io.stdout(`Wrote the archive (${source.bytes} bytes) to ${printablePath(file)}.\n`);
+  return 0;
 }
 
 async function reportApiErrors(io: Io, run: () => Promise<number>): Promise<number> {
@@ -193,7 +237,18 @@ async function confirm(plan: string, yes: boolean, io: Io): Promise<boolean> {
 export const deployVerb = plainVerb(
   {
     spec: specOption,
-    'dry-run': { type: 'boolean', default: false, describe: 'Print the create request and call nothing.' },
+    'dry-run': {
+      type: 'boolean',
+      default: false,
+      describe: 'Print the create request and call nothing; from source, list every file packed and every file refused.',
+    },
+    'allow-secret': {
+      type: 'string',
+      array: true,
+      describe:
+        'From source: pack this file although it looks like a secret (its path in the project, as --dry-run names it; no patterns). Repeat it for each file.',
+    },
+    'archive-out': { type: 'string', describe: 'With --dry-run, from source: also write the packed .tar.gz to this file.' },
     yes: { type: 'boolean', default: false, describe: 'Create or update without asking (needed without a terminal).' },
     'allow-breaking': { type: 'boolean', default: false, describe: 'Deploy even when the change breaks callers of the deployed classMethods.' },
     'api-endpoint': apiEndpointOption,

@@ -8,9 +8,10 @@ import type { Io } from './io.js';
 
 export type OptionSpec =
   | { readonly type: 'string'; readonly describe: string; readonly default?: string; readonly choices?: readonly string[] }
+  | { readonly type: 'string'; readonly describe: string; readonly array: true }
   | { readonly type: 'boolean'; readonly describe: string; readonly default: boolean };
 
-export type ParsedArgs = Readonly<Record<string, string | boolean | undefined>>;
+export type ParsedArgs = Readonly<Record<string, string | readonly string[] | boolean | undefined>>;
 
 export interface PlainVerb {
   readonly options: Readonly<Record<string, OptionSpec>>;
@@ -27,7 +28,12 @@ export type Register = (parser: Argv, run: Runner, describe: string) => Argv;
 
 export type Verb = PlainVerb | { readonly register: Register };
 
-type SpecOf<T> = NonNullable<T> extends boolean ? Extract<OptionSpec, { type: 'boolean' }> : Extract<OptionSpec, { type: 'string' }>;
+type SpecOf<T> =
+  NonNullable<T> extends boolean
+    ? Extract<OptionSpec, { type: 'boolean' }>
+    : NonNullable<T> extends readonly string[]
+      ? Extract<OptionSpec, { array: true }>
+      : Exclude<Extract<OptionSpec, { type: 'string' }>, { array: true }>;
 
 /**
  * A plain verb. `action` states the arguments it reads; `options` must declare each of them (the

@@ -3,13 +3,15 @@
  * gzip'd tar (what adk-go's `tar -czf` and the Python SDK send) holding the project's `Dockerfile`
  * at its root, which the platform builds (`imageSpec`). Dev does not build it: the revision runs
  * what `--command` or `--container` gives. Bounded, since the archive is the caller's: at most
- * `maxDecodedBytes` unpacked and `maxEntries` entries.
+ * `maxDecodedBytes` unpacked and `maxEntries` entries, the limits `agentgen deploy` packs within
+ * (spec/source-archive-limits.ts), so that what deploy packs dev accepts.
  */
 import { gunzipSync } from 'node:zlib';
+import { sourceArchiveLimits } from '../../spec/source-archive-limits.js';
 import { invalidArgument } from '../engine-services/service-error.js';
 
-export const maxDecodedBytes = 32 * 1024 * 1024;
-export const maxEntries = 20_000;
+export const maxDecodedBytes = sourceArchiveLimits.unpackedBytes;
+export const maxEntries = sourceArchiveLimits.entries;
 
 export interface ArchiveSummary {
   /** Regular files in the archive. */
@@ -76,11 +78,14 @@ export function checkSourceArchive(base64: unknown): ArchiveSummary {
   for (let offset = 0; offset + 512 <= tar.length;) {
     const block = tar.subarray(offset, offset + 512);
     if (block.every((byte) => byte === 0)) break; // the end-of-archive blocks
-    if (++entries > maxEntries) throw invalidArgument(`'${where}' holds more than ${maxEntries} entries, agentgen dev's limit.`);
     const magic = text(block, 257, 6);
     if (magic !== 'ustar' && magic !== 'ustar ') throw invalidArgument(`'${where}' is not a tar archive inside the gzip (no ustar header at byte ${offset}).`);
     const length = size(block);
     const type = String.fromCharCode(block[156] ?? 0);
+    // A long name's record (PAX 'x' and 'g', GNU 'L') describes the next entry; it is not one itself.
+    if (type !== 'x' && type !== 'g' && type !== 'L' && ++entries > maxEntries) {
+      throw invalidArgument(`'${where}' holds more than ${maxEntries} entries, agentgen dev's limit.`);
+    }
     const data = tar.subarray(offset + 512, offset + 512 + length);
     if (data.length < length) throw invalidArgument(`'${where}' is truncated: an entry runs past the end of the tar.`);
     offset += 512 + Math.ceil(length / 512) * 512;

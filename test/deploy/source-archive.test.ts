@@ -170,28 +170,26 @@ describe('never sent: secret-looking files, whatever the ignore file says', () =
     'cert.p12',
     'cert.pfx',
     'id_rsa',
-    'id_rsa.pub',
     'keys/id_ed25519',
-    '.npmrc',
     'sub/.netrc',
     'credentials.json',
     'gcp-credentials-prod.json',
     'my-service-account.json',
     'deploy-sa-key.json',
   ];
-  const harmless = ['.env.example', 'src/keys.ts', 'credentials.ts', 'service-account.md', 'environment.ts', 'package.json'];
+  // A public key is no secret, and an .npmrc without a token is what `npm ci` in the build needs (engine-strict, a registry).
+  const harmless = ['.env.example', 'src/keys.ts', 'credentials.ts', 'service-account.md', 'environment.ts', 'package.json', 'id_rsa.pub', '.npmrc'];
 
-  test('left out and reported with why; look-alikes are packed', async () => {
+  test('left out and reported with why and class; look-alikes are packed', async () => {
     const dir = project(Object.fromEntries([...secrets, ...harmless].map((path) => [path, 'secret-or-not'])));
     const source = await packSource(dir);
     expect(source.files).toEqual(['Dockerfile', ...harmless].sort());
     expect(source.leftOut.map((entry) => entry.path)).toEqual([...secrets].sort());
-    const why = Object.fromEntries(source.leftOut.map((entry) => [entry.path, entry.why]));
-    expect(why['.env.local']).toMatch(/environment file/);
-    expect(why['tls/server.KEY']).toMatch(/private key or certificate/);
-    expect(why['id_rsa.pub']).toMatch(/SSH key/);
-    expect(why['.npmrc']).toMatch(/registry token/);
-    expect(why['deploy-sa-key.json']).toMatch(/credentials file/);
+    const found = Object.fromEntries(source.leftOut.map((entry) => [entry.path, entry]));
+    expect(found['.env.local']).toMatchObject({ secret: 'environment file', why: expect.stringMatching(/environment file/) });
+    expect(found['tls/server.KEY']).toMatchObject({ secret: 'private key', why: expect.stringMatching(/private key or certificate/) });
+    expect(found['id_rsa']).toMatchObject({ secret: 'private key', why: expect.stringMatching(/SSH private key/) });
+    expect(found['deploy-sa-key.json']).toMatchObject({ secret: 'cloud credentials', why: expect.stringMatching(/credentials file/) });
     expect(tarList(source)).not.toContain('.env');
   });
 
@@ -207,7 +205,7 @@ describe('never sent: secret-looking files, whatever the ignore file says', () =
 
   test('a secret the ignore file already leaves out is not reported again', async () => {
     const source = await packSource(project({ '.gcloudignore': '.env\n', '.env': 'x', 'b.key': 'x' }));
-    expect(source.leftOut).toEqual([{ path: 'b.key', why: expect.stringMatching(/private key/) }]);
+    expect(source.leftOut).toEqual([{ path: 'b.key', why: expect.stringMatching(/private key/), secret: 'private key' }]);
   });
 });
 
@@ -303,6 +301,11 @@ describe(".dockerignore: Docker's semantics, when there is no .gcloudignore", ()
 
   test('a pattern Docker cannot compile is refused', async () => {
     expect(await refusal(project({ '.dockerignore': 'src/[\n' }))).toBe('.dockerignore: syntax error in pattern "src/[", as Docker would refuse it');
+    // The pattern is the project's text: escaped, as file names are.
+    expect(await refusal(project({ '.dockerignore': '\u001b[2J[\n' }))).toBe('.dockerignore: syntax error in pattern "\\x1b[2J[", as Docker would refuse it');
+    expect(await refusal(project({ '.gcloudignore': '#!include:\u001b[2Jx\n' }))).toBe(
+      '.gcloudignore: "#!include:\\x1b[2Jx" includes \\x1b[2Jx, which does not exist',
+    );
   });
 });
 
@@ -364,7 +367,7 @@ describe('the caps', () => {
     });
     const message = await refusal(dir);
     expect(message).toMatch(
-      /^the packed source is 8\.\d MiB compressed, over agentgen's limit of 8\.0 MiB for a deploy from source \(the API publishes no limit/,
+      /^the packed source is 8\.\d MiB compressed, over agentgen's limit of 8\.0 MiB compressed for a deploy from source \(the API publishes no limit; the request carries/,
     );
     expect(message).toContain(
       'The largest files packed:\n  assets/big.bin (8.1 MiB)\n  assets/b.bin (4.0 KiB)\n  c.bin (3.0 KiB)\n  d.bin (2.0 KiB)\n  e.bin (1.5 KiB)\n',
@@ -381,7 +384,9 @@ describe('the caps', () => {
     writeFileSync(join(dir, 'huge.bin'), '');
     truncateSync(join(dir, 'huge.bin'), 300 * 1024 * 1024); // sparse: no disk, and never read
     const message = await refusal(dir);
-    expect(message).toMatch(/^the files to pack add up to 300\.0 MiB before compression, over agentgen's limit/);
+    expect(message).toMatch(
+      /^the files to pack add up to 300\.0 MiB, over agentgen's limit of 32\.0 MiB unpacked for a deploy from source \(the API publishes no limit; agentgen dev checks the same\)/,
+    );
     expect(message).toMatch(/huge\.bin \(300\.0 MiB\)/);
     expect(message).toMatch(/in \.dockerignore, or build and push an image/);
   });

@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import yargs from 'yargs';
 import { parseCommonForms } from '../../cli/src/args.js';
+import { deployVerb } from '../../cli/src/deploy-command.js';
 import { checkVerb, generateVerb } from '../../cli/src/generate-command.js';
 import { initVerb } from '../../cli/src/init-command.js';
 import { registerPlain } from '../../cli/src/main.js';
@@ -13,6 +14,7 @@ const plainVerbs: [string, PlainVerb][] = [
   ['check', checkVerb],
   ['manifest', manifestVerb],
   ['init', initVerb],
+  ['deploy', deployVerb],
 ];
 
 /** What yargs gives the verb's action for `argv`, or the usage error it throws. */
@@ -47,6 +49,10 @@ describe('the common forms of plain verbs parse as yargs parses them', () => {
     ['manifest', ['--spec', 'agentgen.yaml']],
     ['init', ['--force', '--name', 'my-agent']],
     ['init', ['--name=x']],
+    ['deploy', ['--dry-run']],
+    // A repeatable option: a list, one value or several.
+    ['deploy', ['--allow-secret', '.env']],
+    ['deploy', ['--allow-secret', 'a b', '--dry-run', '--allow-secret=notes.txt']],
   ];
   test.each(accepted)('%s %j', async (name, argv) => {
     const verb = plainVerbs.find(([n]) => n === name)![1];
@@ -73,6 +79,8 @@ describe('the common forms of plain verbs parse as yargs parses them', () => {
     ['check', ['--watch']],
     ['manifest', ['--out', 'x']],
     ['init', ['--__proto__', 'x']],
+    ['deploy', ['--allow-secret']],
+    ['deploy', ['--allow-secret', '.env', 'notes.txt']],
   ];
   test.each(left)('%s %j is left to yargs', (name, argv) => {
     const verb = plainVerbs.find(([n]) => n === name)![1];

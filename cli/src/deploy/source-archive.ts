@@ -6,17 +6,22 @@
  * project with `tar -czf --exclude=.git`, python-aiplatform's `_set_source_code_spec` a tar.gz.
  *
  * What goes in: every regular file but those the ignore file leaves out
- * (source-archive-ignore-file.ts) and those never sent (source-archive-secrets.ts). Symbolic links
- * are not followed. The bytes depend on the files' paths, contents and executable bits only
- * (source-archive-tar.ts), so the same tree packs to the same digest on the same Node.js.
+ * (source-archive-ignore-file.ts) and the secrets, known by their path (source-archive-secrets.ts)
+ * or by what they hold (source-archive-secret-content.ts), unless the caller lets one through by
+ * its exact path. Symbolic links are not followed. The bytes depend on the files' paths, contents
+ * and executable bits only (source-archive-tar.ts), so the same tree packs to the same digest on
+ * the same Node.js. Every path in a message is escaped (printable-path.ts): names are the project's.
  */
 import { createHash } from 'node:crypto';
 import { lstat, readFile, readdir, readlink, realpath } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { sourceArchiveLimits } from '../../../spec/source-archive-limits.js';
+import { printableBytes, printablePath } from './printable-path.js';
 import { SourceArchiveError } from './source-archive-error.js';
 import { loadIgnoreRules, type IgnoreRules } from './source-archive-ignore-file.js';
-import { alwaysSkippedNames, secretReason } from './source-archive-secrets.js';
+import { secretInContent } from './source-archive-secret-content.js';
+import { alwaysSkippedNames, secretByPath, type SecretClass, type SecretFinding } from './source-archive-secrets.js';
 import { tarArchive, type TarEntry } from './source-archive-tar.js';
 
 export { SourceArchiveError } from './source-archive-error.js';
@@ -31,27 +36,35 @@ export interface SourceArchive {
   /** The archive's SHA-256, hex. */
   readonly sha256: string;
   /**
-   * Files agentgen's own rules kept out (secret-looking names, symbolic links inside the project,
-   * sockets and the like), each with why, for the plan and --dry-run to say; not the files the
-   * ignore file leaves out, nor node_modules/ and .git/.
+   * Files agentgen's own rules kept out (secrets, with their class; symbolic links inside the
+   * project, sockets and the like), each with why, for the plan and --dry-run to say; not the
+   * files the ignore file leaves out, nor node_modules/ and .git/.
    */
-  readonly leftOut: readonly { readonly path: string; readonly why: string }[];
+  readonly leftOut: readonly LeftOut[];
+  /** Files that look secret but were packed because the caller named them (`allowSecrets`), with what they look like. */
+  readonly allowedSecrets: readonly LeftOut[];
 }
 
-/**
- * agentgen's cap on the compressed archive. The API reference publishes no limit for inline source;
- * 8 MiB keeps the request body, which carries the archive in base64, near 11 MiB.
- */
-export const inlineSourceLimitBytes = 8 * 1024 * 1024;
+export interface LeftOut {
+  readonly path: string;
+  readonly why: string;
+  /** Set when the file was kept out (or, in allowedSecrets, let through) as a secret. */
+  readonly secret?: SecretClass;
+}
+
+export interface PackOptions {
+  /** Paths ('/'-separated, relative to the project, as `leftOut` names them) packed even though they look secret. */
+  readonly allowSecrets?: ReadonlySet<string>;
+}
+
+/** agentgen's cap on the compressed archive (see spec/source-archive-limits.ts). */
+export const inlineSourceLimitBytes = sourceArchiveLimits.compressedBytes;
 
 /** More files than this is a folder that should have been left out (build output, a vendored tree). */
-export const sourceFileLimit = 20_000;
+export const sourceFileLimit = sourceArchiveLimits.entries;
 
-/**
- * Past this many bytes of files the archive is not built at all: sources rarely compress 32 to 1,
- * and reading more than this into memory only to refuse it would be a waste.
- */
-const uncompressedLimitBytes = 32 * inlineSourceLimitBytes;
+/** The tar's own limit, the one `agentgen dev` checks too: past it, the files are not even read. */
+export const unpackedLimitBytes = sourceArchiveLimits.unpackedBytes;
 
 interface FoundFile {
   readonly path: string;
@@ -61,7 +74,8 @@ interface FoundFile {
 
 interface Walked {
   readonly files: FoundFile[];
-  readonly leftOut: { path: string; why: string }[];
+  readonly leftOut: LeftOut[];
+  readonly allowedSecrets: LeftOut[];
 }
 
 function byPath(a: string, b: string): number {
@@ -80,32 +94,58 @@ function ignoreFileAdvice(rules: IgnoreRules): string {
 }
 
 function fsError(action: string, path: string, error: unknown): SourceArchiveError {
-  return new SourceArchiveError(`cannot ${action} ${path === '' ? 'the project folder' : path}: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}`);
+  return new SourceArchiveError(
+    `cannot ${action} ${path === '' ? 'the project folder' : printablePath(path)}: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}`,
+  );
 }
 
-async function walk(root: string, rules: IgnoreRules): Promise<Walked> {
-  const files: FoundFile[] = [];
-  const leftOut: { path: string; why: string }[] = [];
+/**
+ * A folder's entries with their names as bytes: a name that is not UTF-8 would otherwise come back
+ * with U+FFFD in it, a name that does not exist (the misleading ENOENT of a later read).
+ */
+async function readFolder(root: string, folder: string) {
+  try {
+    return await readdir(join(root, folder), { withFileTypes: true, encoding: 'buffer' });
+  } catch (error) {
+    throw fsError('read the folder', folder, error);
+  }
+}
+
+/** The entry's name as text, or an error naming it (its bytes escaped) when it is not UTF-8, which a tar's names must be. */
+function entryName(raw: Buffer, folder: string, directory: boolean, rules: IgnoreRules): string | undefined {
+  const name = raw.toString('utf8');
+  if (Buffer.from(name, 'utf8').equals(raw)) return name;
+  // The ignore file sees the name with U+FFFD in place of each bad byte: leaving out its folder, or a pattern with `*`, works.
+  const path = folder === '' ? name : `${folder}/${name}`;
+  if (directory ? rules.skipsFolder(path) : rules.ignores(path, false)) return undefined;
+  const shown = `${folder === '' ? '' : `${printablePath(folder)}/`}${printableBytes(raw)}`;
+  throw new SourceArchiveError(
+    `${shown} has a name that is not UTF-8 (its bytes are shown as \\xNN); the archive's names are UTF-8: rename it, or leave it out in ${ignoreFileAdvice(rules)}`,
+  );
+}
+
+function secretEntry(path: string, finding: SecretFinding): LeftOut {
+  return { path, why: finding.why, secret: finding.class };
+}
+
+async function walk(root: string, rules: IgnoreRules, options: PackOptions): Promise<Walked> {
+  const walked: Walked = { files: [], leftOut: [], allowedSecrets: [] };
+  const { files, leftOut } = walked;
   const folders = [''];
   for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
-    let entries;
-    try {
-      entries = await readdir(join(root, folder), { withFileTypes: true });
-    } catch (error) {
-      throw fsError('read the folder', folder, error);
-    }
-    for (const entry of entries) {
-      if (alwaysSkippedNames.has(entry.name)) continue;
-      const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
+    for (const entry of await readFolder(root, folder)) {
+      const name = entryName(entry.name, folder, entry.isDirectory(), rules);
+      if (name === undefined || alwaysSkippedNames.has(name)) continue;
+      const path = folder === '' ? name : `${folder}/${name}`;
       const absolute = join(root, path);
       if (entry.isDirectory()) {
         if (!rules.skipsFolder(path)) folders.push(path);
         continue;
       }
       if (rules.ignores(path, false)) continue;
-      const secret = secretReason(entry.name);
-      if (secret !== undefined) {
-        leftOut.push({ path, why: secret });
+      const secret = secretByPath(path);
+      if (secret !== undefined && options.allowSecrets?.has(path) !== true) {
+        leftOut.push(secretEntry(path, secret));
       } else if (entry.isSymbolicLink()) {
         let target: string;
         try {
@@ -115,7 +155,7 @@ async function walk(root: string, rules: IgnoreRules): Promise<Walked> {
         }
         if (target !== root && !target.startsWith(root + sep)) {
           throw new SourceArchiveError(
-            `${path} is a symbolic link to a path outside the project; a deploy from source packs only the project's own files: ` +
+            `${printablePath(path)} is a symbolic link to a path outside the project; a deploy from source packs only the project's own files: ` +
               `copy the file in, or leave the link out in ${ignoreFileAdvice(rules)}`,
           );
         }
@@ -130,89 +170,117 @@ async function walk(root: string, rules: IgnoreRules): Promise<Walked> {
           throw fsError('read', path, error);
         }
         files.push({ path, size: stats.size, executable: (stats.mode & 0o111) !== 0 });
-        if (files.length > sourceFileLimit) {
-          throw new SourceArchiveError(
-            `the project has more than ${sourceFileLimit.toLocaleString('en-US')} files to pack; a deploy from source takes the project's sources, not ` +
-              `build output or vendored trees: leave those folders out in ${ignoreFileAdvice(rules)}, or build and push an image and set deploy.image`,
-          );
-        }
+        // Only a regular file is packed, so only one is reported as let through: an allowed link is still left out as a link.
+        if (secret !== undefined) walked.allowedSecrets.push(secretEntry(path, secret));
+        if (files.length > sourceFileLimit) throw tooManyEntries('files', rules);
       }
     }
   }
-  return { files, leftOut };
+  return walked;
+}
+
+function tooManyEntries(what: string, rules: IgnoreRules): SourceArchiveError {
+  return new SourceArchiveError(
+    `the project has more than ${sourceFileLimit.toLocaleString('en-US')} ${what} to pack; a deploy from source takes the project's sources, not ` +
+      `build output or vendored trees: leave those folders out in ${ignoreFileAdvice(rules)}, or build and push an image and set deploy.image`,
+  );
 }
 
 /** The Dockerfile is what the platform builds (imageSpec): it must be at the root and packed. */
-async function checkDockerfile(root: string, rules: IgnoreRules, files: readonly FoundFile[]): Promise<void> {
+async function checkDockerfile(root: string, rules: IgnoreRules, files: readonly FoundFile[], leftOut: readonly LeftOut[]): Promise<void> {
   if (files.some((file) => file.path === 'Dockerfile')) return;
   const why = 'the platform builds the project from its Dockerfile (imageSpec)';
   const orImage = 'or build and push an image and set deploy.image';
+  const refused = leftOut.find((entry) => entry.path === 'Dockerfile' && entry.secret !== undefined);
+  if (refused !== undefined) throw new SourceArchiveError(`${why}, and the project's Dockerfile looks like a secret (${refused.why}); it is never packed`);
   let stats;
   try {
     stats = await lstat(join(root, 'Dockerfile'));
   } catch {
-    throw new SourceArchiveError(`${why}, and the project has none at its root (${root}); add one, ${orImage}`);
+    throw new SourceArchiveError(`${why}, and the project has none at its root (${printablePath(root)}); add one, ${orImage}`);
   }
   if (!stats.isFile()) throw new SourceArchiveError(`${why}, and the project's Dockerfile is not a regular file (a symbolic link?); make it one, ${orImage}`);
   throw new SourceArchiveError(`${why}, but ${rules.file ?? 'the ignore file'} leaves the Dockerfile out; remove the line that matches it, ${orImage}`);
 }
 
-function tooLarge(what: string, files: readonly FoundFile[], rules: IgnoreRules): SourceArchiveError {
+function tooLarge(what: string, limit: number, files: readonly FoundFile[], rules: IgnoreRules): SourceArchiveError {
   const largest = [...files]
     .sort((a, b) => b.size - a.size || byPath(a.path, b.path))
     .slice(0, 5)
-    .map((file) => `  ${file.path} (${formatBytes(file.size)})`);
+    .map((file) => `  ${printablePath(file.path)} (${formatBytes(file.size)})`);
   return new SourceArchiveError(
-    `${what}, over agentgen's limit of ${formatBytes(inlineSourceLimitBytes)} for a deploy from source ` +
-      `(the API publishes no limit; the request carries the archive in base64). The largest files packed:\n${largest.join('\n')}\n` +
+    `${what}, over agentgen's limit of ${formatBytes(limit)}${limit === unpackedLimitBytes ? ' unpacked' : ' compressed'} for a deploy from source ` +
+      `(the API publishes no limit; ${limit === unpackedLimitBytes ? 'agentgen dev checks the same' : 'the request carries the archive in base64'}). ` +
+      `The largest files packed:\n${largest.join('\n')}\n` +
       `Leave out what the build does not need in ${ignoreFileAdvice(rules)}, or build and push an image and set deploy.image to deploy it instead.`,
   );
 }
 
-async function readFiles(root: string, files: readonly FoundFile[]): Promise<TarEntry[]> {
+/**
+ * The files read for the tar, each checked for what it holds as it is read: a secret found is left
+ * out (unless allowed) and never kept in memory past its check.
+ */
+async function readFiles(root: string, walked: Walked, options: PackOptions): Promise<{ packed: FoundFile[]; entries: TarEntry[] }> {
   const folders = new Set<string>();
+  const packed: FoundFile[] = [];
   const entries: { key: string; entry: TarEntry }[] = [];
-  for (const file of files) {
+  const allowedByPath = new Set(walked.allowedSecrets.map((entry) => entry.path));
+  for (const file of walked.files) {
     let data: Buffer;
     try {
       data = await readFile(join(root, file.path));
     } catch (error) {
       throw fsError('read', file.path, error);
     }
+    // A file let through by its path is let through whatever it holds; one that holds a secret is refused unless allowed too.
+    const secret = allowedByPath.has(file.path) ? undefined : secretInContent(file.path, data);
+    if (secret !== undefined) {
+      if (options.allowSecrets?.has(file.path) !== true) {
+        walked.leftOut.push(secretEntry(file.path, secret));
+        continue;
+      }
+      walked.allowedSecrets.push(secretEntry(file.path, secret));
+    }
+    packed.push(file);
     entries.push({ key: file.path, entry: { type: 'file', path: file.path, data, executable: file.executable } });
     for (let slash = file.path.indexOf('/'); slash >= 0; slash = file.path.indexOf('/', slash + 1)) folders.add(file.path.slice(0, slash));
   }
   // A folder's entry sorts before its contents ("a/" before "a/b"), so tar creates it first.
   for (const folder of folders) entries.push({ key: `${folder}/`, entry: { type: 'directory', path: folder } });
-  return entries.sort((a, b) => byPath(a.key, b.key)).map(({ entry }) => entry);
+  return { packed, entries: entries.sort((a, b) => byPath(a.key, b.key)).map(({ entry }) => entry) };
 }
 
-export async function packSource(projectDir: string): Promise<SourceArchive> {
+export async function packSource(projectDir: string, options: PackOptions = {}): Promise<SourceArchive> {
   let root: string;
   try {
     root = await realpath(projectDir);
-    if (!(await lstat(root)).isDirectory()) throw new SourceArchiveError(`${projectDir} is not a folder`);
+    if (!(await lstat(root)).isDirectory()) throw new SourceArchiveError(`${printablePath(projectDir)} is not a folder`);
   } catch (error) {
     if (error instanceof SourceArchiveError) throw error;
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SourceArchiveError(`the project folder ${projectDir} does not exist`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SourceArchiveError(`the project folder ${printablePath(projectDir)} does not exist`);
     throw fsError('open', projectDir, error);
   }
   const rules = await loadIgnoreRules(root);
-  const { files, leftOut } = await walk(root, rules);
-  await checkDockerfile(root, rules, files);
-  const total = files.reduce((sum, file) => sum + file.size, 0);
-  if (total > uncompressedLimitBytes) throw tooLarge(`the files to pack add up to ${formatBytes(total)} before compression`, files, rules);
-  const tar = tarArchive(await readFiles(root, files));
+  const walked = await walk(root, rules, options);
+  const total = walked.files.reduce((sum, file) => sum + file.size, 0);
+  if (total > unpackedLimitBytes) throw tooLarge(`the files to pack add up to ${formatBytes(total)}`, unpackedLimitBytes, walked.files, rules);
+  const { packed, entries } = await readFiles(root, walked, options);
+  await checkDockerfile(root, rules, packed, walked.leftOut);
+  if (entries.length > sourceFileLimit) throw tooManyEntries('files and folders', rules);
+  const tar = tarArchive(entries);
+  if (tar.length > unpackedLimitBytes) throw tooLarge(`the archive is ${formatBytes(tar.length)} unpacked`, unpackedLimitBytes, packed, rules);
   const archive = gzipSync(tar, { level: 9 });
   // gzip's header names the OS that wrote it (byte 9; zlib fixes it per platform): 3, Unix, always,
   // so that the digest does not depend on where agentgen ran. The header has no CRC to update.
   archive[9] = 3;
-  if (archive.length > inlineSourceLimitBytes) throw tooLarge(`the packed source is ${formatBytes(archive.length)} compressed`, files, rules);
+  if (archive.length > inlineSourceLimitBytes)
+    throw tooLarge(`the packed source is ${formatBytes(archive.length)} compressed`, inlineSourceLimitBytes, packed, rules);
   return {
     archive,
-    files: files.map((file) => file.path).sort(byPath),
+    files: packed.map((file) => file.path).sort(byPath),
     bytes: archive.length,
     sha256: createHash('sha256').update(archive).digest('hex'),
-    leftOut: leftOut.sort((a, b) => byPath(a.path, b.path)),
+    leftOut: walked.leftOut.sort((a, b) => byPath(a.path, b.path)),
+    allowedSecrets: walked.allowedSecrets.sort((a, b) => byPath(a.path, b.path)),
   };
 }

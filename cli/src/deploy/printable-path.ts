@@ -1,0 +1,75 @@
+/**
+ * A file name as the CLI prints it: a project's file names are whatever its files are called, and
+ * a terminal obeys escape sequences in what it is given (one name cleared the screen and drew a fake
+ * "0 files" line). Every character that could act on the terminal or hide what follows is shown as
+ * an escape instead: C0 and C1 controls and DEL (ESC, CR, BEL, ...), the bidirectional controls
+ * that reorder text (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C), the line and paragraph
+ * separators, and lone surrogates. A backslash is doubled, so an escape shown is never a name's own text.
+ */
+
+const named: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** `\xNN` below 0x80, `\u{N}` from there: a byte that is not UTF-8 is `\xNN` too (printableBytes), from 0x80 up, so the two never meet. */
+function escape(codePoint: number): string {
+  return codePoint < 0x80 ? byte(codePoint) : `\\u{${codePoint.toString(16)}}`;
+}
+
+function byte(value: number): string {
+  return `\\x${value.toString(16).padStart(2, '0')}`;
+}
+
+function unsafe(codePoint: number): boolean {
+  return (
+    codePoint < 0x20 ||
+    (codePoint >= 0x7f && codePoint <= 0x9f) ||
+    (codePoint >= 0x202a && codePoint <= 0x202e) ||
+    (codePoint >= 0x2066 && codePoint <= 0x2069) ||
+    codePoint === 0x200e ||
+    codePoint === 0x200f ||
+    codePoint === 0x061c ||
+    codePoint === 0x2028 ||
+    codePoint === 0x2029 ||
+    (codePoint >= 0xd800 && codePoint <= 0xdfff) // only a lone surrogate: a pair is one code point here
+  );
+}
+
+/** `path` with every character that could act on a terminal escaped (see above); plain names come back as they are. */
+export function printablePath(path: string): string {
+  let out = '';
+  for (const char of path) {
+    const codePoint = char.codePointAt(0)!;
+    out += named[char] ?? (unsafe(codePoint) ? escape(codePoint) : char);
+  }
+  return out;
+}
+
+/** How many bytes the UTF-8 sequence that starts with `lead` has, or 0 when no sequence starts with it. */
+function sequenceLength(lead: number): number {
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) return 2;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  return 0;
+}
+
+/**
+ * A name read from the disk as bytes, which need not be UTF-8: each valid UTF-8 sequence as its
+ * character (escaped as printablePath escapes), each byte that is not part of one as `\xNN`.
+ */
+export function printableBytes(name: Buffer): string {
+  let out = '';
+  for (let i = 0; i < name.length;) {
+    const length = sequenceLength(name[i]!);
+    const sequence = name.subarray(i, i + length);
+    // A sequence is valid when it decodes to one character that encodes back to the same bytes (no overlong form, no surrogate).
+    const decoded = length === 0 ? '' : sequence.toString('utf8');
+    if (length > 0 && sequence.length === length && Buffer.from(decoded, 'utf8').equals(sequence) && [...decoded].length === 1) {
+      out += printablePath(decoded);
+      i += length;
+    } else {
+      out += byte(name[i]!);
+      i += 1;
+    }
+  }
+  return out;
+}
