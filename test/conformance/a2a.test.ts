@@ -75,8 +75,12 @@ beforeAll(async () => {
         return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"no task"}}`);
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { kind: 'task', id: 't', contextId: 'c', status: { state: 'submitted' } } })}\n\n`);
-      res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { kind: 'status-update', taskId: 't', contextId: 'c', status: { state: 'working' }, final: false } })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { kind: 'task', id: 't', contextId: 'c', status: { state: 'submitted' } } })}\n\n`,
+      );
+      res.end(
+        `data: ${JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { kind: 'status-update', taskId: 't', contextId: 'c', status: { state: 'working' }, final: false } })}\n\n`,
+      );
     });
   });
   await new Promise<void>((resolve) => bad.listen(0, '127.0.0.1', resolve));
