@@ -255,6 +255,39 @@ describe('streams', () => {
     expect(rest.trimEnd().endsWith('\n\ndata: ' + rest.trimEnd().split('\n\ndata: ').at(-1))).toBe(true);
   });
 
+  it('count as work in flight on the busy route (the keepAliveProbe) while they run', async () => {
+    const response = await fetch(`${url}/a2a/test`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'message/stream', params: message03('slow') }),
+    });
+    const reader = response.body!.getReader();
+    await reader.read();
+    const busy = await fetch(`${url}/is_busy`);
+    expect([busy.status, await busy.json()]).toEqual([200, { busy: true, in_flight: 1 }]);
+    releaseSlow?.();
+    while (!(await reader.read()).done);
+    await expect.poll(async () => (await fetch(`${url}/is_busy`)).status).toBe(503);
+  });
+
+  it('are waited for by a shutdown for its grace, then ended failed (interrupted), not canceled', async () => {
+    const other = createContainer(new Map(), handlers, { port: 0, host: '127.0.0.1', logger: false, shutdownGraceMs: 300 }, face);
+    const { port } = await other.listen();
+    const response = await fetch(`http://127.0.0.1:${port}/a2a/test`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 12, method: 'message/stream', params: message03('slow') }),
+    });
+    const reader = response.body!.getReader();
+    let text = new TextDecoder().decode((await reader.read()).value);
+    const stopped = other.shutdown();
+    for (let step = await reader.read(); !step.done; step = await reader.read()) text += new TextDecoder().decode(step.value);
+    await stopped;
+    expect(text).toContain('"state":"failed"');
+    expect(text).toContain('The turn was interrupted before it ended.');
+    expect(signals.at(-1)?.aborted).toBe(true);
+  });
+
   it('abort the turn when the caller goes away', async () => {
     const controller = new AbortController();
     const response = await fetch(`${url}/a2a/test`, {

@@ -11,6 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { nestedDeeperThan } from '../server/envelope.js';
 import type { AgentServerLogger } from '../server/logger.js';
+import type { Tracker } from '../server/tracker.js';
 import { cardJson, publicBase, requestBase } from './card.js';
 import { TaskNotAccepting, TaskNotCancelable, TaskNotFound, TaskRegistry } from './tasks.js';
 import type { A2AFace, A2AHandlers, A2AProtocolVersion, A2AStreamEvent } from './types.js';
@@ -78,11 +79,20 @@ export interface A2ARoute {
   /** Whether the request's path (no query) is the card or the endpoint. */
   matches(url: string): boolean;
   handle(req: IncomingMessage, res: ServerResponse): void;
-  /** Ends every running turn (shutdown). */
-  abortAll(): void;
 }
 
-export function createA2ARoute(face: A2AFace, handlers: object, bodyLimit: number, logger: AgentServerLogger | undefined, env = process.env): A2ARoute {
+export interface A2ARouteSettings {
+  readonly bodyLimit: number;
+  readonly logger: AgentServerLogger | undefined;
+  /**
+   * The server's tracker of work in flight: each call is counted there while it runs, so the busy
+   * route counts it, a shutdown's grace waits for it, and the shutdown after ends its turn.
+   */
+  readonly tracker: Tracker;
+}
+
+export function createA2ARoute(face: A2AFace, handlers: object, settings: A2ARouteSettings, env = process.env): A2ARoute {
+  const { bodyLimit, logger, tracker } = settings;
   const turn = (handlers as Partial<A2AHandlers>).a2aTurn;
   if (typeof turn !== 'function') {
     throw new TypeError('agent server: the spec declares an A2A face (a2a:), so the handlers need an a2aTurn method (AgentApp has one)');
@@ -113,7 +123,6 @@ export function createA2ARoute(face: A2AFace, handlers: object, bodyLimit: numbe
       const path = pathOf(url);
       return path === cardPath || endpoints.has(path);
     },
-    abortAll: () => tasks.abortAll(),
     handle(req, res) {
       const path = pathOf(req.url ?? '/');
       if (path === cardPath) {
@@ -204,7 +213,7 @@ export function createA2ARoute(face: A2AFace, handlers: object, bodyLimit: numbe
       typeof configuration === 'object' && configuration !== null ? (configuration as Record<string, unknown>)['historyLength'] : undefined,
       'params.configuration.historyLength',
     );
-    const gone = goneSignal(res);
+    const gone = trackedCall(tracker, res);
     const run = tasks.run(message, gone);
     let last: A2AStreamEvent | undefined;
     let task;
@@ -218,7 +227,7 @@ export function createA2ARoute(face: A2AFace, handlers: object, bodyLimit: numbe
 
   async function stream(p: Record<string, unknown>, id: RpcId, version: A2AProtocolVersion, res: ServerResponse): Promise<void> {
     const message = readMessage(p['message']);
-    const gone = goneSignal(res);
+    const gone = trackedCall(tracker, res);
     const run = tasks.run(message, gone);
     // The first event (the task) is awaited before the stream's headers: a message the task
     // registry refuses is still an ordinary JSON-RPC error.
@@ -229,8 +238,9 @@ export function createA2ARoute(face: A2AFace, handlers: object, bodyLimit: numbe
       connection: res.getHeader('connection') === 'close' ? 'close' : 'keep-alive',
     });
     try {
+      // Written until the answer cannot be: after a shutdown's abort the turn's last event still goes out.
       for (let step = first; !step.done; step = await run.next()) {
-        if (gone.aborted) break;
+        if (res.destroyed || res.writableEnded) break;
         const line = `data: ${JSON.stringify({ jsonrpc: '2.0', id, result: streamResult(step.value, version) })}\n\n`;
         if (!res.write(line)) await drained(res, gone);
       }
@@ -266,10 +276,21 @@ function refuseMethod(res: ServerResponse, allow: string): void {
   res.end(body);
 }
 
-/** Aborts when the caller goes away before the answer has been written whole. */
-function goneSignal(res: ServerResponse): AbortSignal {
+/**
+ * A turn's call, counted in flight until its answer has ended; the signal aborts when the caller
+ * goes away before the answer has been written whole, or when the server shuts down.
+ */
+function trackedCall(tracker: Tracker, res: ServerResponse): AbortSignal {
   const controller = new AbortController();
+  const work = {
+    shutdown: () => controller.abort(new Error('the server is shutting down')),
+    drain: () => {
+      if (!res.headersSent) res.setHeader('connection', 'close');
+    },
+  };
+  tracker.add(work);
   res.once('close', () => {
+    tracker.finished(work);
     if (!res.writableFinished) controller.abort(new Error('the caller went away'));
   });
   return controller.signal;

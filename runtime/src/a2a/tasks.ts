@@ -17,7 +17,6 @@ import {
   type A2AStatusUpdate,
   type A2AStreamEvent,
   type A2ATask,
-  type A2ATaskState,
   type A2ATaskStatus,
   type A2ATurnUpdate,
 } from './types.js';
@@ -39,6 +38,8 @@ interface TaskRecord {
   controller: AbortController | undefined;
   /** Resolves when the running turn has ended. */
   ended: Promise<void> | undefined;
+  /** A `CancelTask` asked for the abort (any other abort is an interruption: the turn failed). */
+  canceled: boolean;
 }
 
 function now(): string {
@@ -77,14 +78,10 @@ export class TaskRegistry {
       }
       throw new TaskNotCancelable();
     }
+    record.canceled = true;
     record.controller.abort(new Error('the task was canceled'));
     await record.ended;
     return record.task;
-  }
-
-  /** Aborts every running turn (the server is shutting down). */
-  abortAll(): void {
-    for (const record of this.#tasks.values()) record.controller?.abort(new Error('the server is shutting down'));
   }
 
   /**
@@ -133,14 +130,17 @@ export class TaskRegistry {
           });
         }
       }
-      if (!ended) {
-        const state: A2ATaskState = controller.signal.aborted ? 'canceled' : 'completed';
-        yield this.#setStatus(record, { state, timestamp: now() });
+      if (!ended && controller.signal.aborted && !record.canceled) {
+        // The caller went away or the server is stopping: the turn did not finish.
+        const interrupted = agentMessage([{ kind: 'text', text: 'The turn was interrupted before it ended.' }], task.id, task.contextId);
+        yield this.#setStatus(record, { state: 'failed', message: interrupted, timestamp: now() });
+      } else if (!ended) {
+        yield this.#setStatus(record, { state: controller.signal.aborted ? 'canceled' : 'completed', timestamp: now() });
       }
     } finally {
       gone.removeEventListener('abort', onGone);
-      // A caller that left mid-turn: the turn is over for it, and the task says so.
-      if (!turnEndingStates.has(record.task.status.state)) this.#setStatus(record, { state: 'canceled', timestamp: now() });
+      // A caller that left mid-turn (the consumer stopped reading): the turn did not finish, and the task says so.
+      if (!turnEndingStates.has(record.task.status.state)) this.#setStatus(record, { state: 'failed', timestamp: now() });
       record.controller = undefined;
       finish();
     }
@@ -155,6 +155,7 @@ export class TaskRegistry {
       if (message.contextId !== undefined && message.contextId !== record.task.contextId) throw new TaskNotAccepting();
       record.task = { ...record.task, history: [...record.task.history, { ...message, contextId: record.task.contextId }] };
       record.controller = new AbortController();
+      record.canceled = false;
       return record;
     }
     const id = randomUUID();
@@ -168,7 +169,7 @@ export class TaskRegistry {
       history: [{ ...message, taskId: id, contextId }],
     };
     this.#evict();
-    const record: TaskRecord = { task, controller: new AbortController(), ended: undefined };
+    const record: TaskRecord = { task, controller: new AbortController(), ended: undefined, canceled: false };
     this.#tasks.set(id, record);
     return record;
   }

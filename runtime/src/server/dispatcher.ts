@@ -135,8 +135,10 @@ export function createDispatcher(table: ServerOperationTable, handlers: object, 
       : loadOpenTelemetry().then((api) => {
           if (api !== undefined) settings.tracing = createTracing(api);
         });
-  const a2aRoute = a2a === undefined ? undefined : createA2ARoute(a2a, handlers, limit, settings.logger);
-  const tracker = new Tracker<Exchange>();
+  // One tracker for the contract routes' calls and the A2A face's: both count as busy, a shutdown
+  // waits for both (its grace) and then ends both.
+  const tracker = new Tracker();
+  const a2aRoute = a2a === undefined ? undefined : createA2ARoute(a2a, handlers, { bodyLimit: limit, logger: settings.logger, tracker });
   const listener: RequestListener = (req, res) => {
     if (req.url === busyPath) {
       // Tracked exchanges are the calls whose work outlives their first tick: those still running.
@@ -172,7 +174,6 @@ export function createDispatcher(table: ServerOperationTable, handlers: object, 
     logger: settings.logger,
     shutdown(): void {
       tracker.closing = true;
-      a2aRoute?.abortAll();
       for (const exchange of tracker.inFlight) exchange.shutdown();
     },
     drain(): void {

@@ -35,7 +35,7 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
   private readonly req: IncomingMessage;
   readonly res: ServerResponse;
   private readonly settings: Settings;
-  private readonly tracker: Tracker<Exchange>;
+  private readonly tracker: Tracker;
   private readonly reply: Reply;
   /** Made on first use of `context.signal`: most handlers never look, and it costs per request. */
   private controller: AbortController | undefined;
@@ -46,7 +46,7 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
   stopped = false;
   private watched = false;
 
-  constructor(req: IncomingMessage, res: ServerResponse, settings: Settings, tracker: Tracker<Exchange>) {
+  constructor(req: IncomingMessage, res: ServerResponse, settings: Settings, tracker: Tracker) {
     this.req = req;
     this.res = res;
     this.settings = settings;
