@@ -64,6 +64,8 @@ function checkInteger(name: string, value: unknown, zero: boolean): void {
 /** What `agentgen dev` takes from a spec: the manifest it routes by, and what GET of the resource shows. */
 export interface DevSpec extends ResourceDescription {
   readonly manifest: readonly ManifestEntry[];
+  /** The spec's A2A mount, when it declares an A2A face: the console shows its card. */
+  readonly a2aMount?: string;
 }
 
 /**
@@ -90,7 +92,7 @@ export async function runDev(args: DevArgs, io: Io, loadManifest: ManifestLoader
     return 2;
   }
   const loaded = await loadManifest(args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec), io.cwd);
-  const { manifest, ...resourceDescription }: DevSpec = isManifest(loaded) ? { manifest: loaded } : loaded;
+  const { manifest, a2aMount, ...resourceDescription }: DevSpec = isManifest(loaded) ? { manifest: loaded } : loaded;
   const consoleOn = args.console ?? isLoopbackHost(args.host);
   const log = batchedLines((text) => io.stdout(text));
   const started = await startEmulator({
@@ -112,7 +114,7 @@ export async function runDev(args: DevArgs, io: Io, loadManifest: ManifestLoader
     requestTimeout: args['request-timeout'],
     streamLimitMs: args['stream-limit'],
     logger: (line) => log.line(line),
-    pages: consoleOn ? createConsoleHandler({ resource: args.resource, token: args.token }) : undefined,
+    pages: consoleOn ? createConsoleHandler({ resource: args.resource, token: args.token, ...(a2aMount === undefined ? {} : { a2aMount }) }) : undefined,
   }).catch((error: unknown) => {
     log.flush(); // the container's last output explains the failure that follows
     if (error instanceof PortInUseError) return error;
@@ -261,6 +263,7 @@ export async function loadDevSpec(specFile: string | undefined, cwd: string): Pr
   const { spec } = buildCreateRequest(model, deploy);
   return {
     manifest: buildManifest(model),
+    ...(model.a2a === undefined ? {} : { a2aMount: model.a2a.mount }),
     displayName: deploy.displayName,
     agentFramework: deploy.agentFramework,
     ...(spec.deploymentSpec === undefined ? {} : { deploymentSpec: spec.deploymentSpec as Readonly<Record<string, unknown>> }),

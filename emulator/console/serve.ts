@@ -23,6 +23,8 @@ export interface ConsoleOptions {
    * Set: it is written into the page for loopback callers only (see `tokenFor`).
    */
   readonly token?: string;
+  /** The A2A face's mount in the container (the spec's `a2a.mount`): the page shows its card and sends it messages. */
+  readonly a2aMount?: string;
   /** Where the built assets are. Default: `assets/` beside this module. */
   readonly assetsDir?: string;
 }
@@ -130,7 +132,7 @@ export function createConsoleHandler(options: ConsoleOptions): PageHandler {
     }
     if (loaded instanceof Error) return send(req, res, 500, 'text/plain; charset=utf-8', text(loaded.message));
     if (path === '/' || path === '/index.html') {
-      const config = JSON.stringify({ resource: options.resource, token: tokenFor(req, options.token) ?? null });
+      const config = JSON.stringify({ resource: options.resource, token: tokenFor(req, options.token) ?? null, a2aMount: options.a2aMount ?? null });
       // A function, so that `$&` and the like in a token are not replacement patterns.
       const page = Buffer.from(
         template.replace(configMarker, () => escapeAttribute(config)),

@@ -131,7 +131,7 @@ beforeAll(async () => {
     resource,
     token,
     logger: (line) => calls.push(line),
-    pages: createConsoleHandler({ resource, token, assetsDir }),
+    pages: createConsoleHandler({ resource, token, assetsDir, a2aMount: '/a2a/weather-agent' }),
   });
 
   profile = mkdtempSync(join(tmpdir(), 'agentgen-chromium-'));
@@ -358,6 +358,22 @@ describe('the dev console in Chromium, in front of the weather-agent example', (
     expect(await tab.locator('#sessions li[data-session]').count()).toBe(1);
   });
 
+  it('shows the A2A card and sends a message as Gemini Enterprise does (A2A 0.3 message/stream), through the passthrough', async () => {
+    await tab.locator('#a2a-url').waitFor();
+    expect(await tab.locator('#a2a-url').textContent()).toMatch(/\/a2a\/weather-agent$/);
+    // The skill's example is the message ready to send.
+    expect(await tab.locator('#a2a-message').inputValue()).toBe('Weather in Paris?');
+    await tab.locator('#a2a-send').click();
+    const note = cards(6, 'note');
+    await note.waitFor();
+    expect(await note.locator('.body').textContent()).toMatch(/^stream ended after \d+ events, the task completed$/);
+    const events = await turns().nth(6).locator('.card[data-kind="event"] .body').allTextContents();
+    expect(events).toContain('completed');
+    expect(events.join('\n')).toContain('It is clear and 18°C in Paris.');
+    // Both went through dev's passthrough: the card (GET) and the stream (POST).
+    expect(calls.filter((line) => line.includes('passthrough')).map((line) => line.split(' - ')[0])).toEqual(['GET passthrough', 'POST passthrough']);
+  });
+
   it('asks for the token when opened from another site, and works once it is typed', async () => {
     const direct = new URL(emulator!.url);
     // localhost and 127.0.0.1 are different sites: a page on one sending the browser to the other.
@@ -376,7 +392,9 @@ describe('the dev console in Chromium, in front of the weather-agent example', (
   it('fetched nothing from elsewhere, and the page logged no error (no CSP violation)', () => {
     const localhost = `http://localhost:${new URL(emulator!.url).port}/`;
     expect(browserRequests.filter((url) => !url.startsWith(`${emulator!.url}/`) && !url.startsWith(localhost))).toEqual([]);
-    const pages = [...new Set(browserRequests.map((url) => new URL(url).pathname).filter((path) => !path.startsWith('/v1/')))].sort();
+    const pages = [
+      ...new Set(browserRequests.map((url) => new URL(url).pathname).filter((path) => !path.startsWith('/v1/') && !path.startsWith('/reasoningEngines/v1/'))),
+    ].sort();
     expect(pages).toEqual(['/', '/console/app.css', '/console/app.js', '/console/icon.svg']);
     expect(pageErrors).toEqual([]);
   });

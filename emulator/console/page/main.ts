@@ -3,6 +3,7 @@
  * each call as a timeline of cards. Its settings (the resource, and the token when the server may
  * hand it out) come from a `<meta>` the server fills; with no token there, the page asks for one.
  */
+import { A2APanel } from './a2a.js';
 import { Api, ConsoleApiError, streamModes, type Operation } from './api.js';
 import { button, byId, el } from './dom.js';
 import { SchemaForm } from './schema-form.js';
@@ -12,6 +13,8 @@ import { Turn } from './timeline.js';
 interface Config {
   readonly resource: string;
   readonly token: string | null;
+  /** The A2A face's mount in the container, when the spec declares one. */
+  readonly a2aMount?: string | null;
 }
 
 function readConfig(): Config {
@@ -182,6 +185,12 @@ async function load(): Promise<void> {
     sessions = new SessionsPanel(api, operations, fillFromSessions);
     byId('sessions').replaceChildren(sessions.element);
     await sessions.refresh();
+    if (typeof config.a2aMount === 'string') {
+      // Through the passthrough, as callers reach it on the runtime (`…/api{path}` is the container's `{path}`).
+      const panel = new A2APanel(`/reasoningEngines/v1/${config.resource}/api${config.a2aMount}`, () => api.token, timeline, say);
+      byId('a2a').replaceChildren(panel.element);
+      await panel.load();
+    }
     say(`ready: ${operations.length} operations`);
   } catch (error) {
     say(`Could not read the operations: ${(error as Error).message}`);
