@@ -132,7 +132,8 @@ export function createConsoleHandler(options: ConsoleOptions): PageHandler {
     }
     if (loaded instanceof Error) return send(req, res, 500, 'text/plain; charset=utf-8', text(loaded.message));
     if (path === '/' || path === '/index.html') {
-      const config = JSON.stringify({ resource: options.resource, token: tokenFor(req, options.token) ?? null, a2aMount: options.a2aMount ?? null });
+      const a2a = options.a2aMount === undefined ? {} : { a2aMount: options.a2aMount };
+      const config = JSON.stringify({ resource: options.resource, token: tokenFor(req, options.token) ?? null, ...a2a });
       // A function, so that `$&` and the like in a token are not replacement patterns.
       const page = Buffer.from(
         template.replace(configMarker, () => escapeAttribute(config)),

@@ -110,31 +110,34 @@ describe('the card', () => {
 
   it('advertises the runtime passthrough when the engine variables are set, and APP_URL above them', async () => {
     const engineEnv = { GOOGLE_CLOUD_AGENT_ENGINE_ID: '123', GOOGLE_CLOUD_PROJECT: 'p', GOOGLE_CLOUD_AGENT_ENGINE_LOCATION: 'europe-west4' };
-    const cardWith = async (env: Record<string, string>): Promise<Record<string, unknown>> => {
-      const saved = { ...process.env };
+    /** Sets `env` for the test's length, then puts every key back as it was (process.env itself stays the same object). */
+    const withEnv = async <T>(env: Record<string, string>, run: () => Promise<T> | T): Promise<T> => {
+      const saved = Object.keys(env).map((key) => [key, process.env[key]] as const);
       Object.assign(process.env, env);
       try {
+        return await run();
+      } finally {
+        for (const [key, value] of saved) {
+          if (value === undefined) delete process.env[key];
+          else process.env[key] = value;
+        }
+      }
+    };
+    const cardWith = (env: Record<string, string>): Promise<Record<string, unknown>> =>
+      withEnv(env, async () => {
         const other = createContainer(new Map(), handlers, { port: 0, host: '127.0.0.1', logger: false }, face);
         const { port } = await other.listen();
         const card = (await (await fetch(`http://127.0.0.1:${port}/a2a/test/.well-known/agent-card.json`)).json()) as Record<string, unknown>;
         await other.close();
         return card;
-      } finally {
-        process.env = saved;
-      }
-    };
+      });
     expect((await cardWith(engineEnv))['url']).toBe(
       'https://europe-west4-aiplatform.googleapis.com/reasoningEngines/v1/projects/p/locations/europe-west4/reasoningEngines/123/api/a2a/test',
     );
     expect((await cardWith({ ...engineEnv, APP_URL: 'https://proxy.example/api/' }))['url']).toBe('https://proxy.example/api/a2a/test');
-    const saved = process.env['APP_URL'];
-    process.env['APP_URL'] = 'not a url';
-    try {
+    await withEnv({ APP_URL: 'not a url' }, () => {
       expect(() => createContainer(new Map(), handlers, { logger: false }, face)).toThrow('$APP_URL must be an absolute http(s) URL');
-    } finally {
-      if (saved === undefined) delete process.env['APP_URL'];
-      else process.env['APP_URL'] = saved;
-    }
+    });
   });
 
   it('needs an a2aTurn handler', () => {

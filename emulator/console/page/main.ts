@@ -14,7 +14,7 @@ interface Config {
   readonly resource: string;
   readonly token: string | null;
   /** The A2A face's mount in the container, when the spec declares one. */
-  readonly a2aMount?: string | null;
+  readonly a2aMount?: string;
 }
 
 function readConfig(): Config {
