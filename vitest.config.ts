@@ -72,6 +72,8 @@ const slowFiles: Record<string, number> = {
   'test/scaffold/create-project.test.ts': 130,
   'test/compat/node-versions.test.ts': 60,
   'test/generator/typecheck.test.ts': 39,
+  'test/packages/readme-own-project.test.ts': 100,
+  'test/packages/serve-packs.test.ts': 40,
   'test/compat/ai-sdk-7.test.ts': 36,
   'test/packages/tarball-install.test.ts': 38,
   'test/deploy/deploy-command.test.ts': 21,
