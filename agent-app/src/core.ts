@@ -9,7 +9,7 @@ import { AgentError } from '@agentgen/runtime/server';
 import { sessionExists, sessionNotFound } from './errors.js';
 import { fitsFileFolder } from './ids.js';
 import { RunLabelsPlugin } from './run-labels.js';
-import { isInvalidArgumentFromService, sessionIdRefused } from './session-service-refusals.js';
+import { isInvalidArgumentFromService, sessionIdRefused } from './engine-refusals.js';
 import type { Services } from './services.js';
 import { TurnStateSessionService } from './turn-state-session-service.js';
 import type { ArtifactVersionIn } from './wire.js';

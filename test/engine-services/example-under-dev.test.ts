@@ -140,6 +140,29 @@ describe('the weather example under agentgen dev --command --replicas 2', () => 
     }
   });
 
+  it("answers the engine's other INVALID_ARGUMENTs 400 too, naming the engine's field, at the container and through dev", async () => {
+    const past = '2020-01-01T00:00:00Z';
+    const refusals = [
+      { class_method: 'async_create_session', input: { user_id: 'chatter', expire_time: past }, field: 'session.expireTime' },
+      { class_method: 'async_search_memory', input: { user_id: 'chat*ter', query: 'trail' }, field: 'scope' },
+    ];
+    for (const { class_method, input, field } of refusals) {
+      const message = `${class_method}: the engine's services refused the request as invalid (its field '${field}'): INVALID_ARGUMENT.`;
+      const atContainer = await fetch(`${emulator.containerUrls[0]!}/api/reasoning_engine`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ class_method, input }),
+      });
+      expect([atContainer.status, await atContainer.json()]).toEqual([400, { error: { code: 400, status: 'INVALID_ARGUMENT', message } }]);
+      const throughDev = await client.call(class_method, input).then(
+        () => undefined,
+        (thrown: unknown) => thrown as AgentApiError,
+      );
+      expect(throughDev?.httpStatus).toBe(400);
+      expect(throughDev?.container).toEqual({ code: 400, status: 'INVALID_ARGUMENT', message });
+    }
+  });
+
   it('keeps a useChat conversation in one engine session across replicas: agentChatRoute with chatSessionId', async () => {
     const sessionIds: string[] = [];
     const route = await serveWebHandler(
