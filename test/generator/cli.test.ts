@@ -320,6 +320,17 @@ describe('manifest, init, usage', () => {
     }
   });
 
+  test("--help's first paragraph is one sentence, wrapped only where the width ends (it broke after 'part of')", async () => {
+    const paragraph = (await run('--help')).stdout.split('\n\n')[1]!;
+    expect(paragraph.replace(/\n/g, ' ')).toBe(
+      "Spec-first code generator for agents on Google's Agent Runtime (formerly Vertex AI Agent Engine; part of Gemini Enterprise Agent Platform), deployed as a reasoningEngine resource.",
+    );
+    const lines = paragraph.split('\n');
+    // Every line but the last is full: the next word would not have fitted in the width (main.ts's).
+    const width = Math.min(100, process.stdout.columns ?? 100);
+    lines.slice(0, -1).forEach((line, index) => expect(line.length + 1 + lines[index + 1]!.split(' ')[0]!.length, line).toBeGreaterThan(width));
+  });
+
   test('a bare agentgen is a usage error: the help on stderr, exit 2', async () => {
     const bare = await run();
     expect(bare.code).toBe(2);
