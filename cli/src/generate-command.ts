@@ -22,6 +22,7 @@ import {
 } from '../../generator/write/write-output.js';
 import type { Io } from './io.js';
 import { importExtensionFor } from './import-extension-default.js';
+import { missingPeers, missingPeersNote } from './missing-peers.js';
 import { importExtensionOption, outOption, runtimeOption, specOption } from './options.js';
 import { emitModel, loadSpecFile, missing, standardSurface } from '../../generator/pipeline.js';
 import { defaultSpecFile, noSpecSource } from '../../generator/load/spec-defaults.js';
@@ -74,17 +75,22 @@ export async function generateCommand(args: Args, io: Io): Promise<number> {
     io.stdout(`${result.status === 'written' ? 'wrote    ' : 'unchanged'} ${args.out}/${result.path}\n`);
   }
   for (const path of report.removed) io.stdout(`removed   ${args.out}/${path}\n`);
+  io.stderr(missingPeersNote(args.out, missingPeers(outDir, report.files)));
   return 0;
 }
 
 /** Emits the model and writes what changed; removes a bundled runtime's leftover files and retired ones. */
-async function writeModel(model: Model, outDir: string, out: string): Promise<{ results: { path: string; status: FileStatus }[]; removed: string[] }> {
+async function writeModel(
+  model: Model,
+  outDir: string,
+  out: string,
+): Promise<{ files: EmittedFile[]; results: { path: string; status: FileStatus }[]; removed: string[] }> {
   const files = await emitModel(model);
   await refuseForeignPackageJson(outDir, out, files);
   const results = await writeOutput(outDir, files);
   const removed = [...(await retiredFiles(outDir, writtenByAgentgen, files)), ...(await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker))];
   await removeLeftovers(outDir, removed);
-  return { results, removed };
+  return { files, results, removed };
 }
 
 /**
