@@ -3,7 +3,7 @@
  * loaded spec and the contract data in `spec/`; emitters never see raw spec text.
  */
 import type { ApiMode, ApiModeRouting, JsonSchema } from '../spec/index.js';
-import type { RuntimeMode, UiProtocol } from './load/spec-format.js';
+import type { ImportExtension, RuntimeMode, UiProtocol } from './load/spec-format.js';
 
 export interface OperationModel {
   /** As declared; a validated identifier (snake_case for the standard surface). */
@@ -78,6 +78,8 @@ export interface Model {
   readonly generatorVersion: string;
   /** `package`: generated code imports `@agentgen/runtime`; `bundle`: a copy under `runtime/`. */
   readonly runtime: RuntimeMode;
+  /** How the output's relative imports end: `./validators.js`, `./validators` or `./validators.ts`. */
+  readonly importExtension: ImportExtension;
   /** The spec's `ui`: the web UI stream protocols `ui.ts` is written for; none, no `ui.ts`. */
   readonly ui: readonly UiProtocol[];
   /**

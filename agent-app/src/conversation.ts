@@ -10,8 +10,9 @@
  * session AgentApp makes without an id; given with a `session_id` it is refused when it holds
  * events and ignored when empty, as the reference (`if session_id and session_events`).
  *
- * The returned promise settles before the first event: bad input rejects it, so a server can
- * still answer it with a status code; only what happens during the turn arrives inside the stream.
+ * The returned promise settles before the first event, once the session is found or created: bad
+ * input, and a session id the session service refuses, reject it, so a server can still answer
+ * them with a status code; only what happens during the turn arrives inside the stream.
  */
 import type { AppCore } from './core.js';
 import { invalidArgument } from './errors.js';
@@ -41,9 +42,15 @@ export async function startStreamQuery(
     throw invalidArgument(`${operation}: ${(error as Error).message}`);
   }
 
+  if (signal?.aborted) return (async function* stopped() {})();
+  // Found or created before the first event, so that a session id the session service refuses
+  // (Vertex AI's take only [a-z0-9-]; useChat's ids have capitals) is answered with a status code.
+  const id =
+    sessionId === undefined
+      ? (await core.createSession({ userId, events })).id
+      : (await core.ensureSession({ userId, sessionId, sessionIdField: `${operation}: session_id` })).id;
   return (async function* turn() {
     if (signal?.aborted) return;
-    const id = sessionId === undefined ? (await core.createSession({ userId, events })).id : (await core.ensureSession({ userId, sessionId })).id;
     const run = core.runnerForTurn({ userId, sessionId: id, labelled: labelsOf(runConfig) !== undefined }).runAsync({
       userId,
       sessionId: id,

@@ -9,6 +9,7 @@ import { AgentError } from '@agentgen/runtime/server';
 import { sessionExists, sessionNotFound } from './errors.js';
 import { fitsFileFolder } from './ids.js';
 import { RunLabelsPlugin } from './run-labels.js';
+import { isInvalidArgumentFromService, sessionIdRefused } from './engine-refusals.js';
 import type { Services } from './services.js';
 import { TurnStateSessionService } from './turn-state-session-service.js';
 import type { ArtifactVersionIn } from './wire.js';
@@ -20,6 +21,11 @@ export interface SeedSession {
   userId: string;
   /** Caller-chosen id, or undefined for a service-generated one. */
   sessionId?: string;
+  /**
+   * Where the caller gave `sessionId` (`async_stream_query: session_id`): named when the session
+   * service refuses it as invalid. Unset for an id AgentApp derives, whose refusal is its own fault.
+   */
+  sessionIdField?: string;
   state?: Record<string, unknown>;
   events?: readonly AdkEvent[];
   artifacts?: readonly ArtifactVersionIn[];
@@ -138,8 +144,9 @@ export class AppCore {
       // Another replica created the same id between the check in `createSession` and this insert,
       // and the shared store refused the second (ADK says so with a plain Error): ALREADY_EXISTS,
       // what the check would have said had it come a moment later.
-      const { userId, sessionId } = seed;
+      const { userId, sessionId, sessionIdField } = seed;
       if (sessionId !== undefined && (await this.hasSession(userId, sessionId).catch(() => false))) throw sessionExists(sessionId);
+      if (sessionIdField !== undefined && isInvalidArgumentFromService(error)) throw sessionIdRefused(sessionIdField, error);
       throw error;
     });
     for (const event of seed.events ?? []) await sessionService.appendEvent({ session, event });

@@ -25,7 +25,7 @@ export async function createSession(core: AppCore, raw: unknown, operation: stri
   return sessionToWire(
     await core.createSession({
       userId,
-      ...(sessionId === undefined ? {} : { sessionId }),
+      ...(sessionId === undefined ? {} : { sessionId, sessionIdField: `${operation}: session_id` }),
       ...(state === undefined ? {} : { state }),
       ...(ttl === undefined ? {} : { ttl }),
       ...(expireTime === undefined ? {} : { expireTime }),

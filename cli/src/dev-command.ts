@@ -18,6 +18,7 @@ import { buildManifest } from '../../generator/resolve/manifest.js';
 import { resolveDeploy } from '../../generator/resolve/deploy-config.js';
 import { resolve } from '../../generator/resolve/resolve.js';
 import { loadSpecFile } from '../../generator/pipeline.js';
+import { devScriptHint } from './dev-script-hint.js';
 import type { Io } from './io.js';
 import type { Register, Verb } from './verb.js';
 
@@ -233,7 +234,8 @@ export function devCommand(loadManifest: ManifestLoader): Register {
               'Milliseconds a stream may run before it is cut with a last DEADLINE_EXCEEDED line, as the runtime cuts streams (default 900000: 15 minutes).',
           })
           .check((argv) => {
-            if ((argv.container === undefined) === (argv.command === undefined)) throw new Error('Give exactly one of --container URL and --command "..."');
+            if ((argv.container === undefined) === (argv.command === undefined))
+              throw new Error(`Give exactly one of --container URL and --command "..."${devScriptHint(process.cwd())}`);
             checkInteger('max-depth', argv['max-depth'], false);
             checkInteger('grpc-port', argv['grpc-port'], true);
             checkInteger('replicas', argv.replicas, false);

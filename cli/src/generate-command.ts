@@ -5,12 +5,12 @@ import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SpecError } from '../../generator/load/spec-error.js';
 import type { LoadedSpec } from '../../generator/load/load-spec.js';
-import type { RuntimeMode } from '../../generator/load/spec-format.js';
+import type { ImportExtension, RuntimeMode } from '../../generator/load/spec-format.js';
 import { bundledRuntimeMarker } from '../../generator/emit/bundled-runtime.js';
 import { headerSource } from '../../generator/emit/header.js';
 import { isAgentgenPackageJson, packageJsonPath } from '../../generator/emit/package-json.js';
 import type { EmittedFile, Model } from '../../generator/model.js';
-import { resolve } from '../../generator/resolve/resolve.js';
+import { resolve, type ResolveOptions } from '../../generator/resolve/resolve.js';
 import {
   foreignFiles,
   leftoverRuntimeFiles,
@@ -21,7 +21,9 @@ import {
   type FileStatus,
 } from '../../generator/write/write-output.js';
 import type { Io } from './io.js';
-import { outOption, runtimeOption, specOption } from './options.js';
+import { importExtensionFor } from './import-extension-default.js';
+import { missingPeers, missingPeersNote } from './missing-peers.js';
+import { importExtensionOption, outOption, runtimeOption, specOption } from './options.js';
 import { emitModel, loadSpecFile, missing, standardSurface } from '../../generator/pipeline.js';
 import { defaultSpecFile, noSpecSource } from '../../generator/load/spec-defaults.js';
 import { UsageError } from './usage-error.js';
@@ -31,11 +33,17 @@ interface Args {
   readonly spec?: string;
   readonly out: string;
   readonly runtime?: RuntimeMode;
+  readonly 'import-extension'?: ImportExtension;
   /** Use the standard surface without reading a spec file, even over output generated from one. */
   readonly 'standard-surface': boolean;
 }
 
 const standardSurfaceFlag = '--standard-surface';
+
+/** What resolve takes from the options: `--runtime`, `--import-extension`, and the latter's default from the project's tsconfig. */
+function resolveOptions(args: Args, outDir: string): ResolveOptions {
+  return { runtime: args.runtime, importExtension: args['import-extension'], defaultImportExtension: importExtensionFor(outDir).extension };
+}
 
 /**
  * The spec a run reads: the standard surface when asked for, else `--spec`, else `./agentgen.yaml`,
@@ -62,22 +70,27 @@ export async function generateCommand(args: Args, io: Io): Promise<number> {
     const why = byDefault ? `no ./${defaultSpecFile}, so` : `${standardSurfaceFlag}:`;
     io.stderr(`agentgen: ${why} generating the standard agent-app surface into ${args.out}/\n`);
   }
-  const report = await writeModel(resolve(loaded, { runtime: args.runtime }), outDir, args.out);
+  const report = await writeModel(resolve(loaded, resolveOptions(args, outDir)), outDir, args.out);
   for (const result of report.results) {
     io.stdout(`${result.status === 'written' ? 'wrote    ' : 'unchanged'} ${args.out}/${result.path}\n`);
   }
   for (const path of report.removed) io.stdout(`removed   ${args.out}/${path}\n`);
+  io.stderr(missingPeersNote(args.out, missingPeers(outDir, report.files)));
   return 0;
 }
 
 /** Emits the model and writes what changed; removes a bundled runtime's leftover files and retired ones. */
-async function writeModel(model: Model, outDir: string, out: string): Promise<{ results: { path: string; status: FileStatus }[]; removed: string[] }> {
+async function writeModel(
+  model: Model,
+  outDir: string,
+  out: string,
+): Promise<{ files: EmittedFile[]; results: { path: string; status: FileStatus }[]; removed: string[] }> {
   const files = await emitModel(model);
   await refuseForeignPackageJson(outDir, out, files);
   const results = await writeOutput(outDir, files);
   const removed = [...(await retiredFiles(outDir, writtenByAgentgen, files)), ...(await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker))];
   await removeLeftovers(outDir, removed);
-  return { results, removed };
+  return { files, results, removed };
 }
 
 /**
@@ -159,7 +172,7 @@ export async function checkCommand(args: Args, io: Io): Promise<number> {
     return 1;
   }
   if (byDefault) io.stderr(`agentgen: no ./${defaultSpecFile}, so checking ${args.out}/ against the standard agent-app surface\n`);
-  const model = resolve(loaded, { runtime: args.runtime });
+  const model = resolve(loaded, resolveOptions(args, outDir));
   const files = await emitModel(model);
   await refuseForeignPackageJson(outDir, args.out, files);
   const leftovers = [...(await retiredFiles(outDir, writtenByAgentgen, files)), ...(await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker))];
@@ -208,7 +221,7 @@ export async function watchCommand(args: Args, io: Io): Promise<number> {
     try {
       // Named explicitly: if it goes away between the test above and the read, that is an error,
       // never the standard surface.
-      const { results, removed } = await writeModel(resolve(await loadSpecFile(specPath, io.cwd), { runtime: args.runtime }), outDir, args.out);
+      const { results, removed } = await writeModel(resolve(await loadSpecFile(specPath, io.cwd), resolveOptions(args, outDir)), outDir, args.out);
       absent = 'never';
       const written = results.filter((result) => result.status === 'written').length;
       const counts = `${written} written, ${results.length - written} unchanged${removed.length > 0 ? `, ${removed.length} removed` : ''}`;
@@ -258,6 +271,7 @@ export const generateVerb = plainVerb(
     spec: specOption,
     out: outOption,
     runtime: runtimeOption,
+    'import-extension': importExtensionOption,
     'standard-surface': standardSurfaceOption(
       'Generate the standard agent-app surface and read no spec file, even over output generated from a spec (which is otherwise refused).',
     ),
@@ -275,6 +289,7 @@ export const checkVerb = plainVerb(
     spec: specOption,
     out: outOption,
     runtime: runtimeOption,
+    'import-extension': importExtensionOption,
     'standard-surface': standardSurfaceOption('Check against the standard agent-app surface and read no spec file.'),
   },
   checkCommand,

@@ -186,7 +186,8 @@ async function baseParser(): Promise<Argv> {
   return yargs()
     .scriptName('agentgen')
     .usage(
-      "$0 <command> [options]\n\nSpec-first code generator for agents on Google's Agent Runtime (formerly Vertex AI Agent Engine; part of\n" +
+      // One line: yargs wraps it at the terminal's width (a hard break here split the sentence mid-line).
+      "$0 <command> [options]\n\nSpec-first code generator for agents on Google's Agent Runtime (formerly Vertex AI Agent Engine; part of " +
         'Gemini Enterprise Agent Platform), deployed as a reasoningEngine resource.',
     )
     .strict()

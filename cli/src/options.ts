@@ -1,5 +1,5 @@
 /** Options that several verbs share. */
-import { defaultSpecFile, runtimeModes } from '../../generator/load/spec-defaults.js';
+import { defaultSpecFile, importExtensions, runtimeModes } from '../../generator/load/spec-defaults.js';
 import type { OptionSpec } from './verb.js';
 
 export const specOption = {
@@ -14,4 +14,11 @@ export const runtimeOption = {
   choices: runtimeModes,
   describe:
     "Where generated code finds its runtime: 'package' imports @agentgen/runtime; 'bundle' copies it into <out>/runtime/. Default: the spec's `runtime`, else package.",
+} as const satisfies OptionSpec;
+
+export const importExtensionOption = {
+  type: 'string',
+  choices: importExtensions,
+  describe:
+    "How generated code's relative imports end: 'js' (./validators.js: Node, tsc NodeNext), 'none' (./validators: bundlers, Next.js), 'ts' (./validators.ts). Default: the spec's `import_extension`, else 'none' when the nearest tsconfig.json resolves like a bundler (moduleResolution bundler, module preserve), else js.",
 } as const satisfies OptionSpec;

@@ -6,6 +6,7 @@ import type { Assets } from '../assets.js';
 import type { EmittedFile, Model } from '../model.js';
 import { emitBundledRuntime } from './bundled-runtime.js';
 import { emitClient } from './client.js';
+import { withImportExtension } from './import-extension.js';
 import { emitIndex } from './index-file.js';
 import { emitManifest } from './manifest.js';
 import { emitOpenApi32 } from './openapi-3.2.js';
@@ -30,5 +31,5 @@ export function emitAll(model: Model, assets: Assets): EmittedFile[] {
     ...emitUi(model, assets),
     ...emitBundledRuntime(model, assets),
   ];
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return withImportExtension(files, model.importExtension).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

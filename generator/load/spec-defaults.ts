@@ -14,5 +14,16 @@ export const defaultSpecFile = 'agentgen.yaml';
 export const runtimeModes = ['package', 'bundle'] as const;
 export type RuntimeMode = (typeof runtimeModes)[number];
 
+/**
+ * How the output's relative imports are written (`./validators.js`, `./validators`,
+ * `./validators.ts`): `js` is what Node's ES modules and TypeScript's NodeNext need; `none` is
+ * what a bundler project needs when its bundler does not map `.js` to a `.ts` file (Next.js's
+ * Turbopack, vercel/next.js#82945; webpack without `extensionAlias`); `ts` is for
+ * `allowImportingTsExtensions` or `rewriteRelativeImportExtensions`. No one spelling serves every
+ * setup, so the CLI derives the default from the project's tsconfig (cli/src/import-extension-default.ts).
+ */
+export const importExtensions = ['js', 'none', 'ts'] as const;
+export type ImportExtension = (typeof importExtensions)[number];
+
 /** The source named in generated headers when there is no spec file: the standard surface. */
 export const noSpecSource = 'the standard agent-app surface';

@@ -5,14 +5,14 @@
  */
 import { z } from 'zod';
 import { apiModes, jsonTypes, surfaceNames, type JsonSchema, type JsonType, type SurfaceName } from '../../spec/index.js';
-import { runtimeModes } from './spec-defaults.js';
+import { importExtensions, runtimeModes } from './spec-defaults.js';
 import { a2aFormat } from './a2a-format.js';
 import { deployFormat } from './deploy-format.js';
 import { emptyWhenNull } from './empty-section.js';
 
 export const specFormatVersion = 1;
 
-export { defaultSpecFile, runtimeModes, type RuntimeMode } from './spec-defaults.js';
+export { defaultSpecFile, importExtensions, runtimeModes, type ImportExtension, type RuntimeMode } from './spec-defaults.js';
 
 const typeNames = jsonTypes.map((t) => JSON.stringify(t)).join(', ');
 const jsonType = z.enum(jsonTypes as readonly JsonType[] as [JsonType, ...JsonType[]]);
@@ -119,6 +119,8 @@ export const specFormat = z.strictObject({
     .optional(),
   include: emptyWhenNull(z.array(z.string()), () => []).optional(),
   runtime: z.enum(runtimeModes, { error: `expected one of ${runtimeModes.map((m) => JSON.stringify(m)).join(', ')}` }).optional(),
+  /** How relative imports end (see spec-defaults.ts); default: the CLI's, from the project's tsconfig, else `js`. */
+  import_extension: z.enum(importExtensions, { error: `expected one of ${importExtensions.map((m) => JSON.stringify(m)).join(', ')}` }).optional(),
   /** Web UI stream protocols to write `ui.ts` for (opt-in: its imports need the optional peers `ai` / `@ag-ui/core`). */
   ui: emptyWhenNull(z.array(z.enum(uiProtocols, { error: `expected one of ${uiProtocols.map((p) => JSON.stringify(p)).join(', ')}` })), () => []).optional(),
   /** Named schemas, referred to as `$ref: '#/schemas/Name'`. */

@@ -17,7 +17,7 @@ import {
 import { camelCase, pascalCase, reservedWords } from '../schema/escape.js';
 import { protocolNameProblem } from './protocol-names.js';
 import type { LoadedSpec } from '../load/load-spec.js';
-import type { OperationSpec, RuntimeMode, UiProtocol } from '../load/spec-format.js';
+import type { ImportExtension, OperationSpec, RuntimeMode, UiProtocol } from '../load/spec-format.js';
 import { inTextOrder, SpecError, type SpecProblem } from '../load/spec-error.js';
 import type { Model, NamedSchema, OperationModel } from '../model.js';
 import { generatorVersion } from '../version.js';
@@ -38,6 +38,10 @@ const anyKeywordArguments: JsonSchema = { type: 'object', additionalProperties: 
 export interface ResolveOptions {
   /** Overrides the spec's `runtime` (the CLI's `--runtime`). */
   readonly runtime?: RuntimeMode | undefined;
+  /** Overrides the spec's `import_extension` (the CLI's `--import-extension`). */
+  readonly importExtension?: ImportExtension | undefined;
+  /** Used when neither the option nor the spec says (the CLI's, from the project's tsconfig); default `js`. */
+  readonly defaultImportExtension?: ImportExtension | undefined;
 }
 
 export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model {
@@ -119,6 +123,7 @@ export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model
 
   const name = doc?.name ?? 'agent-app';
   const runtime = options.runtime ?? doc?.runtime ?? 'package';
+  const importExtension = options.importExtension ?? doc?.import_extension ?? options.defaultImportExtension ?? 'js';
   const license = doc === undefined ? standardSurfaceLicense : doc.license;
   const ui = [...new Set(doc?.ui ?? [])].sort();
   checkUi(ui, runtime, withNames, problems);
@@ -127,10 +132,20 @@ export function resolve(loaded: LoadedSpec, options: ResolveOptions = {}): Model
   const model = deepFreeze({
     name,
     source: loaded.source,
-    // `ui` and `a2a` count only when set, so a spec without them keeps its hash.
-    hash: modelHash({ name, runtime, schemas, operations: withNames, license, ...(ui.length > 0 ? { ui } : {}), ...(a2a === undefined ? {} : { a2a }) }),
+    // `ui`, `importExtension` and `a2a` count only when set, so a spec without them keeps its hash.
+    hash: modelHash({
+      name,
+      runtime,
+      schemas,
+      operations: withNames,
+      license,
+      ...(ui.length > 0 ? { ui } : {}),
+      ...(importExtension !== 'js' ? { importExtension } : {}),
+      ...(a2a === undefined ? {} : { a2a }),
+    }),
     generatorVersion,
     runtime,
+    importExtension,
     ui,
     a2a,
     schemas,
@@ -341,7 +356,11 @@ function checkUi(ui: readonly UiProtocol[], runtime: RuntimeMode, operations: re
 const standardSurfaceLicense = { name: 'Apache 2.0', identifier: 'Apache-2.0' } as const;
 
 function modelHash(
-  meaning: Pick<Model, 'name' | 'runtime' | 'schemas' | 'operations' | 'license'> & { readonly ui?: Model['ui']; readonly a2a?: Model['a2a'] },
+  meaning: Pick<Model, 'name' | 'runtime' | 'schemas' | 'operations' | 'license'> & {
+    readonly ui?: Model['ui'];
+    readonly importExtension?: ImportExtension;
+    readonly a2a?: Model['a2a'];
+  },
 ): string {
   const canonical = JSON.stringify({ ...meaning, generatorVersion }, (_key, value: unknown) =>
     value !== null && typeof value === 'object' && !Array.isArray(value)

@@ -6,7 +6,8 @@
  *   the tool call with the model's exact arguments, its result, and the answer text, once; the
  *   same with the answer streamed as partial events; a turn that fails mid-stream;
  * - `agentChatRoute` behind a real HTTP server on loopback, called by the AI SDK's
- *   `DefaultChatTransport` (what `useChat` sends and reads);
+ *   `DefaultChatTransport` (what `useChat` sends and reads), with a useChat default chat id mapped
+ *   by `chatSessionId`, and a caller's mistakes answered 4xx naming the field;
  * - `toAgUiEvents`: every event parsed by `@ag-ui/core`'s schemas, the order checked by
  *   `@ag-ui/client`'s `verifyEvents`, and the same events served by `agUiEventsResponse` and
  *   run by AG-UI's `HttpAgent` into its messages.
@@ -14,9 +15,6 @@
  * The container is the example's own pieces (its ADK agent, AgentApp, its generated server) with
  * the deterministic model of test/agent-app/scripted-llm.ts, extended to stream its answer.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { HttpAgent, verifyEvents } from '@ag-ui/client';
 import type { AGUIEvent } from '@ag-ui/core';
 import { EventSchemas } from '@ag-ui/core/schemas';
@@ -25,10 +23,11 @@ import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessa
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agUiEventsResponse, toAgUiEvents } from '@agentgen/runtime/ui/ag-ui';
-import { agentChatRoute, handoffEvents, lastUserText, toUIMessageStream } from '@agentgen/runtime/ui/ai-sdk';
+import { agentChatRoute, chatSessionId, handoffEvents, lastUserText, toUIMessageStream } from '@agentgen/runtime/ui/ai-sdk';
 import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
 import { ScriptedLlm, weatherArgs } from '../agent-app/scripted-llm.js';
 import { startWeatherBehindDev, type WeatherBehindDev } from '../helpers/weather-behind-dev.js';
+import { serveWebHandler, type WebHandlerServer } from '../helpers/web-handler-server.js';
 
 const resource = 'projects/demo/locations/us-central1/reasoningEngines/4242';
 const paris = { status: 'success', city: 'Paris', sky: 'clear', temperatureC: 18 };
@@ -48,7 +47,7 @@ class StreamingWeatherLlm extends ScriptedLlm {
 
 let weather: WeatherBehindDev;
 let client: AgentClient;
-const servers: Server[] = [];
+const servers: WebHandlerServer[] = [];
 
 beforeAll(async () => {
   weather = await startWeatherBehindDev(new StreamingWeatherLlm(), resource);
@@ -56,37 +55,15 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const server of servers) server.closeAllConnections();
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await Promise.all(servers.map((server) => server.close()));
   await weather?.close();
 });
 
-/** A web handler behind Node's HTTP server on loopback, as an Express or plain Node app would mount it. */
+/** A web handler behind Node's HTTP server on loopback; closed after the file. */
 async function serve(handler: (request: Request) => Promise<Response>): Promise<string> {
-  const server = createServer(async (req, res) => {
-    const aborted = new AbortController();
-    res.on('close', () => aborted.abort());
-    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
-    const request = new Request(`http://127.0.0.1${req.url}`, {
-      method: req.method,
-      headers: req.headers as Record<string, string>,
-      body,
-      signal: aborted.signal,
-      duplex: 'half',
-    } as RequestInit);
-    const response = await handler(request);
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => (headers[name] = value));
-    res.writeHead(response.status, headers);
-    if (response.body !== null) {
-      const reader = response.body.getReader();
-      for (let next = await reader.read(); !next.done; next = await reader.read()) res.write(next.value);
-    }
-    res.end();
-  });
+  const server = await serveWebHandler(handler);
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return server.url;
 }
 
 /** Reads the stream as `useChat` does: the AI SDK's reader; the last snapshot and the errors it reported. */
@@ -212,15 +189,71 @@ describe('the weather turn through agentgen dev, as UI streams', () => {
     // Bad requests: a clear answer, never a crash.
     const post = (body: string) => fetch(`${url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const problem = async (response: Response) => [response.status, ((await response.json()) as { error: { message: string } }).error.message];
-    expect(await problem(await fetch(`${url}/api/chat`))).toEqual([405, 'The chat route answers POST, not GET']);
+    const get = await fetch(`${url}/api/chat`);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect(await problem(get)).toEqual([405, 'The chat route answers POST, not GET']);
     expect(await problem(await post('{'))).toEqual([400, 'The request body is not JSON']);
     expect(await problem(await post('{"id":"c"}'))).toEqual([400, 'The request body has no `messages` array']);
     expect(await problem(await post('{"messages":[{"role":"user"}]}'))).toEqual([400, 'messages[0] is not a UI message (a role and an array of parts)']);
     expect(await problem(await post('{"messages":[]}'))).toEqual([400, 'The chat has no user message with text to send to the agent']);
+    // A malformed part: named, before the agent is called (it was a 200 whose stream held a TypeError).
+    expect(await problem(await post('{"messages":[{"role":"user","parts":[null]}]}'))).toEqual([
+      400,
+      'messages[0].parts[0] is not a UI message part (an object with a string type)',
+    ]);
+    expect(await problem(await post('{"messages":[{"role":"user","parts":[{"type":"text","text":"hi"},{"type":"text","text":5}]}]}'))).toEqual([
+      400,
+      'messages[0].parts[1].text is not a string',
+    ]);
+    expect(await problem(await post(JSON.stringify({ id: 7, messages: [user] })))).toEqual([400, 'The request body has an `id` that is not a string']);
     expect(await problem(await post(JSON.stringify({ messages: [user], pad: 'x'.repeat(1024 * 1024) })))).toEqual([
       413,
       'The request body is longer than 1048576 bytes',
     ]);
+  });
+
+  it('agentChatRoute: a ChatRequestError thrown when the events are first read is a 400 too; chatSessionId needs a chat id', async () => {
+    const calls: string[] = [];
+    const url = await serve(
+      agentChatRoute({
+        // An async generator checks the chat only when its events are read: after the route has the iterable.
+        events: async function* ({ messages, chatId, signal }) {
+          const session_id = await chatSessionId('ada', chatId);
+          const message = lastUserText(messages);
+          calls.push(session_id);
+          yield* client.async_stream_query({ user_id: 'ada', session_id, message }, { signal });
+        },
+      }),
+    );
+    const post = (body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'What is the weather in Paris?' }] };
+    const noText = await post({ id: 'wJlgnPAoAXw8VGiI', messages: [{ id: 'u1', role: 'user', parts: [{ type: 'file', url: 'x', mediaType: 'image/png' }] }] });
+    expect([noText.status, ((await noText.json()) as { error: { message: string } }).error.message]).toEqual([
+      400,
+      'The chat has no user message with text to send to the agent',
+    ]);
+    const noId = await post({ messages: [user] });
+    expect([noId.status, ((await noId.json()) as { error: { message: string } }).error.message]).toEqual([
+      400,
+      'The request body has no chat `id` (useChat sends one)',
+    ]);
+    expect(calls).toEqual([]);
+
+    // A useChat default id: the turn runs in the session chatSessionId derives, created by the turn.
+    const transport = new DefaultChatTransport<UIMessage>({ api: url });
+    const stream = await transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: 'wJlgnPAoAXw8VGiI',
+      messageId: undefined,
+      messages: [user],
+      abortSignal: undefined,
+    });
+    const { messages, errors } = await read(stream);
+    expect(errors).toEqual([]);
+    expectWeatherTurn(messages);
+    expect(calls).toEqual([await chatSessionId('ada', 'wJlgnPAoAXw8VGiI')]);
+    const session = await client.async_get_session({ user_id: 'ada', session_id: calls[0]! });
+    expect(session.events?.[0]?.content?.parts?.[0]?.text).toBe('What is the weather in Paris?');
   });
 
   it("toAgUiEvents: @ag-ui/core's schemas, @ag-ui/client's order rules, and HttpAgent's messages", async () => {

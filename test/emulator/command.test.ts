@@ -12,6 +12,7 @@ import { main } from '../../cli/src/main.js';
 import { slowloris } from '../server/slow-client.js';
 import { freePort } from '../../emulator/container-process.js';
 import { alive } from '../helpers/processes.js';
+import { runCli } from '../deploy/run-cli.js';
 
 const envContainer = fileURLToPath(new URL('./fixtures/env-container.mjs', import.meta.url));
 const resource = 'projects/p/locations/l/reasoningEngines/777';
@@ -386,6 +387,23 @@ describe('devCommand (yargs options)', () => {
   it('refuses both or neither of --container and --command', async () => {
     expect(String(await parse(['dev']))).toMatch('Give exactly one of --container URL and --command "..."');
     expect(String(await parse(['dev', '--container', 'http://x', '--command', 'y']))).toMatch(/mutually exclusive/);
+  });
+
+  it("points at the project's `npm run dev` when neither is given in a project whose dev script runs agentgen dev (the built CLI)", async () => {
+    const project = mkdtempSync(join(tmpdir(), 'agentgen-dev-hint-'));
+    try {
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ scripts: { dev: 'AGENT_MODEL=offline agentgen dev --command "node dist/main.mjs"' } }));
+      const hinted = await runCli(['dev'], { cwd: project });
+      expect([hinted.code, hinted.stderr.trim()]).toEqual([
+        1,
+        'agentgen: Give exactly one of --container URL and --command "...". This project\'s `npm run dev` runs agentgen dev with its container: use that (or copy its --command)',
+      ]);
+      // A dev script that runs something else is no hint.
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ scripts: { dev: 'next dev' } }));
+      expect((await runCli(['dev'], { cwd: project })).stderr.trim()).toBe('agentgen: Give exactly one of --container URL and --command "..."');
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 
   it('takes --sessions engine|memory with --command only', async () => {

@@ -1,6 +1,6 @@
 /** The `agentgen` command: in-process through `main`, and once as the real bin in a child process. */
 import { spawn, execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -318,6 +318,40 @@ describe('manifest, init, usage', () => {
       expect(line.length).toBeGreaterThan(20);
       expect(listed).toContain(`agentgen ${verb} ${line}`);
     }
+  });
+
+  test("--help's first paragraph is one sentence, wrapped only where the width ends (it broke after 'part of')", async () => {
+    const paragraph = (await run('--help')).stdout.split('\n\n')[1]!;
+    expect(paragraph.replace(/\n/g, ' ')).toBe(
+      "Spec-first code generator for agents on Google's Agent Runtime (formerly Vertex AI Agent Engine; part of Gemini Enterprise Agent Platform), deployed as a reasoningEngine resource.",
+    );
+    const lines = paragraph.split('\n');
+    // Every line but the last is full: the next word would not have fitted in the width (main.ts's).
+    const width = Math.min(100, process.stdout.columns ?? 100);
+    lines.slice(0, -1).forEach((line, index) => expect(line.length + 1 + lines[index + 1]!.split(' ')[0]!.length, line).toBeGreaterThan(width));
+  });
+
+  test('generate says when the spec has `pattern` and the project cannot import re2js; not once it can', async () => {
+    const spec = [
+      'agentgen: 1',
+      'name: postcodes',
+      'operations:',
+      '  lookup:',
+      '    api_mode: ""',
+      "    input: { type: object, properties: { postcode: { type: string, pattern: '^[0-9]{5}$' } }, required: [postcode] }",
+      '',
+    ].join('\n');
+    writeFileSync(join(dir, 'agentgen.yaml'), spec);
+    const without = await run('generate');
+    expect(without.code).toBe(0);
+    expect(without.stderr).toBe(
+      "agentgen: the spec's `pattern` keywords run on re2js, which generated/ cannot import from here: `npm i re2js`, or the container fails as it starts\n",
+    );
+    // The project installs it: resolved from the output folder as the project's code resolves it, nothing to say.
+    mkdirSync(join(dir, 'node_modules/re2js'), { recursive: true });
+    writeFileSync(join(dir, 'node_modules/re2js/package.json'), '{ "name": "re2js", "main": "index.js" }');
+    writeFileSync(join(dir, 'node_modules/re2js/index.js'), '');
+    expect((await run('generate')).stderr).toBe('');
   });
 
   test('a bare agentgen is a usage error: the help on stderr, exit 2', async () => {

@@ -1,4 +1,4 @@
-/** The stream route: framing, media type, promptness, coalescing, and errors mid-stream. */
+/** The stream route: framing, media type, promptness, coalescing, errors before the stream starts and mid-stream. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openStream, probe } from '../../conformance/http.js';
@@ -67,6 +67,11 @@ const ops = {
     await sleep(5);
     throw new Error('after headers');
     yield {}; // eslint-disable-line no-unreachable
+  },
+  /** An async handler that checks something over I/O (AgentApp finding a session) before it has events. */
+  promise_rejects_after_wait: async () => {
+    await sleep(5);
+    throw new AgentError('INVALID_ARGUMENT', 'async_stream_query: session_id was refused');
   },
   not_iterable: () => ({ i: 1 }),
   a_string: () => 'abc',
@@ -192,6 +197,15 @@ describe('errors', () => {
     expect(res.status).toBe(200);
     expect(parseLines(res.body)).toEqual([{ error: { code: 500, status: 'INTERNAL', message: expect.stringMatching(internalError) } }]);
     expect(logged.find((e) => e.operation === 'gen_throws_after_wait')?.message).toBe('operation "gen_throws_after_wait" failed: after headers');
+  });
+
+  it('answers with its own status what a handler promise rejects with, however late: the stream is not accepted before it resolves', async () => {
+    const res = await stream('promise_rejects_after_wait');
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toEqual({ error: { code: 400, status: 'INVALID_ARGUMENT', message: 'async_stream_query: session_id was refused' } });
+    // A promise that resolves late streams as ever.
+    const late = await stream('promise_of_gen', { n: 3 });
+    expect([late.status, parseLines(late.body)]).toEqual([200, expected(3)]);
   });
 
   it('keeps serving after stream failures', async () => {

@@ -217,6 +217,11 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
   /**
    * Not async, as `start` is not: one promise chain per stream (the pump's), where an async frame
    * here cost a promise and a resumption of its own per call. A failure anywhere ends in `fail`.
+   *
+   * A handler that returns a promise of its events (an async function that checks its input, or
+   * finds a session, before the turn) is waited for before the stream is accepted: what it rejects
+   * with is answered with its own status code (a refused session id is a 400), not after a 200 as
+   * the stream's last line, where a caller reads it as the agent failing.
    */
   private runStream(op: ResolvedOperation, input: unknown, context: HandlerContext): void {
     this.watch();
@@ -227,11 +232,25 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
       this.fail(error);
       return;
     }
+    if (!isThenable(produced)) return this.pumpStream(op, produced);
+    Promise.resolve(produced).then(
+      (value) => this.pumpStream(op, value),
+      (error: unknown) => this.fail(error),
+    );
+  }
+
+  private pumpStream(op: ResolvedOperation, produced: unknown): void {
     const pump = new StreamPump(this.res, this, this.settings.busy);
     this.pump = pump;
+    if (this.stopped) {
+      // The caller left, or shutdown answered, while the handler was getting ready: nothing is
+      // sent, and the pump closes the producer so that its generator's `finally` runs.
+      pump.stop();
+      void pump.run(op, produced);
+      return;
+    }
     this.reply.span?.streams(pump.stream);
-    const pumped = isThenable(produced) ? Promise.resolve(produced).then((value) => pump.run(op, value)) : pump.run(op, produced);
-    pumped.then(
+    pump.run(op, produced).then(
       () => this.streamed(pump),
       (error: unknown) => this.fail(error),
     );
