@@ -9,32 +9,16 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContainer, type A2AFace, type AgentServer } from '@agentgen/runtime/codegenv1/server';
+import { answeringHandlers, testFace } from '../a2a/test-face.js';
+import { createContainer, type AgentServer } from '@agentgen/runtime/codegenv1/server';
 
-const face: A2AFace = {
-  mount: '/a2a/fuzz',
-  protocolVersions: ['1.0', '0.3'],
-  card: {
-    name: 'fuzz',
-    description: 'A fuzz target.',
-    version: '1.0.0',
-    streaming: true,
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'echo', name: 'Echo', description: 'Says it back.', tags: [] }],
-  },
-};
+const face = testFace('/a2a/fuzz');
 
 let server: AgentServer;
 let url: string;
 
 beforeAll(async () => {
-  const handlers = {
-    a2aTurn: async () =>
-      (async function* () {
-        yield { type: 'artifact', parts: [{ kind: 'text', text: 'ok' }] } as const;
-      })(),
-  };
+  const handlers = answeringHandlers('ok');
   server = createContainer(new Map(), handlers, { port: 0, host: '127.0.0.1', logger: false }, face);
   url = `http://127.0.0.1:${(await server.listen()).port}/a2a/fuzz`;
 });
