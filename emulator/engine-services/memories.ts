@@ -8,7 +8,8 @@
  * list filter. Generation consolidates as the service does for identical facts: the same fact in
  * the same scope updates the memory instead of adding another.
  */
-import { factsOf, lexicalDistance } from './extraction.js';
+import { maxRequestBody } from '../forward.js';
+import { distanceFrom, factsOf } from './extraction.js';
 import { compare, parseFilter } from './filters.js';
 import {
   checkChosenId,
@@ -79,6 +80,23 @@ const retrieveFields = ['scope', 'similaritySearchParams', 'simpleRetrievalParam
 const updatableFields = ['displayName', 'description', 'fact', 'topics', 'metadata', 'ttl', 'expireTime'];
 const updateFields = ['name', 'createTime', 'updateTime', ...createFields];
 const purgeFields = ['filter', 'filterGroups', 'force'];
+
+/**
+ * Every memory a generate call writes gets a copy of its `metadata` (stored and answered): a small
+ * body of many parts and many metadata entries would multiply into gigabytes, so the copies
+ * together may be at most as large as a request body.
+ */
+const maxMetadataCopies = maxRequestBody;
+
+function checkMetadataCopies(metadata: JsonObject | undefined, facts: number): void {
+  if (metadata === undefined || facts <= 1) return;
+  const size = Buffer.byteLength(JSON.stringify(metadata));
+  if (size * facts > maxMetadataCopies) {
+    throw invalidArgument(
+      `'request.metadata' (${size} bytes) would be copied into each of the ${facts} memories generated, more than ${maxMetadataCopies} bytes in all: send fewer contents a call, or less metadata.`,
+    );
+  }
+}
 
 /** The reference's numbers: at most 5 direct memories a call; retrieval returns 3 unless asked, at most 100. */
 const maxDirectMemories = 5;
@@ -233,15 +251,20 @@ export class Memories {
     const scope = checkScope(fields['scope'] ?? defaultScope, 'scope');
     const consolidate = optionalBoolean(fields, 'disableConsolidation', 'request') !== true;
     const metadata = optionalMetadata(fields, 'request');
+    checkMetadataCopies(metadata, facts.length);
     const scopeKey = scopeKeyOf(scope);
+    // The scope's memories by fact, found once: one lookup per fact, not a scan of every memory per fact.
+    const byFact = new Map<string, StoredMemory>();
+    if (consolidate) for (const memory of this.#all(call.now)) if (memory.scopeKey === scopeKey && !byFact.has(memory.fact)) byFact.set(memory.fact, memory);
     const generatedMemories = facts.map((fact) => {
-      const same = consolidate ? this.#all(call.now).find((memory) => memory.scopeKey === scopeKey && memory.fact === fact) : undefined;
+      const same = byFact.get(fact);
       if (same !== undefined) {
         same.updateTime = call.now;
         if (metadata !== undefined) same.metadata = { ...same.metadata, ...structuredClone(metadata) };
         return { memory: memoryJson(same), action: 'UPDATED' };
       }
       const created = this.#store(this.#freshId(), fact, scope, call.now, { metadata });
+      if (consolidate) byFact.set(fact, created);
       return { memory: memoryJson(created), action: 'CREATED' };
     });
     const response = { '@type': typeUrl(call.version, 'GenerateMemoriesResponse'), generatedMemories };
@@ -262,8 +285,9 @@ export class Memories {
       const params = messageFields(fields['similaritySearchParams'], ['searchQuery', 'topK'], 'similaritySearchParams');
       const query = requiredString(params, 'searchQuery', 'similaritySearchParams');
       const topK = pageSizeOf(params['topK'], retrievePages.default, retrievePages.max, 'similaritySearchParams.topK');
+      const distance = distanceFrom(query);
       const ranked = inScope
-        .map((memory) => ({ memory, distance: lexicalDistance(query, memory.fact) }))
+        .map((memory) => ({ memory, distance: distance(memory.fact) }))
         .sort((a, b) => a.distance - b.distance || b.memory.updateTime - a.memory.updateTime || (a.memory.name < b.memory.name ? -1 : 1));
       return { retrievedMemories: ranked.slice(0, topK).map(({ memory, distance }) => ({ memory: memoryJson(memory), distance })) };
     }
