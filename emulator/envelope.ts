@@ -5,6 +5,7 @@
 import { nestedDeeperThan } from '@agentgen/runtime/server';
 import { defaultMethodByEndpoint, type ApiModeRouting } from '../spec/index.js';
 import type { DeclaredMethod, MethodTable } from './manifest.js';
+import { maxNesting } from './limits.js';
 import { PublicError } from './status.js';
 
 export type PublicEndpoint = ':query' | ':streamQuery';
@@ -40,8 +41,8 @@ function methodName(envelope: Record<string, unknown>): string | undefined {
   return names[0];
 }
 
-/** protobuf's JSON parser refuses nesting past 100; so does the container runtime by default. */
-export const defaultMaxDepth = 100;
+/** protobuf's JSON parser refuses nesting past 100; so does the container runtime by default (limits.ts). */
+export const defaultMaxDepth = maxNesting;
 
 /**
  * `maxDepth`: the deepest nesting of objects and arrays accepted in `input` (the input object is

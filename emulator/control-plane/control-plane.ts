@@ -421,5 +421,10 @@ function displayNameFilter(filter: string): string | undefined {
   if (filter.trim() === '') return undefined;
   const match = /^\s*(?:display_name|displayName)\s*=\s*"((?:[^"\\]|\\.)*)"\s*$/.exec(filter);
   if (match === null) throw invalidArgument('agentgen dev filters reasoningEngines by display_name="..." only.');
-  return JSON.parse(`"${match[1] as string}"`) as string;
+  try {
+    return JSON.parse(`"${match[1] as string}"`) as string;
+  } catch {
+    // `\q`, a cut `\u12`: the quoted name is not a string literal (the value is not echoed).
+    throw invalidArgument("Invalid filter: the quoted display_name has an escape that is not one of JSON's.");
+  }
 }

@@ -15,6 +15,7 @@ import { parseBody } from '../engine-services/fields.js';
 import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from '../engine-services/service-error.js';
 import type { ApiVersion } from '../grpc/protos.js';
 import { loadProtoReaders, type ControlPlane } from './control-plane.js';
+import { checkPathIds } from './resource-ids.js';
 
 export type ControlPlaneRoutes = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
 
@@ -128,6 +129,7 @@ export function controlPlaneRoutes(
         let status: number;
         try {
           authenticate(req.headers.authorization);
+          checkPathIds(name);
           await loadProtoReaders();
           status = sendJson(res, 200, await handler());
         } catch (error) {

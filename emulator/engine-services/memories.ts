@@ -13,6 +13,7 @@ import { distanceFrom, factsOf } from './extraction.js';
 import { compare, parseFilter } from './filters.js';
 import {
   checkChosenId,
+  expiryAfter,
   isObject,
   messageFields,
   optionalArray,
@@ -105,6 +106,9 @@ const listPages = { default: 100, max: 1000 };
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** A map's own entry: `scope.constructor` must not find Object's constructor. */
+const ownValue = (map: Record<string, string>, key: string): string | undefined => (Object.hasOwn(map, key) ? map[key] : undefined);
+
 /** A scope: 1 to 5 string pairs, no `*` in a value (the service's rules). */
 function checkScope(value: unknown, where: string): Record<string, string> {
   if (!isObject(value)) throw invalidArgument(`'${where}' is required: an object of up to 5 string pairs such as {"user_id": "u1"}.`);
@@ -163,7 +167,7 @@ export class Memories {
       description: optionalString(fields, 'description', 'memory'),
       topics: optionalArray(fields, 'topics', 'memory'),
       metadata: optionalMetadata(fields, 'memory'),
-      expireTime: ttl !== undefined ? call.now + ttl : expireAt,
+      expireTime: ttl !== undefined ? expiryAfter(call.now, ttl, 'memory.ttl') : expireAt,
     });
     const response = { '@type': typeUrl(call.version, 'Memory'), ...memoryJson(memory) };
     return this.operations.finished(memory.name, call.version, 'CreateMemoryOperationMetadata', response, call.now);
@@ -366,7 +370,7 @@ export class Memories {
     }
     return this.#all(now).filter((memory) =>
       comparisons.every(({ field, operator, value }) =>
-        compare((field === 'fact' ? memory.fact : memory.scope[field.slice('scope.'.length)]) ?? '', operator, value),
+        compare((field === 'fact' ? memory.fact : ownValue(memory.scope, field.slice('scope.'.length))) ?? '', operator, value),
       ),
     );
   }

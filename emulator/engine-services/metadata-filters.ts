@@ -96,7 +96,9 @@ export function parseFilterGroups(fields: JsonObject, where: string): MetadataFi
 /** Whether a memory's `metadata` passes the groups (no groups: every memory does). */
 export function metadataMatches(metadata: JsonObject | undefined, groups: readonly MetadataFilter[][]): boolean {
   if (groups.length === 0) return true;
-  return groups.some((group) => group.every((filter) => matchesOne(metadata?.[filter.key], filter)));
+  // Own entries only: a filter on `constructor` must not find Object's.
+  const entry = (key: string): unknown => (metadata !== undefined && Object.hasOwn(metadata, key) ? metadata[key] : undefined);
+  return groups.some((group) => group.every((filter) => matchesOne(entry(filter.key), filter)));
 }
 
 function matchesOne(raw: unknown, filter: MetadataFilter): boolean {

@@ -10,6 +10,7 @@
 import { compare, parseFilter } from './filters.js';
 import {
   checkChosenId,
+  expiryAfter,
   isObject,
   messageFields,
   optionalDurationMs,
@@ -67,6 +68,10 @@ const eventPages = { default: 100, max: 1000 };
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** A map's own entry: `labels.constructor` must not find Object's constructor. */
+const ownValue = (map: Record<string, string> | undefined, key: string): string | undefined =>
+  map !== undefined && Object.hasOwn(map, key) ? map[key] : undefined;
+
 export class Sessions {
   readonly #byId = new Map<string, StoredSession>();
 
@@ -105,7 +110,7 @@ export class Sessions {
       sessionState: sessionState === undefined ? undefined : structuredClone(sessionState),
       createTime: call.now,
       updateTime: call.now,
-      expireTime: ttl !== undefined ? call.now + ttl : expireAt,
+      expireTime: ttl !== undefined ? expiryAfter(call.now, ttl, 'session.ttl') : expireAt,
       events: [],
     };
     this.#byId.set(id, session);
@@ -129,7 +134,7 @@ export class Sessions {
       .filter((session) =>
         comparisons.every(({ field, operator, value }) => {
           const actual = field.startsWith('labels.')
-            ? session.labels?.[field.slice('labels.'.length)]
+            ? ownValue(session.labels, field.slice('labels.'.length))
             : field === 'userId'
               ? session.userId
               : session.displayName;
