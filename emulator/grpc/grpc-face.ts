@@ -82,8 +82,12 @@ function traceOf(call: ServerCall<unknown>): ReturnType<typeof platformTraceHead
 /** The log's status and note for a call that stopped before it ended. */
 function stoppedLog(reason: StopReason): { status: string; note: string } {
   if (reason === 'deadline') return { status: 'DEADLINE_EXCEEDED', note: "the caller's deadline passed" };
-  return { status: 'CANCELLED', note: reason === 'shutdown' ? 'dev is shutting down' : 'caller cancelled' };
+  if (reason === 'shutdown') return { status: 'UNAVAILABLE', note: 'dev is shutting down' };
+  return { status: 'CANCELLED', note: 'caller cancelled' };
 }
+
+/** What the REST face answers its calls in flight at shutdown (503 UNAVAILABLE), as a gRPC status. */
+const shuttingDown = 'agentgen dev is shutting down';
 
 export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace> {
   const { core, log, maxDepth } = options;
@@ -184,12 +188,13 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
       resolved = target.call;
       const trace = traceOf(call);
       const outcome = await target.core.stream(resolved, httpBodySink(call, method, protos), trace.headers, call.signal);
-      const note = [target.note, outcome.note]
+      const stopped = call.stopped === undefined ? undefined : stoppedLog(call.stopped);
+      // At shutdown the core saw its caller go; the log says why it went.
+      const note = [target.note, call.stopped === 'shutdown' ? stopped?.note : outcome.note]
         .filter((part) => part !== undefined)
         .map((part) => `${part}, `)
         .join('');
-      const stopped = call.stopped === undefined ? undefined : stoppedLog(call.stopped).status;
-      logLine('StreamQueryReasoningEngine', resolved, stopped ?? 'OK', started, `${note}support id ${trace.supportId}`);
+      logLine('StreamQueryReasoningEngine', resolved, stopped?.status ?? 'OK', started, `${note}support id ${trace.supportId}`);
     } catch (error) {
       if (call.stopped !== undefined) {
         const { status, note } = stoppedLog(call.stopped);
@@ -259,8 +264,8 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
   return {
     address: `${host}:${port}`,
     port,
-    // In-flight calls are cancelled, and with them their container requests.
-    close: () => (closing ??= server.close()),
+    // Calls in flight end UNAVAILABLE (Google's clients retry that code, not CANCELLED), and their container requests are aborted.
+    close: () => (closing ??= server.close(grpcError(protos, 'UNAVAILABLE', shuttingDown))),
   };
 }
 

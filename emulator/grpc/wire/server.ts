@@ -53,8 +53,12 @@ export interface GrpcServerOptions {
 export interface GrpcServer {
   /** Listens on `host:port` (0: a free port); resolves the port, rejects with listen's error. */
   listen(port: number, host: string): Promise<number>;
-  /** Stops listening and resets every open stream: in-flight calls stop with reason `shutdown`. */
-  close(): Promise<void>;
+  /**
+   * Stops listening and ends every call in flight with `status` (default UNAVAILABLE), whose
+   * handlers' signals abort with reason `shutdown`; connections close once those trailers are out,
+   * or are cut after `graceMs` (default 500).
+   */
+  close(status?: GrpcStatus, graceMs?: number): Promise<void>;
 }
 
 const responseHeaders: OutgoingHttpHeaders = {
@@ -142,6 +146,16 @@ class Call<Request> implements ServerCall<Request> {
     }, ms);
   }
 
+  /**
+   * The server is closing: the call ends with `status` as a caller can read it (UNAVAILABLE, which
+   * Google's clients retry; a reset stream reads as CANCELLED, which they do not), and its handler
+   * stops.
+   */
+  shutDown(status: GrpcStatus): void {
+    this.end(status);
+    this.stop('shutdown');
+  }
+
   /** The stream closed: a call not ended by then was cancelled (or the server shut down). */
   closed(reason: StopReason): void {
     clearTimeout(this.deadline);
@@ -167,6 +181,9 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
   // header block size. Memory stays bounded by the receive limit and by backpressure on writes.
   const server = createServer({ maxSessionMemory: Number.MAX_SAFE_INTEGER, maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER });
   const sessions = new Set<Http2Session>();
+  /** Calls whose stream is open: ended at shutdown with a status (see close). */
+  const calls = new Set<Call<unknown>>();
+  let shutdownStatus: GrpcStatus = { code: grpcStatus.UNAVAILABLE, message: 'The server is shutting down' };
   server.on('session', (session) => {
     sessions.add(session);
     session.on('error', () => {}); // a broken connection: its streams close, and their calls stop
@@ -186,7 +203,12 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
     }
     const path = firstHeader(headers, constants.HTTP2_HEADER_PATH) ?? '';
     const call = new Call<unknown>(stream, headers, path);
-    stream.once('close', () => call.closed(closing ? 'shutdown' : 'cancelled'));
+    calls.add(call);
+    stream.once('close', () => {
+      calls.delete(call);
+      call.closed(closing ? 'shutdown' : 'cancelled');
+    });
+    if (closing) return call.shutDown(shutdownStatus);
     const method = methods.get(path);
     if (method === undefined) return call.end({ code: grpcStatus.UNIMPLEMENTED, message: `The server does not implement the method ${path}` });
     const timeout = firstHeader(headers, 'grpc-timeout');
@@ -207,12 +229,20 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
           resolve((server.address() as AddressInfo).port);
         });
       }),
-    close: async () => {
+    close: async (status = shutdownStatus, graceMs = 500) => {
       closing = true;
-      // As grpc-js's forceShutdown: every connection dropped (GOAWAY CANCEL), so calls stop at once,
-      // and the listening socket closed; nothing waits for a peer.
-      for (const session of sessions) session.destroy(undefined, constants.NGHTTP2_CANCEL);
+      shutdownStatus = status;
       if (server.listening) server.close();
+      // Every call in flight gets its status in trailers, as the REST face answers its calls 503;
+      // then each connection says GOAWAY and closes when its streams have, or is cut after graceMs.
+      for (const call of calls) call.shutDown(status);
+      const open = [...sessions].map((session) => new Promise<void>((resolve) => (session.closed ? resolve() : session.close(() => resolve()))));
+      let cut: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<boolean>((resolve) => (cut = setTimeout(() => resolve(true), graceMs)));
+      if (await Promise.race([Promise.all(open).then(() => false), timedOut])) {
+        for (const session of sessions) session.destroy(undefined, constants.NGHTTP2_CANCEL);
+      }
+      clearTimeout(cut);
     },
   };
 }
