@@ -92,6 +92,8 @@ export class ControlPlane {
   readonly #engines = new Map<string, Engine>();
   readonly #operations = new OperationStore();
   readonly #starting = new Set<Promise<unknown>>();
+  /** Creates whose first revision is still starting: they count toward maxEngines from the moment they are accepted. */
+  #creating = 0;
   #nextEngine = 1;
   #closed = false;
 
@@ -111,7 +113,10 @@ export class ControlPlane {
     if (typeof body['displayName'] !== 'string' || body['displayName'].trim() === '') throw invalidArgument("'reasoning_engine.display_name' is required.");
     const spec = (body['spec'] ?? {}) as Spec;
     const checked = checkSpec(spec, true);
-    if (this.#engines.size >= maxEngines) throw new ServiceError('RESOURCE_EXHAUSTED', `agentgen dev keeps at most ${maxEngines} engines: delete one first.`);
+    // Counted at reservation: 130 creates at once, each starting its processes, all passed a count of the engines already started.
+    if (this.#engines.size + this.#creating >= maxEngines) {
+      throw new ServiceError('RESOURCE_EXHAUSTED', `agentgen dev keeps at most ${maxEngines} engines, those being created included: delete one first.`);
+    }
     let name: string;
     do name = `${parent}/reasoningEngines/${this.#nextEngine++}`;
     while (name === this.startupName || this.#engines.has(name));
@@ -120,9 +125,16 @@ export class ControlPlane {
     const operation = this.#operations.begin(name, version, 'CreateReasoningEngineOperationMetadata');
     const now = new Date().toISOString();
     const fields: Record<string, unknown> = { ...body, spec: storedSpec(spec), createTime: now, updateTime: now, etag: etag() };
+    this.#creating++;
     this.#track(
       (async () => {
-        const revision = await this.#startRevision(name, revisionName, storedSpec(spec), checked, operation);
+        let revision: Revision | undefined;
+        try {
+          revision = await this.#startRevision(name, revisionName, storedSpec(spec), checked, operation);
+        } finally {
+          // Released in the same turn as the engine is kept (below), so no create sees neither.
+          this.#creating--;
+        }
         if (revision === undefined) return;
         const engine: Engine = {
           name,
