@@ -9,6 +9,7 @@
 import type * as Protobuf from 'protobufjs';
 import { loadProtos, type ApiVersion } from '../grpc/protos.js';
 import { invalidArgument } from '../engine-services/service-error.js';
+import { quotedName } from '../engine-services/quoted-name.js';
 import { sdkOnlyFields } from './sdk-only-fields.js';
 
 const snakeToCamel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
@@ -74,7 +75,7 @@ export function checkMessage(type: Protobuf.Type, json: unknown, where: string):
     const field = fieldOf(type, key);
     if (field === undefined) {
       if (!isSdkOnly(type, key)) {
-        throw invalidArgument(`Invalid JSON payload received. Unknown name ${JSON.stringify(key)} at '${where}': Cannot find field.`);
+        throw invalidArgument(`Invalid JSON payload received. Unknown name ${quotedName(key)} at '${where}': Cannot find field.`);
       }
       if (value !== null) message[snakeToCamel(key)] = value;
       continue;

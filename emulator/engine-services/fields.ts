@@ -6,6 +6,7 @@
  * Map fields (`scope`, `labels`, `sessionState`) keep their keys as sent.
  */
 import { checkBodyShape } from './body-shape.js';
+import { quotedName } from './quoted-name.js';
 import { invalidArgument } from './service-error.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -41,7 +42,7 @@ export function messageFields(value: unknown, known: readonly string[], where: s
   const fields: JsonObject = {};
   for (const [name, field] of Object.entries(value)) {
     const camel = snakeToCamel(name);
-    if (!known.includes(camel)) throw invalidArgument(`Invalid JSON payload received. Unknown name ${JSON.stringify(name)} at '${where}': Cannot find field.`);
+    if (!known.includes(camel)) throw invalidArgument(`Invalid JSON payload received. Unknown name ${quotedName(name)} at '${where}': Cannot find field.`);
     if (camel in fields) throw invalidArgument(`Invalid JSON payload received. Field '${camel}' of '${where}' is given twice.`);
     if (field !== null) fields[camel] = field;
   }
@@ -86,8 +87,10 @@ export function optionalArray(fields: JsonObject, name: string, where: string): 
 export function optionalStringMap(fields: JsonObject, name: string, where: string): Record<string, string> | undefined {
   const value = optionalObject(fields, name, where);
   if (value === undefined) return undefined;
-  for (const [key, entry] of Object.entries(value)) {
-    if (typeof entry !== 'string') throw invalidArgument(`Invalid value at '${where}.${name}' (key ${JSON.stringify(key)}): expected a string.`);
+  // An entry is named by its place, not its key: a key is the caller's data.
+  const entries = Object.values(value);
+  for (const [index, entry] of entries.entries()) {
+    if (typeof entry !== 'string') throw invalidArgument(`Invalid value at '${where}.${name} (entry ${index + 1} of ${entries.length})': expected a string.`);
   }
   return value as Record<string, string>;
 }

@@ -5,6 +5,7 @@
  * beyond this subset (OR, NOT, parentheses), is 400 INVALID_ARGUMENT rather than ignored.
  */
 import { invalidArgument } from './service-error.js';
+import { quotedName } from './quoted-name.js';
 
 export type Operator = '=' | '!=' | '<' | '<=' | '>' | '>=';
 
@@ -57,7 +58,7 @@ export function parseFilter(filter: string | undefined, fields: readonly string[
     const [head, ...key] = (match[1] as string).split('.');
     const field = [camel(head as string), ...key].join('.');
     const allowed = fields.some((name) => (name.endsWith('.') ? field.startsWith(name) && field.length > name.length : field === name));
-    if (!allowed) throw invalidArgument(`Invalid filter: this list cannot be filtered on ${JSON.stringify(match[1])}; supported: ${fields.join(', ')}.`);
+    if (!allowed) throw invalidArgument(`Invalid filter: this list cannot be filtered on ${quotedName(match[1] as string)}; supported: ${fields.join(', ')}.`);
     const raw = match[3] as string;
     const value = raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
     return { field, operator: match[2] as Operator, value };

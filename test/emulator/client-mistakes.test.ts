@@ -117,6 +117,32 @@ describe('the control plane: client mistakes are 400 naming the field', () => {
   });
 });
 
+describe('refusals quote no caller data', () => {
+  it('quotes a name back only when it is shaped like a field name, and names a map entry by its place', async () => {
+    const long = 'k'.repeat(5_000);
+    const engine = await createEngine();
+    const answers = await Promise.all([
+      call('POST', `/v1beta1/${parent}/reasoningEngines`, { displayName: 'x', [long]: 1 }),
+      call('POST', `/v1beta1/${parent}/reasoningEngines`, { displayName: 'x', 'odd\u001b[2Jname': 1 }),
+      call('PATCH', `/v1beta1/${engine}?updateMask=${'a'.repeat(5_000)}`, { displayName: 'y' }),
+      call('PATCH', `/v1beta1/${engine}?updateMask=${encodeURIComponent('spec.\u0000')}`, { displayName: 'y' }),
+      call('POST', `${services}/sessions`, { userId: 'u', [long]: 1 }),
+      call('POST', `${services}/sessions`, { userId: 'u', labels: { 'secret-label': 1 } }),
+      call('GET', `${services}/sessions?filter=${encodeURIComponent(`${long}="x"`)}`),
+    ]);
+    for (const { status, body } of answers) {
+      expect(status).toBe(400);
+      const message = body['error']['message'] as string;
+      expect(message.length).toBeLessThan(400);
+      expect(message).not.toMatch(/kkkkkkkk|aaaaaaaa|secret-label|\u001b|\u0000/);
+    }
+    expect(answers[0]?.body['error']['message']).toBe(
+      "Invalid JSON payload received. Unknown name (not shown: not shaped like a field name) at 'reasoning_engine': Cannot find field.",
+    );
+    expect(answers[5]?.body['error']['message']).toBe("Invalid value at 'session.labels (entry 1 of 1)': expected a string.");
+  });
+});
+
 describe('Sessions and Memory Bank: client mistakes are 400 naming the field', () => {
   it('refuses state and events nested past 100 levels, the limit of the query faces, and takes 100', async () => {
     await refused(
