@@ -187,7 +187,14 @@ export class Memories {
     const filter = call.query.get('filter') ?? undefined;
     const matching = this.#matching(filter, call.now);
     const size = pageSizeOf(call.query.get('pageSize') ?? undefined, listPages.default, listPages.max, 'pageSize');
-    const page = pageOf(matching, size, call.query.get('pageToken') ?? undefined, `memories ${filter ?? ''}`);
+    // A memory's metadata may be megabytes: the page is bounded by what it answers (paging.ts).
+    const page = pageOf(
+      matching,
+      size,
+      call.query.get('pageToken') ?? undefined,
+      `memories ${filter ?? ''}`,
+      (memory) => JSON.stringify(memoryJson(memory)).length,
+    );
     return { memories: page.items.map(memoryJson), ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }) };
   }
 
