@@ -16,6 +16,13 @@ export interface Comparison {
   readonly value: string;
 }
 
+/**
+ * A filter is checked against every item of its list, so its length multiplies with the list's:
+ * 20,000 comparisons over 20,000 memories held dev for 12 to 32 s. dev takes at most 100 (the
+ * platform publishes no figure), refused past that with 400.
+ */
+export const maxComparisons = 100;
+
 const clause = /^\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)?)\s*(!=|<=|>=|=|<|>)\s*("(?:[^"\\]|\\.)*"|[^\s"()]+)\s*$/;
 
 const camel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
@@ -52,7 +59,9 @@ function clauses(filter: string): string[] {
  */
 export function parseFilter(filter: string | undefined, fields: readonly string[]): Comparison[] {
   if (filter === undefined || filter.trim() === '') return [];
-  return clauses(filter).map((text) => {
+  const parts = clauses(filter);
+  if (parts.length > maxComparisons) throw invalidArgument(`Invalid filter: at most ${maxComparisons} comparisons joined by AND, not ${parts.length}.`);
+  return parts.map((text) => {
     const match = clause.exec(text);
     if (match === null) throw invalidArgument('Invalid filter: expected comparisons such as user_id="u1" joined by AND.');
     const [head, ...key] = (match[1] as string).split('.');

@@ -2,9 +2,11 @@
  * No request to dev's Memory Bank costs more than linear time (issue 44, item 2). Each case is
  * replayed at twice the size that froze every face of dev: metadata checking (16,000 entries in a
  * 300 KB body took 27–37 s), memories:generate with 10,000 distinct parts (10.6 s, about 7× per
- * doubling) and a 400 KB similarity query over 10,000 memories (86 s). At twice those sizes the
- * quadratic code would take minutes; linear code answers in well under a second here, and the
- * bounds below leave room for a loaded 2-core machine. While each big request runs, a small call to
+ * doubling) and a 400 KB similarity query over 10,000 memories (86 s); and filters whose length
+ * multiplies with the memories they are checked against (20,000 comparisons over 20,000 memories:
+ * 12 to 32 s), now bounded at 100. At twice those sizes the quadratic code would take minutes;
+ * linear code answers in well under a second here, and the bounds below leave room for a loaded
+ * 2-core machine. While each big request runs, a small call to
  * another face of dev (the REST face's GET of the resource) is sent too: it must answer within the
  * same bound, since one JavaScript thread serves every face.
  */
@@ -100,6 +102,30 @@ describe('Memory Bank answers in linear time', () => {
     expect(ranked.status).toBe(200);
     const facts = (ranked.body['retrievedMemories'] as Array<{ memory: { fact: string } }>).map((entry) => entry.memory.fact).sort();
     expect(facts).toEqual(['fact number 123 is about w123', 'fact number 4567 is about w4567']);
+  });
+
+  it('refuses filters whose length would multiply with the memories checked: 20,000 comparisons or metadata filters, naming the field', async () => {
+    // The memories of the test above are there: 20,000 in scope {user_id: many}.
+    const filter = Array.from({ length: 20_000 }, (_, i) => `fact!="zz${i}"`).join(' AND ');
+    const retrieve = await withOtherFace(() => call('POST', `${base}/memories:retrieve`, { scope: { user_id: 'many' }, filter }));
+    expect(retrieve).toMatchObject({ status: 400, body: { error: { message: 'Invalid filter: at most 100 comparisons joined by AND, not 20000.' } } });
+    const purge = await withOtherFace(() => call('POST', `${base}/memories:purge`, { filter: filter.replaceAll('fact', 'scope.user_id') }));
+    expect(purge).toMatchObject({ status: 400, body: { error: { message: 'Invalid filter: at most 100 comparisons joined by AND, not 20000.' } } });
+    const filters = Array.from({ length: 20_000 }, (_, i) => ({ key: `k${i}`, negate: true, value: { stringValue: 'x' } }));
+    const groups = await withOtherFace(() => call('POST', `${base}/memories:retrieve`, { scope: { user_id: 'many' }, filterGroups: [{ filters }] }));
+    expect(groups).toMatchObject({ status: 400, body: { error: { message: "'request.filterGroups' holds at most 100 filters in all, not 20000." } } });
+    // At the bounds, over 20,000 memories, each answers at once.
+    const hundred = Array.from({ length: 100 }, (_, i) => `fact!="zz${i}"`).join(' AND ');
+    const allowed = await withOtherFace(() =>
+      call('POST', `${base}/memories:retrieve`, {
+        scope: { user_id: 'many' },
+        filter: hundred,
+        filterGroups: [{ filters: filters.slice(0, 100) }],
+        simpleRetrievalParams: { pageSize: 100 },
+      }),
+    );
+    expect(allowed.status).toBe(200);
+    expect(allowed.body['retrievedMemories']).toHaveLength(100);
   });
 
   it('refuses metadata that generation would copy into every memory past the body limit, naming the field', async () => {
