@@ -154,6 +154,22 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
     }
   };
 
+  /**
+   * The resource in wire form. An engine deployed with `classMethods` nested deeper than protobuf's
+   * 100 messages (the REST face takes 100 levels of JSON, about 49 over gRPC, a Struct level being
+   * two messages) cannot be encoded: FAILED_PRECONDITION saying so, not a bare INTERNAL.
+   */
+  const encodeResource = (method: MethodDefinition, resource: unknown): Uint8Array => {
+    try {
+      return method.encodeResponse(resource);
+    } catch (error) {
+      throw new PublicError(
+        'wrongRoute', // its status is FAILED_PRECONDITION, the answer for a resource gRPC cannot carry
+        `The ReasoningEngine cannot be sent over gRPC: ${(error as Error).message} (protobuf allows 100 nested messages, about 49 levels of JSON in spec.class_methods); read it with the REST API (GET /v1beta1/{name}).`,
+      );
+    }
+  };
+
   const query = async (version: ApiVersion, method: MethodDefinition, call: ServerCall<QueryRequest>): Promise<void> => {
     const started = performance.now();
     let resolved: ResolvedCall | undefined;
@@ -222,7 +238,7 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
         const type = protos.type(`google.cloud.aiplatform.${version}.ReasoningEngine`);
         resource = fromProtoJson(type, pruneToProto(type, deployed, false));
       }
-      call.write(method.encodeResponse(resource));
+      call.write(encodeResource(method, resource));
       call.end();
       logLine('GetReasoningEngine', undefined, 'OK', started);
     } catch (error) {

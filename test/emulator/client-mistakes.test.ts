@@ -6,6 +6,7 @@
  * project id; a ttl past protobuf's range (`999999999999s` gave year 33715); `1e400`, which
  * JSON.parse reads as Infinity and was stored and read back as null. Real dev, real HTTP.
  */
+import { Client, credentials, Metadata, status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
@@ -21,7 +22,13 @@ const logs: string[] = [];
 
 beforeAll(async () => {
   container = await startTestContainer();
-  emulator = await startEmulator({ container: container.url, manifest: [{ name: 'hello', api_mode: '' }], port: 0, logger: (line) => logs.push(line) });
+  emulator = await startEmulator({
+    container: container.url,
+    manifest: [{ name: 'hello', api_mode: '' }],
+    port: 0,
+    grpcPort: 0,
+    logger: (line) => logs.push(line),
+  });
 });
 afterAll(async () => {
   await emulator?.close();
@@ -60,7 +67,11 @@ async function createEngine(): Promise<string> {
     spec: { classMethods: [{ name: 'hello', api_mode: '' }] },
   });
   expect(answer.status).toBe(200);
-  let operation = answer.body;
+  return settled(answer.body);
+}
+
+/** The engine a create's operation made, once it is done. */
+async function settled(operation: Record<string, any>): Promise<string> {
   for (let tries = 0; tries < 400 && operation['done'] !== true; tries++) {
     await new Promise((resolve) => setTimeout(resolve, 25));
     operation = (await call('GET', `/v1/${operation['name'] as string}`)).body;
@@ -93,7 +104,32 @@ describe('the control plane: client mistakes are 400 naming the field', () => {
     await refused(call('POST', engines, deep(3_000)), /^Invalid JSON payload received: 'spec' is nested deeper than the limit of 100 levels/);
     // `spec` is level 1, its classMethods 2, the entry 3, parameters 4: parameters may nest 97 levels.
     await refused(call('POST', engines, deep(98)), /'spec' is nested deeper than the limit of 100 levels/);
-    expect((await call('POST', engines, deep(97))).status).toBe(200);
+    const accepted = await call('POST', engines, deep(97));
+    expect(accepted.status).toBe(200);
+
+    // Over gRPC, such an engine passes protobuf's 100 nested messages: FAILED_PRECONDITION saying so, not INTERNAL.
+    const name = await settled(accepted.body);
+    expect((await call('GET', `/v1beta1/${name}`)).status).toBe(200);
+    const client = new Client(emulator.grpcAddress ?? '', credentials.createInsecure());
+    try {
+      const metadata = new Metadata();
+      metadata.set('authorization', 'Bearer t');
+      const request = Buffer.concat([Buffer.from([0x0a, name.length]), Buffer.from(name)]);
+      const error = await new Promise<{ code?: number; details?: string }>((resolve) =>
+        client.makeUnaryRequest(
+          '/google.cloud.aiplatform.v1.ReasoningEngineService/GetReasoningEngine',
+          (b: Buffer) => b,
+          (b: Buffer) => b,
+          request,
+          metadata,
+          (failure) => resolve({ code: failure?.code, details: failure?.details }),
+        ),
+      );
+      expect(error.code).toBe(status.FAILED_PRECONDITION);
+      expect(error.details).toMatch(/^The ReasoningEngine cannot be sent over gRPC: .*read it with the REST API/);
+    } finally {
+      client.close();
+    }
   });
 
   it('refuses a list filter with a bad escape, and names a bad label by its place, not its key', async () => {
