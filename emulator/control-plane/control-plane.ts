@@ -15,6 +15,7 @@ import { pageOf, pageSizeOf } from '../engine-services/paging.js';
 import { invalidArgument, notFound, ServiceError } from '../engine-services/service-error.js';
 import { typeUrl } from '../engine-services/operations.js';
 import { checkSpec, effectiveIdentity, type CheckedSpec, type Spec } from './engine-spec.js';
+import { checkName } from './names.js';
 import { OperationStore, type Operation } from './operations.js';
 import type * as ProtoCheck from './proto-check.js';
 import { startRevision, type Backend, type CoreSettings, type Revision } from './revision.js';
@@ -111,6 +112,7 @@ export class ControlPlane {
     const body = check.checkMessage(check.messageType(version, 'ReasoningEngine'), raw, 'reasoning_engine');
     for (const field of outputFields) delete body[field];
     if (typeof body['displayName'] !== 'string' || body['displayName'].trim() === '') throw invalidArgument("'reasoning_engine.display_name' is required.");
+    checkName(body['displayName'], 'reasoning_engine.display_name');
     const spec = (body['spec'] ?? {}) as Spec;
     const checked = checkSpec(spec, true);
     // Counted at reservation: 130 creates at once, each starting its processes, all passed a count of the engines already started.
@@ -192,6 +194,7 @@ export class ControlPlane {
     const paths = mask.parseMask(query.get('updateMask') ?? query.get('update_mask'), type);
     const next = mask.applyMask(engine.fields, body, paths);
     if (typeof next['displayName'] !== 'string' || next['displayName'].trim() === '') throw invalidArgument("'reasoning_engine.display_name' is required.");
+    checkName(next['displayName'], 'reasoning_engine.display_name');
     const specPaths = paths.filter((path) => path === 'spec' || path.startsWith('spec.'));
     let spec = (next['spec'] ?? {}) as Spec;
     // deployment_source is a oneof: setting one of its members clears the other, as in any proto merge.

@@ -1,11 +1,14 @@
 /**
  * What every JSON body dev's control plane and engine services read must be, before any field of
  * it is: nested at most `maxNesting` levels, the limit dev's query faces apply to `input` (a field
- * of the body is level 1, as `input` is), and holding only finite numbers (JSON.parse reads `1e400`
- * as Infinity, which would be stored and written back as `null`). One walk without recursion, so no
- * depth reaches the stack: Sessions state nested 2,500 levels was a 500 before. The message names
- * the body's field it found the fault under, never a key inside it (the caller's data).
+ * of the body is level 1, as `input` is), holding only finite numbers (JSON.parse reads `1e400`
+ * as Infinity, which would be stored and written back as `null`), and only Unicode text (a lone
+ * surrogate such as `"\ud800"`, which the query faces and ProtoJSON refuse too). One walk without
+ * recursion, so no depth reaches the stack: Sessions state nested 2,500 levels was a 500 before.
+ * The message names the body's field it found the fault under, never a key inside it (the
+ * caller's data).
  */
+import { isWellFormed, loneSurrogatePath } from '@agentgen/runtime/server';
 import { maxNesting } from '../limits.js';
 import type { JsonObject } from './fields.js';
 import { invalidArgument } from './service-error.js';
@@ -13,7 +16,15 @@ import { invalidArgument } from './service-error.js';
 /** A top-level field is named when it is shaped like one; anything else is "a field" (not echoed). */
 const named = (field: string): string => (/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(field) ? `'${field}'` : 'a field');
 
-export function checkBodyShape(body: JsonObject): void {
+/** `text`: the body as received, which spares the walk for surrogates when it has no `\u` escape of one. */
+export function checkBodyShape(body: JsonObject, text: string): void {
+  if (loneSurrogatePath(body, text) !== undefined) {
+    // Only on this slow path: which field holds it (a key that is not Unicode is named as such).
+    const field = Object.keys(body).find((key) => !isWellFormed(key) || loneSurrogatePath(body[key], '\\ud800') !== undefined) ?? '';
+    throw invalidArgument(
+      `Invalid JSON payload received: ${isWellFormed(field) ? named(field) : 'a field name'} holds text that is not Unicode (a lone surrogate such as "\\ud800").`,
+    );
+  }
   for (const field of Object.keys(body)) {
     const pending: unknown[] = [body[field]];
     const depths: number[] = [1];

@@ -28,7 +28,7 @@ export function parseBody(text: string): JsonObject {
     throw invalidArgument('Invalid JSON payload received: the body is not valid JSON.');
   }
   if (!isObject(value)) throw invalidArgument('Invalid JSON payload received: the body must be a JSON object.');
-  checkBodyShape(value);
+  checkBodyShape(value, text);
   return value;
 }
 

@@ -140,6 +140,29 @@ describe('the control plane: client mistakes are 400 naming the field', () => {
     expect(answer.body['error']['message']).not.toContain('secret-name');
   });
 
+  it('checks display and method names where they enter: at most 128 characters, no control character', async () => {
+    const spec = { classMethods: [{ name: 'hello', api_mode: '' }] };
+    await refused(call('POST', engines, { displayName: 'd'.repeat(129), spec }), /^Invalid 'reasoning_engine\.display_name': at most 128 characters/);
+    await refused(call('POST', engines, { displayName: 'fake\u001b[2J line', spec }), /^Invalid 'reasoning_engine\.display_name'/);
+    const named = (name: string) => ({
+      displayName: 'ok',
+      spec: {
+        classMethods: [
+          { name: 'hello', api_mode: '' },
+          { name, api_mode: '' },
+        ],
+      },
+    });
+    await refused(
+      call('POST', engines, named('evil\u0000')),
+      /^Invalid 'spec\.class_methods\[1\]\.name': at most 128 characters, none of them a control character\.$/,
+    );
+    await refused(call('POST', engines, named('m'.repeat(129))), /^Invalid 'spec\.class_methods\[1\]\.name'/);
+    expect((await call('POST', engines, { displayName: 'd'.repeat(128), spec: named('m'.repeat(128)).spec })).status).toBe(200);
+    const engine = await createEngine();
+    await refused(call('PATCH', `/v1beta1/${engine}?updateMask=displayName`, { displayName: 'x\ny' }), /^Invalid 'reasoning_engine\.display_name'/);
+  });
+
   it('checks the ids of the path where the request enters: no NUL, no 5,000 characters', async () => {
     const before = logs.length;
     for (const project of ['%00', 'a%00b', 'p'.repeat(5_000), '%1B%5B2J', 'tab%09']) {
@@ -209,6 +232,21 @@ describe('Sessions and Memory Bank: client mistakes are 400 naming the field', (
     );
     const ok = await call('POST', `${services}/sessions`, { userId: 'u', ttl: '86400s' });
     expect(Date.parse(ok.body['response']['expireTime'] as string) - Date.now()).toBeGreaterThan(86_000_000);
+  });
+
+  it('refuses text that is not Unicode (a lone surrogate), naming the field and not the key', async () => {
+    await refused(
+      call('POST', `${services}/sessions`, '{"userId": "u", "sessionState": {"secret-key": "\\ud800"}}'),
+      /^Invalid JSON payload received: 'sessionState' holds text that is not Unicode/,
+    );
+    await refused(call('POST', `${services}/sessions`, '{"userId": "u", "sessionState": {"\\udfff": 1}}'), /'sessionState' holds text that is not Unicode/);
+    await refused(
+      call('POST', `${services}/sessions`, '{"userId": "u", "\\ud83e": 1}'),
+      /^Invalid JSON payload received: a field name holds text that is not Unicode/,
+    );
+    await refused(call('POST', `/v1beta1/${parent}/reasoningEngines`, '{"displayName": "\\ud800x"}'), /'displayName' holds text that is not Unicode/);
+    // An escaped pair is text (as Python's json.dumps writes emoji).
+    expect((await call('POST', `${services}/sessions`, '{"userId": "\\ud83e\\udd9c"}')).status).toBe(200);
   });
 
   it('refuses 1e400 wherever it is, instead of storing null', async () => {
