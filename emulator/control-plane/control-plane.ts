@@ -178,7 +178,8 @@ export class ControlPlane {
       ...[...this.#engines.values()].filter((engine) => engine.name.startsWith(`${parent}/reasoningEngines/`)).map((engine) => this.#render(engine, version)),
     ].filter((engine) => wanted === undefined || engine['displayName'] === wanted);
     const size = pageSizeOf(query.get('pageSize') ?? undefined, listPages.default, listPages.max, 'pageSize');
-    const page = pageOf(all, size, query.get('pageToken') ?? undefined, `engines ${parent} ${filter}`);
+    // An engine's spec may be megabytes (classMethods): the page is bounded by what it answers (paging.ts).
+    const page = pageOf(all, size, query.get('pageToken') ?? undefined, `engines ${parent} ${filter}`, (one) => JSON.stringify(one).length);
     return {
       ...(page.items.length > 0 ? { reasoningEngines: page.items } : {}),
       ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }),
@@ -281,7 +282,7 @@ export class ControlPlane {
     const filter = query.get('filter') ?? '';
     if (filter !== '') throw invalidArgument('agentgen dev does not filter runtime revisions: list them without a filter.');
     const size = pageSizeOf(query.get('pageSize') ?? undefined, listPages.default, listPages.max, 'pageSize');
-    const page = pageOf(all, size, query.get('pageToken') ?? undefined, `revisions ${engineName}`);
+    const page = pageOf(all, size, query.get('pageToken') ?? undefined, `revisions ${engineName}`, (one) => JSON.stringify(one).length);
     return {
       ...(page.items.length > 0 ? { reasoningEngineRuntimeRevisions: page.items } : {}),
       ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }),
