@@ -15,6 +15,8 @@ export interface ContainerProcessOptions {
   /** How its output lines are prefixed in the log: `container`, or `replica 2` among several. Default `container`. */
   readonly label?: string;
   readonly startTimeoutMs: number;
+  /** Gives the start up (dev is shutting down): the process group is stopped and the start fails at once. */
+  readonly signal?: AbortSignal;
 }
 
 export interface ContainerProcess {
@@ -199,6 +201,11 @@ async function spawnOnPort(options: ContainerProcessOptions, port: number): Prom
       throw tail.some((line) => line.includes('EADDRINUSE')) ? new PortTakenError(message) : new Error(message);
     }
     if (await accepts(port)) break;
+    if (options.signal?.aborted === true) {
+      // dev is stopping: waiting out startTimeoutMs (30 s by default) would hold its shutdown that long.
+      await stop();
+      throw new Error(`The container command ${JSON.stringify(options.command)} was stopped before it listened: agentgen dev is shutting down`);
+    }
     if (Date.now() > deadline) {
       await stop();
       throw new Error(

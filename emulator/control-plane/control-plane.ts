@@ -97,6 +97,8 @@ export class ControlPlane {
   #creating = 0;
   #nextEngine = 1;
   #closed = false;
+  /** Aborted by close: revisions still starting give up at once instead of waiting out their start timeout. */
+  readonly #shutdown = new AbortController();
 
   constructor(private readonly options: ControlPlaneOptions) {}
 
@@ -329,6 +331,7 @@ export class ControlPlane {
   /** Stops every revision's processes, those still starting included. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#shutdown.abort();
     await Promise.allSettled([...this.#starting]);
     const engines = [...this.#engines.values()];
     this.#engines.clear();
@@ -352,6 +355,7 @@ export class ControlPlane {
         backend: this.options.backend,
         settings: this.options.settings,
         log: this.options.log,
+        signal: this.#shutdown.signal,
       });
       if (this.#closed) {
         await revision.close();
@@ -360,6 +364,10 @@ export class ControlPlane {
       }
       return revision;
     } catch (error) {
+      if (this.#closed) {
+        this.#operations.fail(operation, 14, 'agentgen dev is shutting down');
+        return undefined;
+      }
       this.options.log(`control plane: ${name} did not start: ${(error as Error).message}`);
       this.#operations.fail(operation, 9, `${startFailed} ${(error as Error).message.split('\n')[0] ?? ''}`);
       return undefined;
