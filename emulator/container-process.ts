@@ -126,6 +126,8 @@ const portAttempts = 3;
 
 export async function spawnContainer(options: ContainerProcessOptions): Promise<ContainerProcess> {
   for (let attempt = 1; ; attempt++) {
+    if (options.signal?.aborted === true)
+      throw new Error(`The container command ${JSON.stringify(options.command)} was not started: agentgen dev is shutting down`);
     try {
       return await spawnOnPort(options, await freePort());
     } catch (error) {

@@ -83,6 +83,9 @@ function portAdvice(face: Face, args: DevArgs): string {
   return `choose another with --grpc-port N${derived}, or turn gRPC off with --no-grpc`;
 }
 
+/** What startEmulator gave when `stop` aborted it while its container was starting. */
+const stoppedWhileStarting = Symbol('stopped while starting');
+
 /** Runs the emulator until `stop` aborts (the CLI passes SIGINT/SIGTERM). Returns the exit code. */
 export async function runDev(args: DevArgs, io: Io, loadManifest: ManifestLoader, stop: AbortSignal): Promise<number> {
   if ((args.container === undefined) === (args.command === undefined)) {
@@ -113,11 +116,18 @@ export async function runDev(args: DevArgs, io: Io, loadManifest: ManifestLoader
     streamLimitMs: args['stream-limit'],
     logger: (line) => log.line(line),
     pages: consoleOn ? createConsoleHandler({ resource: args.resource, token: args.token }) : undefined,
+    // Ctrl-C or SIGTERM while the container starts stops it at once, not after its start timeout.
+    signal: stop,
   }).catch((error: unknown) => {
     log.flush(); // the container's last output explains the failure that follows
     if (error instanceof PortInUseError) return error;
+    if (stop.aborted) return stoppedWhileStarting;
     throw error;
   });
+  if (started === stoppedWhileStarting) {
+    io.stdout('agentgen dev: stopped before the container listened\n');
+    return 0;
+  }
   if (started instanceof PortInUseError) {
     io.stderr(`agentgen dev: ${started.message}: ${portAdvice(started.face, args)}\n`);
     return 1;
