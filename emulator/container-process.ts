@@ -25,6 +25,25 @@ export interface ContainerProcess {
   close(): Promise<void>;
 }
 
+/**
+ * The process groups of containers started and not yet stopped, so that a forced exit (a second
+ * Ctrl-C while dev stops) leaves none running: each is detached in a group of its own, which the
+ * terminal's Ctrl-C does not reach.
+ */
+const runningGroups = new Set<number>();
+
+/** Kills every container's process group at once (SIGKILL), for an exit that cannot wait. */
+export function killContainersNow(): void {
+  for (const pid of runningGroups) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+  runningGroups.clear();
+}
+
 const keptOutputLines = 20;
 const pollMs = 50;
 const killGraceMs = 3_000;
@@ -150,6 +169,9 @@ async function spawnOnPort(options: ContainerProcessOptions, port: number): Prom
     },
   });
 
+  const group = process.platform !== 'win32' ? child.pid : undefined;
+  if (group !== undefined) runningGroups.add(group);
+
   // The container's output goes to the log, and its tail explains a failed start.
   const tail: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {
@@ -189,6 +211,7 @@ async function spawnOnPort(options: ContainerProcessOptions, port: number): Prom
         await groupGone(child, exited, killGraceMs);
       }
     }
+    if (group !== undefined) runningGroups.delete(group);
   };
 
   const deadline = Date.now() + options.startTimeoutMs;

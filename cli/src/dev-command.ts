@@ -11,6 +11,7 @@ import { batchedLines } from '../../emulator/log-lines.js';
 import { createConsoleHandler, isLoopbackHost } from '../../emulator/console/serve.js';
 import type { ResourceDescription } from '../../emulator/resource.js';
 import { sessionsModes, type SessionsMode } from '../../emulator/container-env.js';
+import { killContainersNow } from '../../emulator/container-process.js';
 import { parseEngineName } from '../../emulator/engine-services/serve.js';
 import type { ManifestEntry } from '../../spec/index.js';
 import { buildCreateRequest } from '../../generator/emit/deploy-request.js';
@@ -160,13 +161,24 @@ export async function runDev(args: DevArgs, io: Io, loadManifest: ManifestLoader
   return 0;
 }
 
-/** An AbortSignal that fires on Ctrl-C or SIGTERM; the listeners go away with it. */
+/**
+ * An AbortSignal that fires on Ctrl-C or SIGTERM. A second one while dev stops does not wait for
+ * the stop: every container's process group is killed and dev exits 130 (Node's default exit on
+ * SIGINT would leave the containers, detached in groups of their own, running).
+ */
 function untilInterrupted(): AbortSignal {
   const controller = new AbortController();
+  const force = (): void => {
+    process.stderr.write('agentgen dev: stopped at once, its containers killed\n');
+    killContainersNow();
+    process.exit(130);
+  };
   const stop = (): void => {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
     controller.abort();
+    process.once('SIGINT', force);
+    process.once('SIGTERM', force);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -2,8 +2,15 @@
  * dev stops within seconds whatever is starting (issue 44, item 2): Ctrl-C or SIGTERM while a
  * `--command` container has not listened yet used to wait out its start timeout (30 s). Here the
  * container never listens; the stop comes once it runs, and dev gives up at once, its process
- * stopped. (Revisions the control plane is starting: control-plane-reservation.test.ts.)
+ * stopped. A second Ctrl-C while dev stops does not wait at all: the containers' process groups
+ * are killed and dev exits 130 (the built CLI, as a user runs it: `npm run build` first). (Revisions
+ * the control plane is starting: control-plane-reservation.test.ts.)
  */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runDev, type DevArgs } from '../../cli/src/dev-command.js';
 import { startEmulator } from '../../emulator/index.js';
@@ -50,3 +57,30 @@ describe('a stop while the container starts', () => {
     expect(alive(pidIn(out.join('')))).toBe(false);
   });
 });
+
+it('the built CLI, given a second Ctrl-C while it stops, kills the container and exits 130 at once', async () => {
+  // A container that ignores SIGTERM: the first stop waits its 3 s grace before SIGKILL.
+  const stubborn = `${JSON.stringify(process.execPath)} -e "process.on('SIGTERM', () => {}); console.log('pid=' + process.pid); setInterval(() => {}, 1000)"`;
+  const bin = fileURLToPath(new URL('../../cli/bin/agentgen.js', import.meta.url));
+  const cwd = mkdtempSync(join(tmpdir(), 'agentgen-stop-'));
+  try {
+    const child = spawn(process.execPath, [bin, 'dev', '--command', stubborn, '--port', '0', '--no-grpc'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await expect.poll(() => pidIn(output), { timeout: 20_000 }).toBeGreaterThan(0);
+    const container = pidIn(output);
+    child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the first stop is under way, waiting on the container
+    expect(alive(container)).toBe(true);
+    const started = performance.now();
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(performance.now() - started).toBeLessThan(2_000); // the first stop alone takes its 3 s grace
+    expect(output).toContain('agentgen dev: stopped at once, its containers killed');
+    await expect.poll(() => alive(container), { timeout: 2_000 }).toBe(false);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}, 40_000);
