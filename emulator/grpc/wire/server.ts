@@ -48,7 +48,20 @@ export interface GrpcServerOptions {
   /** The largest request message accepted, in bytes; a larger one is RESOURCE_EXHAUSTED. */
   readonly maxReceiveMessageLength: number;
   readonly methods: readonly GrpcMethod<unknown>[];
+  /** A connection with nothing sent either way for this long is closed (GOAWAY; its calls, if any, finish first). Default 60 s. */
+  readonly idleTimeoutMs?: number;
+  /** Calls at once on one connection (SETTINGS_MAX_CONCURRENT_STREAMS; a client queues past it). Default 100. */
+  readonly maxConcurrentStreams?: number;
+  /** Connections at once; past it a new one is closed as it opens. Default 100. */
+  readonly maxConnections?: number;
 }
+
+/**
+ * The bounds the REST face has in node:http's keep-alive timeout, and that a gRPC port needs too:
+ * 400 idle connections were held for good, and under a 256-file limit they left the REST face
+ * unable to accept; streams on one connection were not capped.
+ */
+export const grpcServerBounds = { idleTimeoutMs: 60_000, maxConcurrentStreams: 100, maxConnections: 100 } as const;
 
 export interface GrpcServer {
   /** Listens on `host:port` (0: a free port); resolves the port, rejects with listen's error. */
@@ -179,7 +192,13 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
   // As grpc-js sets them: node's default session memory cap (10 MB) makes it refuse new streams
   // with ENHANCE_YOUR_CALM under large messages, and long error messages exceed the default
   // header block size. Memory stays bounded by the receive limit and by backpressure on writes.
-  const server = createServer({ maxSessionMemory: Number.MAX_SAFE_INTEGER, maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER });
+  const server = createServer({
+    maxSessionMemory: Number.MAX_SAFE_INTEGER,
+    maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
+    settings: { maxConcurrentStreams: options.maxConcurrentStreams ?? grpcServerBounds.maxConcurrentStreams },
+  });
+  server.maxConnections = options.maxConnections ?? grpcServerBounds.maxConnections;
+  const idleTimeoutMs = options.idleTimeoutMs ?? grpcServerBounds.idleTimeoutMs;
   const sessions = new Set<Http2Session>();
   /** Calls whose stream is open: ended at shutdown with a status (see close). */
   const calls = new Set<Call<unknown>>();
@@ -188,6 +207,8 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
     sessions.add(session);
     session.on('error', () => {}); // a broken connection: its streams close, and their calls stop
     session.once('close', () => sessions.delete(session));
+    // No frame either way for idleTimeoutMs: GOAWAY, and the connection closes once its calls (if any) have ended.
+    session.setTimeout(idleTimeoutMs, () => session.close());
   });
 
   server.on('stream', (stream, headers) => {

@@ -1,0 +1,101 @@
+/**
+ * dev's gRPC port has the bounds the REST face has in node:http (issue 44, item 3): 400 idle
+ * connections were held for good (under a 256-file limit they left the REST face unable to
+ * accept), and streams on one connection were not capped. Now an idle connection is closed (a
+ * call in flight is not cut: GOAWAY, then the close once it ended), a connection takes 100 calls at
+ * once (SETTINGS_MAX_CONCURRENT_STREAMS, which clients queue behind), and the port 100
+ * connections. Raw node:http2 and TCP clients against the wire server, with short figures, and the
+ * defaults as dev's gRPC face announces them.
+ */
+import { connect as connectHttp2, type ClientHttp2Session } from 'node:http2';
+import { connect as connectTcp, type Socket } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../emulator/index.js';
+import { frame } from '../../emulator/grpc/wire/framing.js';
+import { createGrpcServer, type GrpcServer, type ServerCall } from '../../emulator/grpc/wire/server.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A server whose `/t.S/Slow` answers after `slowMs`. */
+async function serve(options: { idleTimeoutMs?: number; maxConnections?: number }): Promise<{ server: GrpcServer; port: number }> {
+  const server = createGrpcServer({
+    maxReceiveMessageLength: 1024,
+    ...options,
+    methods: [
+      {
+        path: '/t.S/Slow',
+        decode: (bytes: Buffer) => bytes,
+        handle: async (call: ServerCall<Buffer>) => {
+          await sleep(600);
+          call.write(call.request);
+          call.end();
+        },
+      },
+    ],
+  });
+  return { server, port: await server.listen(0, '127.0.0.1') };
+}
+
+/** One unary call over `session`: its grpc-status. */
+function slowCall(session: ClientHttp2Session): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const stream = session.request({ ':method': 'POST', ':path': '/t.S/Slow', 'content-type': 'application/grpc', te: 'trailers' });
+    stream.on('trailers', (trailers) => resolve(trailers['grpc-status'] as string | undefined));
+    stream.on('error', () => resolve(undefined));
+    stream.resume();
+    stream.end(frame(Buffer.from('x')));
+  });
+}
+
+const servers: GrpcServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+});
+
+describe("the gRPC port's bounds", () => {
+  it('closes a connection idle past the timeout, and lets a call in flight finish first', async () => {
+    const { server, port } = await serve({ idleTimeoutMs: 200 });
+    servers.push(server);
+    const idle = connectHttp2(`http://127.0.0.1:${port}`);
+    idle.on('error', () => {});
+    const idleClosed = new Promise<number>((resolve) => {
+      const started = performance.now();
+      idle.once('close', () => resolve(performance.now() - started));
+    });
+    // The call outlasts the idle timeout with nothing sent meanwhile: it still ends OK.
+    const busy = connectHttp2(`http://127.0.0.1:${port}`);
+    busy.on('error', () => {});
+    expect(await slowCall(busy)).toBe('0');
+    expect(await idleClosed).toBeLessThan(5_000);
+    await new Promise<void>((resolve) => (busy.closed ? resolve() : busy.once('close', () => resolve())));
+  });
+
+  it('takes at most maxConnections connections: one more is closed as it opens, the others stay', async () => {
+    const { server, port } = await serve({ maxConnections: 3 });
+    servers.push(server);
+    const open = (): Promise<{ socket: Socket; closed: Promise<void> }> =>
+      new Promise((resolve) => {
+        const socket = connectTcp(port, '127.0.0.1', () => resolve({ socket, closed: new Promise((done) => socket.once('close', () => done())) }));
+        socket.on('error', () => {});
+      });
+    const first = [await open(), await open(), await open()];
+    const extra = await open();
+    await extra.closed;
+    await sleep(100);
+    expect(first.map(({ socket }) => socket.destroyed)).toEqual([false, false, false]);
+    for (const { socket } of first) socket.destroy();
+  });
+
+  it("dev's gRPC face announces 100 concurrent calls a connection", async () => {
+    const emulator = await startEmulator({ container: 'http://127.0.0.1:9', manifest: [], port: 0, grpcPort: 0, logger: () => {} });
+    try {
+      const session = connectHttp2(`http://${emulator.grpcAddress ?? ''}`);
+      session.on('error', () => {});
+      const settings = await new Promise<{ maxConcurrentStreams?: number }>((resolve) => session.once('remoteSettings', resolve));
+      expect(settings.maxConcurrentStreams).toBe(100);
+      session.close();
+    } finally {
+      await emulator.close();
+    }
+  });
+});
