@@ -4,7 +4,8 @@
  * accept), and streams on one connection were not capped. Now an idle connection is closed (a
  * call in flight is not cut: GOAWAY, then the close once it ended), a connection takes 100 calls at
  * once (SETTINGS_MAX_CONCURRENT_STREAMS, which clients queue behind), and the port 100
- * connections. Raw node:http2 and TCP clients against the wire server, with short figures, and the
+ * connections; requests still being received hold at most 128 MiB together (16 unfinished uploads
+ * of 15 MiB were held for as long as their callers liked), each for at most 300 s. Raw node:http2 and TCP clients against the wire server, with short figures, and the
  * defaults as dev's gRPC face announces them.
  */
 import { connect as connectHttp2, type ClientHttp2Session } from 'node:http2';
@@ -17,9 +18,14 @@ import { createGrpcServer, type GrpcServer, type ServerCall } from '../../emulat
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A server whose `/t.S/Slow` answers after `slowMs`. */
-async function serve(options: { idleTimeoutMs?: number; maxConnections?: number }): Promise<{ server: GrpcServer; port: number }> {
+async function serve(options: {
+  idleTimeoutMs?: number;
+  maxConnections?: number;
+  maxReceivingBytes?: number;
+  requestTimeoutMs?: number;
+}): Promise<{ server: GrpcServer; port: number }> {
   const server = createGrpcServer({
-    maxReceiveMessageLength: 1024,
+    maxReceiveMessageLength: 4096,
     ...options,
     methods: [
       {
@@ -45,6 +51,21 @@ function slowCall(session: ClientHttp2Session): Promise<string | undefined> {
     stream.resume();
     stream.end(frame(Buffer.from('x')));
   });
+}
+
+/** A call whose request is sent in part (`sent` bytes of a message declared `declared` long), not ended: its status when the server ends it. */
+function partialCall(session: ClientHttp2Session, declared: number, sent: number): { status: Promise<string | undefined>; finish: () => void } {
+  const stream = session.request({ ':method': 'POST', ':path': '/t.S/Slow', 'content-type': 'application/grpc', te: 'trailers' });
+  const prefix = Buffer.alloc(5);
+  prefix.writeUInt32BE(declared, 1);
+  stream.write(Buffer.concat([prefix, Buffer.alloc(sent, 0x78)]));
+  const status = new Promise<string | undefined>((resolve) => {
+    stream.on('response', (headers) => headers['grpc-status'] !== undefined && resolve(headers['grpc-status'] as string));
+    stream.on('trailers', (trailers) => resolve(trailers['grpc-status'] as string | undefined));
+    stream.on('error', () => resolve(undefined));
+  });
+  stream.resume();
+  return { status, finish: () => stream.end(Buffer.alloc(declared - sent, 0x78)) };
 }
 
 const servers: GrpcServer[] = [];
@@ -84,6 +105,39 @@ describe("the gRPC port's bounds", () => {
     await sleep(100);
     expect(first.map(({ socket }) => socket.destroyed)).toEqual([false, false, false]);
     for (const { socket } of first) socket.destroy();
+  });
+
+  it('holds at most maxReceivingBytes of requests being received: a call past it is RESOURCE_EXHAUSTED, the others go on', async () => {
+    const { server, port } = await serve({ maxReceivingBytes: 1000 });
+    servers.push(server);
+    const session = connectHttp2(`http://127.0.0.1:${port}`);
+    session.on('error', () => {});
+    try {
+      const first = partialCall(session, 900, 600);
+      await sleep(100);
+      const second = partialCall(session, 900, 600);
+      expect(await second.status).toBe('8'); // RESOURCE_EXHAUSTED
+      first.finish();
+      expect(await first.status).toBe('0');
+      // The refused call's bytes went back: another call fits again.
+      const third = partialCall(session, 900, 600);
+      third.finish();
+      expect(await third.status).toBe('0');
+    } finally {
+      session.close();
+    }
+  });
+
+  it('ends a call whose request is not in within requestTimeoutMs with DEADLINE_EXCEEDED, as REST answers 408', async () => {
+    const { server, port } = await serve({ requestTimeoutMs: 200 });
+    servers.push(server);
+    const session = connectHttp2(`http://127.0.0.1:${port}`);
+    session.on('error', () => {});
+    try {
+      expect(await partialCall(session, 900, 100).status).toBe('4'); // DEADLINE_EXCEEDED
+    } finally {
+      session.close();
+    }
   });
 
   it("dev's gRPC face announces 100 concurrent calls a connection", async () => {

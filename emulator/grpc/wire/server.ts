@@ -54,6 +54,10 @@ export interface GrpcServerOptions {
   readonly maxConcurrentStreams?: number;
   /** Connections at once; past it a new one is closed as it opens. Default 100. */
   readonly maxConnections?: number;
+  /** Bytes of requests still being received, all calls together; past it a call is RESOURCE_EXHAUSTED. Default 128 MiB. */
+  readonly maxReceivingBytes?: number;
+  /** Time to receive a call's whole request; past it the call is DEADLINE_EXCEEDED, as REST's 408. Default 300 s. */
+  readonly requestTimeoutMs?: number;
 }
 
 /**
@@ -61,7 +65,22 @@ export interface GrpcServerOptions {
  * 400 idle connections were held for good, and under a 256-file limit they left the REST face
  * unable to accept; streams on one connection were not capped.
  */
-export const grpcServerBounds = { idleTimeoutMs: 60_000, maxConcurrentStreams: 100, maxConnections: 100 } as const;
+export const grpcServerBounds = {
+  idleTimeoutMs: 60_000,
+  maxConcurrentStreams: 100,
+  maxConnections: 100,
+  // 16 unfinished uploads of 15 MiB held 14.6 MB each, for as long as their callers liked.
+  maxReceivingBytes: 128 * 1024 * 1024,
+  requestTimeoutMs: 300_000,
+} as const;
+
+/** The bytes of requests being received, shared by every call of one server. */
+interface ReceiveBudget {
+  take(bytes: number): boolean;
+  give(bytes: number): void;
+  readonly max: number;
+  readonly requestTimeoutMs: number;
+}
 
 export interface GrpcServer {
   /** Listens on `host:port` (0: a free port); resolves the port, rejects with listen's error. */
@@ -199,6 +218,19 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
   });
   server.maxConnections = options.maxConnections ?? grpcServerBounds.maxConnections;
   const idleTimeoutMs = options.idleTimeoutMs ?? grpcServerBounds.idleTimeoutMs;
+  let receiving = 0;
+  const budget: ReceiveBudget = {
+    max: options.maxReceivingBytes ?? grpcServerBounds.maxReceivingBytes,
+    requestTimeoutMs: options.requestTimeoutMs ?? grpcServerBounds.requestTimeoutMs,
+    take(bytes) {
+      if (receiving + bytes > this.max) return false;
+      receiving += bytes;
+      return true;
+    },
+    give(bytes) {
+      receiving -= bytes;
+    },
+  };
   const sessions = new Set<Http2Session>();
   /** Calls whose stream is open: ended at shutdown with a status (see close). */
   const calls = new Set<Call<unknown>>();
@@ -238,7 +270,7 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
       if (ms === undefined) return call.end({ code: grpcStatus.INTERNAL, message: `Invalid grpc-timeout value "${timeout}"` });
       call.expireIn(ms);
     }
-    readRequest(stream, call, method, new MessageReader(options.maxReceiveMessageLength, firstHeader(headers, 'grpc-encoding')));
+    readRequest(stream, call, method, new MessageReader(options.maxReceiveMessageLength, firstHeader(headers, 'grpc-encoding')), budget);
   });
 
   return {
@@ -269,10 +301,30 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
 }
 
 /** Reads the one request message; at the request's end, decodes it and runs the handler. */
-function readRequest(stream: ServerHttp2Stream, call: Call<unknown>, method: GrpcMethod<unknown>, reader: MessageReader): void {
+function readRequest(stream: ServerHttp2Stream, call: Call<unknown>, method: GrpcMethod<unknown>, reader: MessageReader, budget: ReceiveBudget): void {
   let message: Buffer | undefined;
+  // What this call holds of the server's receive budget, until its request is in (or it ends).
+  let held = 0;
+  const release = (): void => {
+    clearTimeout(timer);
+    budget.give(held);
+    held = 0;
+  };
+  const timer = setTimeout(() => {
+    release();
+    call.end({ code: grpcStatus.DEADLINE_EXCEEDED, message: `The request was not received within ${budget.requestTimeoutMs} ms` });
+  }, budget.requestTimeoutMs);
+  stream.once('close', release);
   stream.on('data', (chunk: Buffer) => {
     if (call.finished) return;
+    if (!budget.take(chunk.length)) {
+      release();
+      return call.end({
+        code: grpcStatus.RESOURCE_EXHAUSTED,
+        message: `agentgen dev is receiving ${budget.max} bytes of requests already: send this call again once those are in`,
+      });
+    }
+    held += chunk.length;
     try {
       for (const received of reader.push(chunk)) {
         if (message !== undefined) {
@@ -286,6 +338,7 @@ function readRequest(stream: ServerHttp2Stream, call: Call<unknown>, method: Grp
     }
   });
   stream.once('end', () => {
+    release();
     if (call.finished) return;
     if (reader.partial) return call.end({ code: grpcStatus.INTERNAL, message: 'The request ended inside a message' });
     if (message === undefined) return call.end({ code: grpcStatus.UNIMPLEMENTED, message: `Received no request message for method ${call.path}` });
