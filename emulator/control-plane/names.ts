@@ -18,6 +18,30 @@ export function checkName(value: unknown, where: string): void {
   }
 }
 
+/**
+ * An environment variable's name, as Cloud Run takes it: printable ASCII without `=` (and at most
+ * 256 characters here). A name with `=`, a NUL or a newline reached the revision's process start
+ * and failed it with Node's own message; it also went to dev's log (secretEnv's names).
+ */
+const envName = /^[\x21-\x3c\x3e-\x7e]{1,256}$/;
+
+/** `deploymentSpec.env` and `secretEnv`: each name shaped as above, each value without a NUL (which no environment can hold). */
+export function checkEnvironment(deploymentSpec: unknown): void {
+  if (typeof deploymentSpec !== 'object' || deploymentSpec === null) return;
+  for (const field of ['env', 'secretEnv'] as const) {
+    const entries = (deploymentSpec as Record<string, unknown>)[field];
+    if (!Array.isArray(entries)) continue;
+    const where = `spec.deployment_spec.${field === 'env' ? 'env' : 'secret_env'}`;
+    entries.forEach((entry: unknown, index) => {
+      const { name, value } = (typeof entry === 'object' && entry !== null ? entry : {}) as { name?: unknown; value?: unknown };
+      if (typeof name !== 'string' || !envName.test(name)) {
+        throw invalidArgument(`Invalid '${where}[${index}].name': 1 to 256 printable ASCII characters, no '=' and no space.`);
+      }
+      if (typeof value === 'string' && value.includes('\u0000')) throw invalidArgument(`Invalid '${where}[${index}].value': it holds a NUL character.`);
+    });
+  }
+}
+
 /** Each `classMethods[i].name` of a spec. */
 export function checkMethodNames(classMethods: unknown): void {
   if (!Array.isArray(classMethods)) return;

@@ -163,6 +163,33 @@ describe('the control plane: client mistakes are 400 naming the field', () => {
     await refused(call('PATCH', `/v1beta1/${engine}?updateMask=displayName`, { displayName: 'x\ny' }), /^Invalid 'reasoning_engine\.display_name'/);
   });
 
+  it("checks the revision's environment where it enters: names without '=' or control characters, values without NUL", async () => {
+    const withEnv = (deploymentSpec: object) => ({ displayName: 'env', spec: { classMethods: [{ name: 'hello', api_mode: '' }], deploymentSpec } });
+    await refused(
+      call(
+        'POST',
+        engines,
+        withEnv({
+          env: [
+            { name: 'OK', value: '1' },
+            { name: 'A=B', value: '1' },
+          ],
+        }),
+      ),
+      /^Invalid 'spec\.deployment_spec\.env\[1\]\.name': 1 to 256 printable ASCII characters/,
+    );
+    await refused(
+      call('POST', engines, withEnv({ env: [{ name: 'TOKEN', value: 'a\u0000b' }] })),
+      /^Invalid 'spec\.deployment_spec\.env\[0\]\.value': it holds a NUL/,
+    );
+    await refused(call('POST', engines, withEnv({ env: [{ value: 'nameless' }] })), /env\[0\]\.name'/);
+    await refused(
+      call('POST', engines, withEnv({ secretEnv: [{ name: 'KEY\n\u001b[2J', secretRef: { secret: 's' } }] })),
+      /^Invalid 'spec\.deployment_spec\.secret_env\[0\]\.name'/,
+    );
+    expect((await call('POST', engines, withEnv({ env: [{ name: 'GREETING', value: 'héllo\nthere' }] }))).status).toBe(200);
+  });
+
   it('checks the ids of the path where the request enters: no NUL, no 5,000 characters', async () => {
     const before = logs.length;
     for (const project of ['%00', 'a%00b', 'p'.repeat(5_000), '%1B%5B2J', 'tab%09']) {
