@@ -8,7 +8,6 @@
  * list filter. Generation consolidates as the service does for identical facts: the same fact in
  * the same scope updates the memory instead of adding another.
  */
-import { maxRequestBody } from '../forward.js';
 import { distanceFrom, factsOf } from './extraction.js';
 import { compare, parseFilter } from './filters.js';
 import {
@@ -30,7 +29,7 @@ import { numericId, typeUrl, type Operations } from './operations.js';
 import { pageOf, pageSizeOf } from './paging.js';
 import { invalidArgument, notFound, ServiceError } from './service-error.js';
 import type { ServiceCall, Sessions } from './sessions.js';
-import { metadataMatches, optionalMetadata, parseFilterGroups } from './metadata-filters.js';
+import { checkMetadataCopies, metadataMatches, optionalMetadata, parseFilterGroups } from './metadata-filters.js';
 import { maskedExpiry, maskedFields } from './update-mask.js';
 
 interface StoredMemory {
@@ -81,23 +80,6 @@ const retrieveFields = ['scope', 'similaritySearchParams', 'simpleRetrievalParam
 const updatableFields = ['displayName', 'description', 'fact', 'topics', 'metadata', 'ttl', 'expireTime'];
 const updateFields = ['name', 'createTime', 'updateTime', ...createFields];
 const purgeFields = ['filter', 'filterGroups', 'force'];
-
-/**
- * Every memory a generate call writes gets a copy of its `metadata` (stored and answered): a small
- * body of many parts and many metadata entries would multiply into gigabytes, so the copies
- * together may be at most as large as a request body.
- */
-const maxMetadataCopies = maxRequestBody;
-
-function checkMetadataCopies(metadata: JsonObject | undefined, facts: number): void {
-  if (metadata === undefined || facts <= 1) return;
-  const size = Buffer.byteLength(JSON.stringify(metadata));
-  if (size * facts > maxMetadataCopies) {
-    throw invalidArgument(
-      `'request.metadata' (${size} bytes) would be copied into each of the ${facts} memories generated, more than ${maxMetadataCopies} bytes in all: send fewer contents a call, or less metadata.`,
-    );
-  }
-}
 
 /** The reference's numbers: at most 5 direct memories a call; retrieval returns 3 unless asked, at most 100. */
 const maxDirectMemories = 5;

@@ -6,9 +6,11 @@
  * `boolValue` or `timestampValue`, compared to the second), with `op` (EQUAL when unset,
  * GREATER_THAN, LESS_THAN); a memory without that key, or with a value of another kind, does not
  * match; `negate` inverts the result. Ordering is served for doubles and timestamps only: any other
- * ordering is refused with 400 rather than guessed.
+ * ordering is refused with 400 rather than guessed. Also the memory's `metadata` itself: each value
+ * one MemoryMetadataValue (optionalMetadata), and the copies a generate call makes bounded.
  */
 import { isObject, messageFields, optionalArray, optionalBoolean, optionalString, timestampMs, type JsonObject } from './fields.js';
+import { maxRequestBody } from '../forward.js';
 import { invalidArgument } from './service-error.js';
 
 type Kind = 'stringValue' | 'doubleValue' | 'boolValue' | 'timestampValue';
@@ -61,6 +63,23 @@ export function optionalMetadata(fields: JsonObject, where: string): JsonObject 
     }
   }
   return metadata;
+}
+
+/**
+ * Every memory a generate call writes gets a copy of its `metadata` (stored and answered): a small
+ * body of many parts and many metadata entries would multiply into gigabytes, so the copies
+ * together may be at most as large as a request body.
+ */
+const maxMetadataCopies = maxRequestBody;
+
+export function checkMetadataCopies(metadata: JsonObject | undefined, facts: number): void {
+  if (metadata === undefined || facts <= 1) return;
+  const size = Buffer.byteLength(JSON.stringify(metadata));
+  if (size * facts > maxMetadataCopies) {
+    throw invalidArgument(
+      `'request.metadata' (${size} bytes) would be copied into each of the ${facts} memories generated, more than ${maxMetadataCopies} bytes in all: send fewer contents a call, or less metadata.`,
+    );
+  }
 }
 
 /**
