@@ -9,7 +9,7 @@
 import type * as Protobuf from 'protobufjs';
 import { loadProtos, type ApiVersion } from '../grpc/protos.js';
 import { invalidArgument } from '../engine-services/service-error.js';
-import { quotedName } from '../engine-services/quoted-name.js';
+import { quotedName } from '../quoted-name.js';
 import { sdkOnlyFields } from './sdk-only-fields.js';
 
 const snakeToCamel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());

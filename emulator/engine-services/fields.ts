@@ -6,7 +6,7 @@
  * Map fields (`scope`, `labels`, `sessionState`) keep their keys as sent.
  */
 import { checkBodyShape } from './body-shape.js';
-import { quotedName } from './quoted-name.js';
+import { quotedName } from '../quoted-name.js';
 import { invalidArgument } from './service-error.js';
 
 export type JsonObject = Record<string, unknown>;

@@ -5,7 +5,7 @@
  * beyond this subset (OR, NOT, parentheses), is 400 INVALID_ARGUMENT rather than ignored.
  */
 import { invalidArgument } from './service-error.js';
-import { quotedName } from './quoted-name.js';
+import { quotedName } from '../quoted-name.js';
 
 export type Operator = '=' | '!=' | '<' | '<=' | '>' | '>=';
 

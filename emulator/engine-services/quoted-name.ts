@@ -1,9 +1,0 @@
-/**
- * A name taken from a request (an unknown field, a mask path, a filter's field) as an error quotes
- * it: only when it is shaped like a field name and short. Anything else (a 5,000-character key,
- * one with control characters, a value sent where a name goes) is the caller's data, and is not
- * echoed back.
- */
-export function quotedName(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_.-]{0,99}$/.test(name) ? JSON.stringify(name) : '(not shown: not shaped like a field name)';
-}
