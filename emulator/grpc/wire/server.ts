@@ -267,7 +267,9 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
     const timeout = firstHeader(headers, 'grpc-timeout');
     if (timeout !== undefined) {
       const ms = parseTimeout(timeout);
-      if (ms === undefined) return call.end({ code: grpcStatus.INTERNAL, message: `Invalid grpc-timeout value "${timeout}"` });
+      // grpc-js's words; the value is quoted only when it is short and printable (a header is the caller's data).
+      const shown = /^[\x20-\x7e]{0,16}$/.test(timeout) && !timeout.includes('"') ? ` "${timeout}"` : '';
+      if (ms === undefined) return call.end({ code: grpcStatus.INTERNAL, message: `Invalid grpc-timeout value${shown}` });
       call.expireIn(ms);
     }
     readRequest(stream, call, method, new MessageReader(options.maxReceiveMessageLength, firstHeader(headers, 'grpc-encoding')), budget);
