@@ -12,7 +12,7 @@ import { maxRequestBody } from '../forward.js';
 import { readBoundedBody } from '../request-body.js';
 import { PublicError, sendStatus } from '../status.js';
 import { parseBody } from '../engine-services/fields.js';
-import { internalError } from '../engine-services/internal-error.js';
+import { internalError } from '../unforeseen-error.js';
 import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from '../engine-services/service-error.js';
 import type { ApiVersion } from '../grpc/protos.js';
 import { loadProtoReaders, type ControlPlane } from './control-plane.js';

@@ -16,7 +16,7 @@ import { Memories } from './memories.js';
 import { metadataPrefix, serveMetadata } from './metadata-server.js';
 import { Operations } from './operations.js';
 import { routeOf, type EngineServices } from './routes.js';
-import { internalError } from './internal-error.js';
+import { internalError } from '../unforeseen-error.js';
 import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from './service-error.js';
 import { Sessions } from './sessions.js';
 

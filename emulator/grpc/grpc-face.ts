@@ -23,6 +23,7 @@ import { grpcError, type GrpcStatus } from './status-codes.js';
 import { isAddressInUse, PortInUseError } from '../port-in-use.js';
 import { createGrpcServer, type GrpcMethod, type ServerCall, type StopReason } from './wire/server.js';
 import { jsonToValue, structToJson, type ProtoStruct } from './struct-json.js';
+import { reportUnforeseen } from '../unforeseen-error.js';
 
 export interface GrpcFaceOptions {
   readonly core: EmulatorCore;
@@ -63,8 +64,8 @@ interface Failure {
   readonly message: string;
 }
 
-function failureOf(error: unknown): { failure: PublicError; status: string } {
-  const failure = error instanceof PublicError ? error : new PublicError('handlerFailed', `The emulator failed: ${(error as Error)?.message ?? String(error)}`);
+function failureOf(error: unknown, log: (line: string) => void): { failure: PublicError; status: string } {
+  const failure = error instanceof PublicError ? error : new PublicError('handlerFailed', reportUnforeseen(error, 'agentgen dev', log));
   return { failure, status: statusOf(failure.condition).status };
 }
 
@@ -138,7 +139,7 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
   };
 
   const fail = (error: unknown): { answer: GrpcStatus; status: string; note?: string } => {
-    const { failure, status } = failureOf(error);
+    const { failure, status } = failureOf(error, log);
     return { answer: grpcError(protos, status, failure.message), status, note: failure.note };
   };
 
