@@ -20,7 +20,7 @@ import {
   writeOutput,
   type FileStatus,
 } from '../../generator/write/write-output.js';
-import { recordedOutput, recordOutput } from '../../generator/write/output-record.js';
+import { prepareOutputRecord, recordedOutput, recordOutput } from '../../generator/write/output-record.js';
 import type { Io } from './io.js';
 import { importExtensionFor } from './import-extension-default.js';
 import { missingPeers, missingPeersNote } from './missing-peers.js';
@@ -86,6 +86,7 @@ async function writeModel(
   outDir: string,
   out: string,
 ): Promise<{ files: EmittedFile[]; results: { path: string; status: FileStatus }[]; removed: string[] }> {
+  prepareOutputRecord();
   const files = await emitModel(model);
   await refuseForeignPackageJson(outDir, out, files);
   const results = await writeOutput(outDir, files);

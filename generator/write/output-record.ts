@@ -45,9 +45,14 @@ function recordsDir(): string {
 /** Where the record of `outDir` (an absolute path) is kept. */
 export const outputRecordPath = (outDir: string) => join(recordsDir(), `${sha256(outDir).slice(0, 32)}.json`);
 
-/** Every file under `dir` (recursively), as `relative path\0sha256` lines in path order. */
+/** Declarations and source maps do not change what the code does. */
+const inert = /\.(?:d\.[cm]?ts|map|tsbuildinfo)$/;
+
+/** Every file under `dir` (recursively) but declarations and maps, as `relative path\0sha256` lines in path order. */
 async function treeDigest(dir: string): Promise<string> {
-  const entries = ((await readdir(dir, { recursive: true, withFileTypes: true })) as import('node:fs').Dirent[]).filter((entry) => entry.isFile());
+  const entries = ((await readdir(dir, { recursive: true, withFileTypes: true })) as import('node:fs').Dirent[]).filter(
+    (entry) => entry.isFile() && !inert.test(entry.name),
+  );
   const paths = entries.map((entry) => join(entry.parentPath ?? entry.path, entry.name)).sort();
   const digests = await Promise.all(paths.map(async (path) => `${path.slice(dir.length)}\0${sha256(await readFile(path))}`));
   return digests.join('\n');
@@ -67,22 +72,37 @@ async function packageManifest(name: string, from: string): Promise<string> {
 
 let generatorDigest: Promise<string> | undefined;
 
-/** The generator as it is installed: its code, templates, and the printer and template engine it loads. */
+/**
+ * The generator as it is installed: its code and the spec module's (the standard surface, the
+ * contract), its templates, the runtime package's code (the generator and the spec module import
+ * names and routes from it), and the versions of the printer and template engine it loads.
+ */
 function generatorIdentity(): Promise<string> {
   generatorDigest ??= (async () => {
     const generatorDir = dirname(dirname(fileURLToPath(import.meta.url)));
-    const tsMorph = await packageManifest('ts-morph', import.meta.url);
-    const tsMorphMain = createRequire(import.meta.url).resolve('ts-morph');
+    const require = createRequire(import.meta.url);
+    const runtimeManifest = require.resolve('@agentgen/runtime/package.json');
     const parts = await Promise.all([
       treeDigest(generatorDir),
+      treeDigest(join(dirname(generatorDir), 'spec')),
       treeDigest(templatesDir()),
-      tsMorph,
-      packageManifest('@ts-morph/common', tsMorphMain),
+      readFile(runtimeManifest, 'utf8'),
+      treeDigest(dirname(require.resolve('@agentgen/runtime'))),
+      packageManifest('ts-morph', import.meta.url),
+      packageManifest('@ts-morph/common', require.resolve('ts-morph')),
       packageManifest('handlebars', import.meta.url),
     ]);
     return sha256(parts.join('\n\0\n'));
   })();
   return generatorDigest;
+}
+
+/**
+ * Starts digesting the generator, so that its reads overlap the work before `recordOutput` (the
+ * emit, which loads ts-morph). Never fails: `recordOutput` meets any error again and ignores it.
+ */
+export function prepareOutputRecord(): void {
+  generatorIdentity().catch(() => undefined);
 }
 
 /** The key of a model's output: undefined for `runtime: bundle`, which this record does not cover. */
