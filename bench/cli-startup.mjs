@@ -73,6 +73,8 @@ const commands = [
   agentgen('agentgen check (1000 operations)', () => ['check', '--spec', 'agentgen.json', '--out', 'current'], scale),
   agentgen('agentgen generate (1000 operations)', () => ['generate', '--spec', 'agentgen.json', '--out', `generated-${generated++}`], scale),
 ];
+// [figure, baseline, target, metric]: the metric names the row; where one figure has several
+// baselines, the others name theirs, so that a row can be cited by its metric alone.
 const comparisons = [
   ['agentgen --help', 'import yargs', 2],
   ['agentgen --version', 'import yargs'],
@@ -80,9 +82,9 @@ const comparisons = [
   ['agentgen manifest (spec)', 'import yargs', 2.5],
   ['agentgen check', 'import yargs'],
   ['agentgen generate', 'import ts-morph', 1.25],
-  ['agentgen generate', 'require ts-morph'],
-  ['agentgen check', 'agentgen generate', 0.5],
-  ['agentgen check (1000 operations)', 'agentgen generate (1000 operations)', 0.5],
+  ['agentgen generate', 'require ts-morph', undefined, 'agentgen generate, against require'],
+  ['agentgen check', 'agentgen generate', 0.5, 'agentgen check, against generate'],
+  ['agentgen check (1000 operations)', 'agentgen generate (1000 operations)', 0.5, 'agentgen check, against generate, 1000 operations'],
 ];
 
 function once(command) {
@@ -116,7 +118,7 @@ try {
   console.log(`${'ratio'.padEnd(46)}  of medians   per-round median   target`);
   let missed = false;
   const rows = [];
-  for (const [a, b, target] of comparisons) {
+  for (const [a, b, target, metric = a] of comparisons) {
     const [xa, xb] = [times.get(a), times.get(b)];
     const ratio = median(xa) / median(xb);
     const paired = median(xa.map((x, i) => x / xb[i]));
@@ -124,7 +126,7 @@ try {
     if (target !== undefined && Math.max(ratio, paired) > target) missed = true;
     console.log(`${`${a} / ${b}`.padEnd(46)}  ${ratio.toFixed(2).padStart(10)}   ${paired.toFixed(2).padStart(16)}   ${verdict}`);
     const targetFields = target === undefined ? {} : { target: `<= ${target}`, met: Math.max(ratio, paired) <= target };
-    rows.push({ metric: a, unit: 'ms', ...spread(xa), baseline: b, baselineMedian: median(xb), ratio, ...targetFields });
+    rows.push({ metric, unit: 'ms', ...spread(xa), baseline: b, baselineMedian: median(xb), ratio, ...targetFields });
   }
   recordResult('CLI start-up', rows);
   if (missed) process.exitCode = 1;
