@@ -49,7 +49,7 @@ export const outputRecordPath = (outDir: string) => join(recordsDir(), `${sha256
 const inert = /\.(?:d\.[cm]?ts|map|tsbuildinfo)$/;
 
 /** Every file under `dir` (recursively) but declarations and maps, as `relative path\0sha256` lines in path order. */
-async function treeDigest(dir: string): Promise<string> {
+export async function treeDigest(dir: string): Promise<string> {
   const entries = ((await readdir(dir, { recursive: true, withFileTypes: true })) as import('node:fs').Dirent[]).filter(
     (entry) => entry.isFile() && !inert.test(entry.name),
   );

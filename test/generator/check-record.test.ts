@@ -2,13 +2,13 @@
  * `check` with the record of what `generate` wrote (generator/write/output-record.ts): a record
  * only ever saves printing; every change to the output or to what it is made from is still found.
  */
-import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { main } from '../../cli/src/main.js';
 import { loadModel } from '../../generator/pipeline.js';
-import { outputRecordPath, recordedOutput } from '../../generator/write/output-record.js';
+import { outputRecordPath, recordedOutput, treeDigest } from '../../generator/write/output-record.js';
 
 let dir: string;
 beforeEach(() => {
@@ -92,4 +92,27 @@ test('a check that printed and found the folder current records it', async () =>
   expect(await vouched()).toBeUndefined();
   expect((await run('check', '--out', 'out')).code).toBe(0);
   expect(await vouched()).toHaveLength(9);
+});
+
+// The key covers the generator's folders (its code, the spec module, templates, the runtime's code)
+// through this digest: any change of a file that runs or renders changes it; declarations and maps do not.
+test("a generator folder's digest follows every byte of its code, and not its declarations", async () => {
+  const tree = join(dir, 'generator');
+  mkdirSync(join(tree, 'emit'), { recursive: true });
+  writeFileSync(join(tree, 'emit/types.js'), 'export const a = 1;\n');
+  writeFileSync(join(tree, 'header.hbs'), '// {{name}}\n');
+  const before = await treeDigest(tree);
+  expect(await treeDigest(tree)).toBe(before);
+  writeFileSync(join(tree, 'emit/types.d.ts'), 'export declare const a: 1;\n');
+  writeFileSync(join(tree, 'emit/types.js.map'), '{}');
+  expect(await treeDigest(tree)).toBe(before);
+  writeFileSync(join(tree, 'emit/types.js'), 'export const a = 2;\n');
+  expect(await treeDigest(tree)).not.toBe(before);
+  writeFileSync(join(tree, 'emit/types.js'), 'export const a = 1;\n');
+  expect(await treeDigest(tree)).toBe(before);
+  writeFileSync(join(tree, 'header.hbs'), '// {{name}} \n');
+  expect(await treeDigest(tree)).not.toBe(before);
+  writeFileSync(join(tree, 'header.hbs'), '// {{name}}\n');
+  renameSync(join(tree, 'emit/types.js'), join(tree, 'emit/type.js'));
+  expect(await treeDigest(tree)).not.toBe(before);
 });
