@@ -6,9 +6,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 import { lineComment } from './schema/escape.js';
+import { templatesDir } from './templates-dir.js';
 
 export interface HeaderData {
   readonly name: string;
@@ -37,18 +37,6 @@ export interface Assets {
   readonly initSpec: (data: { name: string }) => string;
   /** Present when loaded with `bundledRuntime: true`. */
   readonly bundledRuntime: BundledRuntime | undefined;
-}
-
-/** The package root holds `templates/`; found by walking up, so it works from sources and from dist/. */
-function templatesDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'templates', 'header.hbs');
-    if (existsSync(candidate)) return join(dir, 'templates');
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('agentgen: cannot find its templates/ folder; the installation is incomplete');
-    dir = parent;
-  }
 }
 
 const helpers = {

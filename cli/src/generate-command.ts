@@ -20,6 +20,7 @@ import {
   writeOutput,
   type FileStatus,
 } from '../../generator/write/write-output.js';
+import { prepareOutputRecord, recordedOutput, recordOutput } from '../../generator/write/output-record.js';
 import type { Io } from './io.js';
 import { importExtensionFor } from './import-extension-default.js';
 import { missingPeers, missingPeersNote } from './missing-peers.js';
@@ -85,11 +86,13 @@ async function writeModel(
   outDir: string,
   out: string,
 ): Promise<{ files: EmittedFile[]; results: { path: string; status: FileStatus }[]; removed: string[] }> {
+  prepareOutputRecord();
   const files = await emitModel(model);
   await refuseForeignPackageJson(outDir, out, files);
   const results = await writeOutput(outDir, files);
   const removed = [...(await retiredFiles(outDir, writtenByAgentgen, files)), ...(await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker))];
   await removeLeftovers(outDir, removed);
+  await recordOutput(outDir, model, files);
   return { files, results, removed };
 }
 
@@ -162,7 +165,13 @@ async function readFirstLine(path: string): Promise<string> {
   }
 }
 
-/** Up to date when the whole output, emitted again, is on disk byte for byte, and nothing is left over. */
+/**
+ * Up to date when the whole output is on disk byte for byte, and nothing is left over. When the
+ * record of what `generate` last wrote here has this model's and this generator's key and every
+ * file on disk still has its recorded digest (`write/output-record.ts`), the output is what emit
+ * would give without printing it; otherwise it is emitted again and compared, which also names
+ * what is stale.
+ */
 export async function checkCommand(args: Args, io: Io): Promise<number> {
   const { loaded, byDefault } = await loadSource(args, io);
   const outDir = resolvePath(io.cwd, args.out);
@@ -173,11 +182,20 @@ export async function checkCommand(args: Args, io: Io): Promise<number> {
   }
   if (byDefault) io.stderr(`agentgen: no ./${defaultSpecFile}, so checking ${args.out}/ against the standard agent-app surface\n`);
   const model = resolve(loaded, resolveOptions(args, outDir));
+  const recorded = await recordedOutput(outDir, model);
+  if (recorded !== undefined) {
+    const paths = recorded.map((path) => ({ path }));
+    const leftovers = [...(await retiredFiles(outDir, writtenByAgentgen, paths)), ...(await leftoverRuntimeFiles(outDir, paths, bundledRuntimeMarker))];
+    if (leftovers.length === 0) return upToDate(args.out, recorded.length, io);
+  }
   const files = await emitModel(model);
   await refuseForeignPackageJson(outDir, args.out, files);
   const leftovers = [...(await retiredFiles(outDir, writtenByAgentgen, files)), ...(await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker))];
   const stale = [...(await staleFiles(outDir, files)), ...leftovers.map((path) => ({ path, reason: 'left over' as const }))];
-  if (stale.length === 0) return upToDate(args.out, files.length, io);
+  if (stale.length === 0) {
+    await recordOutput(outDir, model, files);
+    return upToDate(args.out, files.length, io);
+  }
   io.stderr(`${args.out}/ is stale; run \`agentgen generate\`:\n`);
   for (const file of stale) io.stderr(`  ${file.reason.padEnd(9)} ${args.out}/${file.path}\n`);
   return 1;

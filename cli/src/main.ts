@@ -1,7 +1,7 @@
 /**
  * The `agentgen` command: a table of its verbs. Each verb's module is imported only when that verb
- * runs, and loads what it uses when it uses it: ts-morph only to print (`generate`, or `check` once
- * something is stale), yaml and zod only to read a spec file, handlebars only to render templates.
+ * runs, and loads what it uses when it uses it: ts-morph only to print (`generate`, or `check` when no record of
+ * what generate wrote vouches for the output), yaml and zod only to read a spec file, handlebars only to render templates.
  * yargs parses `--help`, the verbs that need it and any command line `args.ts` leaves to it; the
  * common forms of the plain verbs' options are parsed without it. `test/generator/cli-modules.test.ts`
  * checks what each verb loads.

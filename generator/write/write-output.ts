@@ -80,7 +80,7 @@ export async function leftoverRuntimeFiles(outDir: string, files: readonly { pat
  * longer asks for `ui`), listed when `writtenByAgentgen` says so of their text. A file of that
  * name the user wrote is never listed.
  */
-export async function retiredFiles(outDir: string, writtenByAgentgen: (text: string) => boolean, files: readonly EmittedFile[]): Promise<string[]> {
+export async function retiredFiles(outDir: string, writtenByAgentgen: (text: string) => boolean, files: readonly { path: string }[]): Promise<string[]> {
   const emitted = new Set(files.map((file) => file.path));
   const paths = retiredPaths.filter((path) => !emitted.has(path));
   const texts = await Promise.all(paths.map((path) => current(join(outDir, path)).catch(() => undefined)));
