@@ -15,7 +15,7 @@
  * package's sources, which are not part of the key.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -105,6 +105,16 @@ export function prepareOutputRecord(): void {
   generatorIdentity().catch(() => undefined);
 }
 
+/**
+ * Whether `path` is this user's and nobody else may write it: the OS temp folder is shared, and a
+ * record planted by another user must never vouch for a stale folder.
+ */
+async function ownedByUs(path: string): Promise<boolean> {
+  const info = await lstat(path);
+  if (info.isSymbolicLink() || (info.mode & 0o022) !== 0) return false;
+  return process.getuid === undefined || info.uid === process.getuid();
+}
+
 /** The key of a model's output: undefined for `runtime: bundle`, which this record does not cover. */
 async function outputKey(model: Model): Promise<string | undefined> {
   if (model.runtime === 'bundle') return undefined;
@@ -139,7 +149,9 @@ export async function recordedOutput(outDir: string, model: Model): Promise<stri
   try {
     const key = await outputKey(model);
     if (key === undefined) return undefined;
-    const record = JSON.parse(await readFile(outputRecordPath(outDir), 'utf8')) as OutputRecord;
+    const path = outputRecordPath(outDir);
+    if (!(await ownedByUs(dirname(path))) || !(await ownedByUs(path))) return undefined;
+    const record = JSON.parse(await readFile(path, 'utf8')) as OutputRecord;
     if (record.key !== key || typeof record.files !== 'object' || record.files === null) return undefined;
     const recorded = Object.entries(record.files);
     if (recorded.length === 0) return undefined;

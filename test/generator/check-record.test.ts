@@ -2,7 +2,7 @@
  * `check` with the record of what `generate` wrote (generator/write/output-record.ts): a record
  * only ever saves printing; every change to the output or to what it is made from is still found.
  */
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
@@ -34,6 +34,15 @@ async function generated(): Promise<void> {
   expect(await vouched()).toHaveLength(9);
   expect(await run('check', '--out', 'out')).toMatchObject({ code: 0, stdout: 'out/ is up to date (9 files).\n' });
 }
+
+test('a record others may write vouches for nothing (the OS temp folder is shared)', async () => {
+  await generated();
+  const record = outputRecordPath(out());
+  chmodSync(record, 0o666);
+  expect(await vouched()).toBeUndefined();
+  chmodSync(record, 0o600);
+  expect(await vouched()).toHaveLength(9);
+});
 
 test('a hand edit under an untouched header is found', async () => {
   await generated();
