@@ -185,6 +185,16 @@ describe('JSON-RPC', () => {
     expect(body['error'].message).toMatch(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   });
 
+  it('takes JSON only: a text/plain post (a cross-site form) is 415 and starts no turn; the doubled header the runtime forwards is JSON', async () => {
+    const before = signals.length;
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: message03('hi') });
+    const form = await fetch(`${url}/a2a/test`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+    expect([form.status, ((await form.json()) as { error: { code: number } }).error.code]).toEqual([415, -32600]);
+    expect(signals.length).toBe(before);
+    const doubled = await fetch(`${url}/a2a/test`, { method: 'POST', headers: { 'content-type': 'application/json,application/json' }, body });
+    expect(((await doubled.json()) as { result: { status: { state: string } } }).result.status.state).toBe('completed');
+  });
+
   it('refuses an A2A version it does not speak, and nests deeper than 100 levels', async () => {
     expect((await rpc('SendMessage', message10('x'), { 'A2A-Version': '2.0' })).body['error'].code).toBe(-32009);
     let deep: unknown = {};

@@ -9,7 +9,7 @@
  * JSON-RPC over HTTP answers them; nothing of the request is quoted in them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { nestedDeeperThan } from '../server/envelope.js';
+import { checkContentType, nestedDeeperThan, rawHeaderList } from '../server/envelope.js';
 import type { AgentServerLogger } from '../server/logger.js';
 import type { Tracker } from '../server/tracker.js';
 import { cardJson, publicBase, requestBase } from './card.js';
@@ -133,6 +133,11 @@ export function createA2ARoute(face: A2AFace, handlers: object, settings: A2ARou
         return;
       }
       if (req.method !== 'POST') return refuseMethod(res, 'POST');
+      // JSON only (the runtime's doubled `application/json,application/json` included): a browser's
+      // cross-site text/plain form or no-cors post never starts a turn. Nothing of the header is quoted.
+      if (checkContentType(rawHeaderList(req.rawHeaders, 'content-type')) !== undefined) {
+        return answer(res, null, new RpcError(a2aErrors.invalidRequest, 'send the request as application/json'), 415);
+      }
       readText(req, bodyLimit, (text) => {
         if (text === undefined) return answer(res, null, new RpcError(a2aErrors.invalidRequest, `the request body is larger than ${bodyLimit} bytes`), 413);
         void rpc(text, req, res).catch((error: unknown) => {
