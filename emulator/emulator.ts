@@ -20,7 +20,7 @@ import { createRestFace, type RestFace, type RestFaceOptions } from './rest-face
 import { defaultMaxDepth } from './envelope.js';
 import { PublicError } from './status.js';
 import { isAddressInUse, PortInUseError } from './port-in-use.js';
-import { printableText } from './printable-text.js';
+import { printableLine } from './printable-text.js';
 import { ControlPlane } from './control-plane/control-plane.js';
 import { controlPlaneRoutes } from './control-plane/http.js';
 import type { Backend } from './control-plane/revision.js';
@@ -199,7 +199,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   const print = options.logger ?? ((line: string) => console.log(line));
   // Every line dev logs can carry what a caller chose (a project or engine name in a path, a
   // container's echo of a request): escaped here, once, so no face can print a terminal escape raw.
-  const log = (line: string): void => print(printableText(line));
+  const log = (line: string): void => print(printableLine(line));
   const maxDepth = checkMaxDepth(options.maxDepth ?? defaultMaxDepth);
   const timeouts = checkedTimeouts(options);
   if ((options.container === undefined) === (options.command === undefined)) {

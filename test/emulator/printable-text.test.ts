@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { printableBytes, printableText } from '../../emulator/printable-text.js';
+import { printableBytes, printableLine, printableText } from '../../emulator/printable-text.js';
 
 const raw = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
 
@@ -44,5 +44,13 @@ describe('printableBytes', () => {
     expect(printableBytes(Buffer.from([0xed, 0xa0, 0x80]))).toBe('\\xed\\xa0\\x80'); // an encoded surrogate is not UTF-8
     expect(printableBytes(Buffer.from([0xc0, 0xaf]))).toBe('\\xc0\\xaf'); // nor an overlong '/'
     expect(printableBytes(Buffer.from([0xc2, 0x85]))).toBe('\\u{85}'); // a C1 control, valid UTF-8
+  });
+});
+
+describe('printableLine (a line of dev log)', () => {
+  test('escapes what acts on a terminal, and keeps backslashes and tabs, so a JSON log line reads as written', () => {
+    const json = '{"msg":"say \\"hi\\"\\n","at":"C:\\\\tmp"}\tdone';
+    expect(printableLine(json)).toBe(json);
+    expect(printableLine('created projects/p\u001b[2J\rX\u202e\u0085')).toBe('created projects/p\\x1b[2J\\rX\\u{202e}\\u{85}');
   });
 });
