@@ -27,7 +27,8 @@ const bundledRuntimeAliases = [
 const timedFiles = [
   'test/replicas/**/*.test.ts',
   'test/server/{timeouts,shutdown,disconnect,lifecycle,telemetry-flush,patterns}.test.ts',
-  'test/emulator/{emulator,limits,replicas,grpc-google-client,control-plane-command}.test.ts',
+  'test/emulator/{emulator,limits,replicas,grpc-google-client,control-plane-command,control-plane-reservation,stop-while-starting,grpc-bounds}.test.ts',
+  'test/engine-services/{linear-time,session-limits}.test.ts',
   'test/generator/{patterns,bounded-specs,validators-behaviour}.test.ts',
   'test/conformance/{bounded-inputs,valid-input}.test.ts',
   'test/breaking/named-schemas.test.ts',

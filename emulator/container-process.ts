@@ -15,12 +15,33 @@ export interface ContainerProcessOptions {
   /** How its output lines are prefixed in the log: `container`, or `replica 2` among several. Default `container`. */
   readonly label?: string;
   readonly startTimeoutMs: number;
+  /** Gives the start up (dev is shutting down): the process group is stopped and the start fails at once. */
+  readonly signal?: AbortSignal;
 }
 
 export interface ContainerProcess {
   readonly url: string;
   readonly pid: number;
   close(): Promise<void>;
+}
+
+/**
+ * The process groups of containers started and not yet stopped, so that a forced exit (a second
+ * Ctrl-C while dev stops) leaves none running: each is detached in a group of its own, which the
+ * terminal's Ctrl-C does not reach.
+ */
+const runningGroups = new Set<number>();
+
+/** Kills every container's process group at once (SIGKILL), for an exit that cannot wait. */
+export function killContainersNow(): void {
+  for (const pid of runningGroups) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+  runningGroups.clear();
 }
 
 const keptOutputLines = 20;
@@ -124,6 +145,8 @@ const portAttempts = 3;
 
 export async function spawnContainer(options: ContainerProcessOptions): Promise<ContainerProcess> {
   for (let attempt = 1; ; attempt++) {
+    if (options.signal?.aborted === true)
+      throw new Error(`The container command ${JSON.stringify(options.command)} was not started: agentgen dev is shutting down`);
     try {
       return await spawnOnPort(options, await freePort());
     } catch (error) {
@@ -145,6 +168,9 @@ async function spawnOnPort(options: ContainerProcessOptions, port: number): Prom
       PORT: String(port),
     },
   });
+
+  const group = process.platform !== 'win32' ? child.pid : undefined;
+  if (group !== undefined) runningGroups.add(group);
 
   // The container's output goes to the log, and its tail explains a failed start.
   const tail: string[] = [];
@@ -185,6 +211,7 @@ async function spawnOnPort(options: ContainerProcessOptions, port: number): Prom
         await groupGone(child, exited, killGraceMs);
       }
     }
+    if (group !== undefined) runningGroups.delete(group);
   };
 
   const deadline = Date.now() + options.startTimeoutMs;
@@ -199,6 +226,11 @@ async function spawnOnPort(options: ContainerProcessOptions, port: number): Prom
       throw tail.some((line) => line.includes('EADDRINUSE')) ? new PortTakenError(message) : new Error(message);
     }
     if (await accepts(port)) break;
+    if (options.signal?.aborted === true) {
+      // dev is stopping: waiting out startTimeoutMs (30 s by default) would hold its shutdown that long.
+      await stop();
+      throw new Error(`The container command ${JSON.stringify(options.command)} was stopped before it listened: agentgen dev is shutting down`);
+    }
     if (Date.now() > deadline) {
       await stop();
       throw new Error(

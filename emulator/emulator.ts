@@ -71,6 +71,11 @@ export interface EmulatorOptions {
   /** How long `--command` may take to accept connections. Default 30 s. */
   readonly startTimeoutMs?: number;
   /**
+   * Gives up the start (the CLI passes Ctrl-C and SIGTERM): a `--command` container still starting
+   * is stopped at once and startEmulator rejects, rather than waiting out `startTimeoutMs`.
+   */
+  readonly signal?: AbortSignal;
+  /**
    * Host names (`--allowed-host`) accepted in the `Host` header besides the loopback ones
    * (localhost, 127.0.0.1, [::1]); any other `Host` is refused 403 (DNS-rebinding defence).
    */
@@ -183,6 +188,7 @@ async function spawnReplicas(options: EmulatorOptions, count: number, env: Recor
           logger: log,
           label: count === 1 ? 'container' : `replica ${index + 1}`,
           startTimeoutMs: options.startTimeoutMs ?? 30_000,
+          signal: options.signal,
         }),
       );
     }

@@ -5,6 +5,8 @@
 import { nestedDeeperThan } from '@agentgen/runtime/server';
 import { defaultMethodByEndpoint, type ApiModeRouting } from '../spec/index.js';
 import type { DeclaredMethod, MethodTable } from './manifest.js';
+import { maxNesting } from './limits.js';
+import { quotedName, shownName } from './quoted-name.js';
 import { PublicError } from './status.js';
 
 export type PublicEndpoint = ':query' | ':streamQuery';
@@ -35,13 +37,16 @@ function methodName(envelope: Record<string, unknown>): string | undefined {
     if (value.length > 0) names.push(value);
   }
   if (names.length === 2 && names[0] !== names[1]) {
-    throw new PublicError('invalidEnvelope', `"classMethod" (${names[0]}) and "class_method" (${names[1]}) disagree: send one of them`);
+    throw new PublicError(
+      'invalidEnvelope',
+      `"classMethod" (${shownName(names[0] as string)}) and "class_method" (${shownName(names[1] as string)}) disagree: send one of them`,
+    );
   }
   return names[0];
 }
 
-/** protobuf's JSON parser refuses nesting past 100; so does the container runtime by default. */
-export const defaultMaxDepth = 100;
+/** protobuf's JSON parser refuses nesting past 100; so does the container runtime by default (limits.ts). */
+export const defaultMaxDepth = maxNesting;
 
 /**
  * `maxDepth`: the deepest nesting of objects and arrays accepted in `input` (the input object is
@@ -76,7 +81,7 @@ export function resolveEnvelope(envelope: unknown, endpoint: PublicEndpoint, tab
   if (unknown.length > 0) {
     throw new PublicError(
       'invalidEnvelope',
-      `Invalid JSON payload received. Unknown name ${unknown.map((k) => JSON.stringify(k)).join(', ')}: the body takes classMethod (or class_method) and input`,
+      `Invalid JSON payload received. Unknown name ${unknown.map(quotedName).join(', ')}: the body takes classMethod (or class_method) and input`,
     );
   }
   const rawInput = fields['input'];
@@ -99,7 +104,7 @@ export function resolveEnvelope(envelope: unknown, endpoint: PublicEndpoint, tab
     const what =
       given === undefined
         ? `No classMethod given, and the default for ${endpoint}, "${method}", is not declared`
-        : `Method "${method}" is not declared in the resource's classMethods`;
+        : `Method ${quotedName(method)} is not declared in the resource's classMethods`;
     throw new PublicError('unknownOperation', `${what}. ${listing}.`);
   }
   if (declared.routing.publicMethod !== endpoint) {

@@ -343,6 +343,13 @@ export interface StreamOutcome {
 }
 
 /**
+ * The longest line a container's stream may send (dev's one limit, the request body's): the gRPC
+ * face and `?alt=sse` hold a line until its newline, and a 200 MiB line without one grew dev from
+ * 67 to 868 MB. Past it, on every face, the stream ends with a last FAILED_PRECONDITION error.
+ */
+export const maxContainerLine = maxRequestBody;
+
+/**
  * Streaming: once the container accepts (2xx), the sink opens and every chunk is passed on as it
  * arrives. A container failure before that throws a PublicError; one after it becomes a last
  * `{"error": ...}` line, as the reference containers do.
@@ -408,9 +415,28 @@ export async function forwardStream(
       sink.end(JSON.stringify(statusBody('containerFailed', `The agent container's stream for ${call.method} broke off: ${reason}`)));
       settle(`${replica.name} stream broke off`);
     };
+    // Bytes of the line under way (since the last newline); a line within one chunk is at most the chunk.
+    let lineBytes = 0;
     exchange.consume({
       data(chunk) {
         watch.heard();
+        const first = chunk.indexOf(0x0a);
+        const longest = first === -1 ? lineBytes + chunk.length : lineBytes + first;
+        lineBytes = first === -1 ? longest : chunk.length - chunk.lastIndexOf(0x0a) - 1;
+        if (longest > maxContainerLine || lineBytes > maxContainerLine) {
+          if (settled) return;
+          settle(`${replica.name} sent a line over ${maxContainerLine} bytes`);
+          sink.end(
+            JSON.stringify(
+              statusBody(
+                'containerFailed',
+                `The agent container's stream for ${call.method} sent a line longer than ${maxContainerLine} bytes: agentgen dev ended it.`,
+              ),
+            ),
+          );
+          exchange.destroy();
+          return;
+        }
         if (!sink.write(chunk)) {
           exchange.pause(); // backpressure: the caller reads slower than the container writes
           sink.onceDrained(resume);

@@ -20,6 +20,7 @@ import { restStreamSink } from './rest-stream.js';
 import type { ErrorCondition } from '../spec/index.js';
 import { PublicError, sendStatus, statusBody, statusOf } from './status.js';
 import { platformTraceHeaders } from './trace-headers.js';
+import { reportUnforeseen } from './unforeseen-error.js';
 
 export interface RestFaceOptions {
   /** Host names accepted besides the loopback ones (`--allowed-host`). */
@@ -271,8 +272,7 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
         onEnd(call, res.headersSent ? res.statusCode : 499, 'caller disconnected');
         return;
       }
-      const failure =
-        error instanceof PublicError ? error : new PublicError('handlerFailed', `The emulator failed: ${(error as Error)?.message ?? String(error)}`);
+      const failure = error instanceof PublicError ? error : new PublicError('handlerFailed', reportUnforeseen(error, 'agentgen dev', log));
       // Refused before its body was read (401, 404, 413...): the connection is closed rather than the body drained.
       if (failure.headers['connection'] === 'close' || bodyPending(req)) closeWithoutReading(req, res);
       const status = statusOf(failure.condition).status;

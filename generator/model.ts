@@ -4,6 +4,7 @@
  */
 import type { ApiMode, ApiModeRouting, JsonSchema } from '../spec/index.js';
 import type { ImportExtension, RuntimeMode, UiProtocol } from './load/spec-format.js';
+import type { A2AFace } from '@agentgen/runtime/server';
 
 export interface OperationModel {
   /** As declared; a validated identifier (snake_case for the standard surface). */
@@ -100,32 +101,9 @@ export interface Model {
 
 /**
  * The A2A face, in the form the runtime takes it (`A2AFace` of `@agentgen/runtime/codegenv1/server`):
- * generated `server.ts` writes it out as a literal.
+ * generated `server.ts` writes it out as a literal, so the model holds exactly that type.
  */
-export interface A2AFaceModel {
-  readonly mount: string;
-  readonly protocolVersions: readonly ('1.0' | '0.3')[];
-  readonly card: {
-    readonly name: string;
-    readonly description: string;
-    readonly version: string;
-    readonly provider?: { readonly organization: string; readonly url: string };
-    readonly documentationUrl?: string;
-    readonly iconUrl?: string;
-    readonly streaming: boolean;
-    readonly defaultInputModes: readonly string[];
-    readonly defaultOutputModes: readonly string[];
-    readonly skills: readonly {
-      readonly id: string;
-      readonly name: string;
-      readonly description: string;
-      readonly tags: readonly string[];
-      readonly examples?: readonly string[];
-      readonly inputModes?: readonly string[];
-      readonly outputModes?: readonly string[];
-    }[];
-  };
-}
+export type A2AFaceModel = A2AFace;
 
 export interface LicenseModel {
   readonly name: string;

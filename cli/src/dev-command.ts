@@ -11,6 +11,7 @@ import { batchedLines } from '../../emulator/log-lines.js';
 import { createConsoleHandler, isLoopbackHost } from '../../emulator/console/serve.js';
 import type { ResourceDescription } from '../../emulator/resource.js';
 import { sessionsModes, type SessionsMode } from '../../emulator/container-env.js';
+import { killContainersNow } from '../../emulator/container-process.js';
 import { parseEngineName } from '../../emulator/engine-services/serve.js';
 import type { ManifestEntry } from '../../spec/index.js';
 import { buildCreateRequest } from '../../generator/emit/deploy-request.js';
@@ -86,6 +87,9 @@ function portAdvice(face: Face, args: DevArgs): string {
   return `choose another with --grpc-port N${derived}, or turn gRPC off with --no-grpc`;
 }
 
+/** What startEmulator gave when `stop` aborted it while its container was starting. */
+const stoppedWhileStarting = Symbol('stopped while starting');
+
 /** Runs the emulator until `stop` aborts (the CLI passes SIGINT/SIGTERM). Returns the exit code. */
 export async function runDev(args: DevArgs, io: Io, loadManifest: ManifestLoader, stop: AbortSignal): Promise<number> {
   if ((args.container === undefined) === (args.command === undefined)) {
@@ -116,11 +120,18 @@ export async function runDev(args: DevArgs, io: Io, loadManifest: ManifestLoader
     streamLimitMs: args['stream-limit'],
     logger: (line) => log.line(line),
     pages: consoleOn ? createConsoleHandler({ resource: args.resource, token: args.token, ...(a2aMount === undefined ? {} : { a2aMount }) }) : undefined,
+    // Ctrl-C or SIGTERM while the container starts stops it at once, not after its start timeout.
+    signal: stop,
   }).catch((error: unknown) => {
     log.flush(); // the container's last output explains the failure that follows
     if (error instanceof PortInUseError) return error;
+    if (stop.aborted) return stoppedWhileStarting;
     throw error;
   });
+  if (started === stoppedWhileStarting) {
+    io.stdout('agentgen dev: stopped before the container listened\n');
+    return 0;
+  }
   if (started instanceof PortInUseError) {
     io.stderr(`agentgen dev: ${started.message}: ${portAdvice(started.face, args)}\n`);
     return 1;
@@ -153,13 +164,24 @@ export async function runDev(args: DevArgs, io: Io, loadManifest: ManifestLoader
   return 0;
 }
 
-/** An AbortSignal that fires on Ctrl-C or SIGTERM; the listeners go away with it. */
+/**
+ * An AbortSignal that fires on Ctrl-C or SIGTERM. A second one while dev stops does not wait for
+ * the stop: every container's process group is killed and dev exits 130 (Node's default exit on
+ * SIGINT would leave the containers, detached in groups of their own, running).
+ */
 function untilInterrupted(): AbortSignal {
   const controller = new AbortController();
+  const force = (): void => {
+    process.stderr.write('agentgen dev: stopped at once, its containers killed\n');
+    killContainersNow();
+    process.exit(130);
+  };
   const stop = (): void => {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
     controller.abort();
+    process.once('SIGINT', force);
+    process.once('SIGTERM', force);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

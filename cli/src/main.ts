@@ -57,6 +57,13 @@ export const verbs: ReadonlyMap<string, VerbEntry> = new Map([
     },
   ],
   [
+    'register',
+    {
+      describe: 'Print (or --send) the request that adds the deployed agent to a Gemini Enterprise app, as an A2A agent or an ADK agent.',
+      load: async () => (await import('./register-command.js')).registerVerb,
+    },
+  ],
+  [
     'breaking',
     {
       describe: 'List the changes between two specs or manifests (or the deployed resource) that break callers; exit 1 if any.',

@@ -15,6 +15,7 @@ import { pageOf, pageSizeOf } from '../engine-services/paging.js';
 import { invalidArgument, notFound, ServiceError } from '../engine-services/service-error.js';
 import { typeUrl } from '../engine-services/operations.js';
 import { checkSpec, effectiveIdentity, type CheckedSpec, type Spec } from './engine-spec.js';
+import { checkName } from './names.js';
 import { OperationStore, type Operation } from './operations.js';
 import type * as ProtoCheck from './proto-check.js';
 import { startRevision, type Backend, type CoreSettings, type Revision } from './revision.js';
@@ -92,8 +93,12 @@ export class ControlPlane {
   readonly #engines = new Map<string, Engine>();
   readonly #operations = new OperationStore();
   readonly #starting = new Set<Promise<unknown>>();
+  /** Creates whose first revision is still starting: they count toward maxEngines from the moment they are accepted. */
+  #creating = 0;
   #nextEngine = 1;
   #closed = false;
+  /** Aborted by close: revisions still starting give up at once instead of waiting out their start timeout. */
+  readonly #shutdown = new AbortController();
 
   constructor(private readonly options: ControlPlaneOptions) {}
 
@@ -109,9 +114,13 @@ export class ControlPlane {
     const body = check.checkMessage(check.messageType(version, 'ReasoningEngine'), raw, 'reasoning_engine');
     for (const field of outputFields) delete body[field];
     if (typeof body['displayName'] !== 'string' || body['displayName'].trim() === '') throw invalidArgument("'reasoning_engine.display_name' is required.");
+    checkName(body['displayName'], 'reasoning_engine.display_name');
     const spec = (body['spec'] ?? {}) as Spec;
     const checked = checkSpec(spec, true);
-    if (this.#engines.size >= maxEngines) throw new ServiceError('RESOURCE_EXHAUSTED', `agentgen dev keeps at most ${maxEngines} engines: delete one first.`);
+    // Counted at reservation: 130 creates at once, each starting its processes, all passed a count of the engines already started.
+    if (this.#engines.size + this.#creating >= maxEngines) {
+      throw new ServiceError('RESOURCE_EXHAUSTED', `agentgen dev keeps at most ${maxEngines} engines, those being created included: delete one first.`);
+    }
     let name: string;
     do name = `${parent}/reasoningEngines/${this.#nextEngine++}`;
     while (name === this.startupName || this.#engines.has(name));
@@ -120,9 +129,16 @@ export class ControlPlane {
     const operation = this.#operations.begin(name, version, 'CreateReasoningEngineOperationMetadata');
     const now = new Date().toISOString();
     const fields: Record<string, unknown> = { ...body, spec: storedSpec(spec), createTime: now, updateTime: now, etag: etag() };
+    this.#creating++;
     this.#track(
       (async () => {
-        const revision = await this.#startRevision(name, revisionName, storedSpec(spec), checked, operation);
+        let revision: Revision | undefined;
+        try {
+          revision = await this.#startRevision(name, revisionName, storedSpec(spec), checked, operation);
+        } finally {
+          // Released in the same turn as the engine is kept (below), so no create sees neither.
+          this.#creating--;
+        }
         if (revision === undefined) return;
         const engine: Engine = {
           name,
@@ -164,7 +180,8 @@ export class ControlPlane {
       ...[...this.#engines.values()].filter((engine) => engine.name.startsWith(`${parent}/reasoningEngines/`)).map((engine) => this.#render(engine, version)),
     ].filter((engine) => wanted === undefined || engine['displayName'] === wanted);
     const size = pageSizeOf(query.get('pageSize') ?? undefined, listPages.default, listPages.max, 'pageSize');
-    const page = pageOf(all, size, query.get('pageToken') ?? undefined, `engines ${parent} ${filter}`);
+    // An engine's spec may be megabytes (classMethods): the page is bounded by what it answers (paging.ts).
+    const page = pageOf(all, size, query.get('pageToken') ?? undefined, `engines ${parent} ${filter}`, (one) => JSON.stringify(one).length);
     return {
       ...(page.items.length > 0 ? { reasoningEngines: page.items } : {}),
       ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }),
@@ -180,6 +197,7 @@ export class ControlPlane {
     const paths = mask.parseMask(query.get('updateMask') ?? query.get('update_mask'), type);
     const next = mask.applyMask(engine.fields, body, paths);
     if (typeof next['displayName'] !== 'string' || next['displayName'].trim() === '') throw invalidArgument("'reasoning_engine.display_name' is required.");
+    checkName(next['displayName'], 'reasoning_engine.display_name');
     const specPaths = paths.filter((path) => path === 'spec' || path.startsWith('spec.'));
     let spec = (next['spec'] ?? {}) as Spec;
     // deployment_source is a oneof: setting one of its members clears the other, as in any proto merge.
@@ -266,7 +284,7 @@ export class ControlPlane {
     const filter = query.get('filter') ?? '';
     if (filter !== '') throw invalidArgument('agentgen dev does not filter runtime revisions: list them without a filter.');
     const size = pageSizeOf(query.get('pageSize') ?? undefined, listPages.default, listPages.max, 'pageSize');
-    const page = pageOf(all, size, query.get('pageToken') ?? undefined, `revisions ${engineName}`);
+    const page = pageOf(all, size, query.get('pageToken') ?? undefined, `revisions ${engineName}`, (one) => JSON.stringify(one).length);
     return {
       ...(page.items.length > 0 ? { reasoningEngineRuntimeRevisions: page.items } : {}),
       ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }),
@@ -313,6 +331,7 @@ export class ControlPlane {
   /** Stops every revision's processes, those still starting included. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#shutdown.abort();
     await Promise.allSettled([...this.#starting]);
     const engines = [...this.#engines.values()];
     this.#engines.clear();
@@ -336,6 +355,7 @@ export class ControlPlane {
         backend: this.options.backend,
         settings: this.options.settings,
         log: this.options.log,
+        signal: this.#shutdown.signal,
       });
       if (this.#closed) {
         await revision.close();
@@ -344,6 +364,10 @@ export class ControlPlane {
       }
       return revision;
     } catch (error) {
+      if (this.#closed) {
+        this.#operations.fail(operation, 14, 'agentgen dev is shutting down');
+        return undefined;
+      }
       this.options.log(`control plane: ${name} did not start: ${(error as Error).message}`);
       this.#operations.fail(operation, 9, `${startFailed} ${(error as Error).message.split('\n')[0] ?? ''}`);
       return undefined;
@@ -421,5 +445,10 @@ function displayNameFilter(filter: string): string | undefined {
   if (filter.trim() === '') return undefined;
   const match = /^\s*(?:display_name|displayName)\s*=\s*"((?:[^"\\]|\\.)*)"\s*$/.exec(filter);
   if (match === null) throw invalidArgument('agentgen dev filters reasoningEngines by display_name="..." only.');
-  return JSON.parse(`"${match[1] as string}"`) as string;
+  try {
+    return JSON.parse(`"${match[1] as string}"`) as string;
+  } catch {
+    // `\q`, a cut `\u12`: the quoted name is not a string literal (the value is not echoed).
+    throw invalidArgument("Invalid filter: the quoted display_name has an escape that is not one of JSON's.");
+  }
 }

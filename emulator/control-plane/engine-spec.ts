@@ -8,6 +8,7 @@ import { buildMethodTable, type MethodTable } from '../manifest.js';
 import type { ManifestEntry } from '../../spec/index.js';
 import { invalidArgument } from '../engine-services/service-error.js';
 import type { EngineName } from '../engine-services/serve.js';
+import { checkEnvironment, checkMethodNames } from './names.js';
 import { checkSourceArchive, type ArchiveSummary } from './source-archive.js';
 
 export type Spec = Record<string, unknown>;
@@ -25,6 +26,8 @@ const objectAt = (value: unknown): Record<string, unknown> | undefined =>
 /** `archiveRequired`: false when an update leaves the deployed source as it is (its archive is not kept: INPUT_ONLY). */
 export function checkSpec(spec: Spec, archiveRequired: boolean): CheckedSpec {
   const classMethods = (spec['classMethods'] ?? []) as ManifestEntry[];
+  checkMethodNames(classMethods);
+  checkEnvironment(spec['deploymentSpec']);
   let table: MethodTable;
   try {
     table = buildMethodTable(classMethods);

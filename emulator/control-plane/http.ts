@@ -12,9 +12,11 @@ import { maxRequestBody } from '../forward.js';
 import { readBoundedBody } from '../request-body.js';
 import { PublicError, sendStatus } from '../status.js';
 import { parseBody } from '../engine-services/fields.js';
+import { internalError } from '../unforeseen-error.js';
 import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from '../engine-services/service-error.js';
 import type { ApiVersion } from '../grpc/protos.js';
 import { loadProtoReaders, type ControlPlane } from './control-plane.js';
+import { checkPathIds } from './resource-ids.js';
 
 export type ControlPlaneRoutes = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
 
@@ -128,6 +130,7 @@ export function controlPlaneRoutes(
         let status: number;
         try {
           authenticate(req.headers.authorization);
+          checkPathIds(name);
           await loadProtoReaders();
           status = sendJson(res, 200, await handler());
         } catch (error) {
@@ -137,7 +140,7 @@ export function controlPlaneRoutes(
               ? sendServiceError(res, error, error instanceof WrongMethod ? { allow: error.allow.join(', ') } : {})
               : error instanceof PublicError
                 ? sendStatus(res, error)
-                : sendServiceError(res, new ServiceError('INTERNAL', `agentgen dev's control plane failed: ${(error as Error)?.message ?? String(error)}`));
+                : sendServiceError(res, internalError(error, "agentgen dev's control plane", log));
         }
         log(`${method} ${label} ${status} ${(performance.now() - started).toFixed(1)} ms`);
       })();

@@ -9,6 +9,7 @@
 import type * as Protobuf from 'protobufjs';
 import { loadProtos, type ApiVersion } from '../grpc/protos.js';
 import { invalidArgument } from '../engine-services/service-error.js';
+import { quotedName } from '../quoted-name.js';
 import { sdkOnlyFields } from './sdk-only-fields.js';
 
 const snakeToCamel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
@@ -29,10 +30,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The field of `type` that `key` names (either spelling), or undefined. */
+/**
+ * The field of `type` that `key` names (either spelling), or undefined. Own properties only:
+ * `type.fields` is a plain object, so `constructor` or `toString` would find Object's own.
+ */
 export function fieldOf(type: Protobuf.Type, key: string): Protobuf.Field | undefined {
   const camel = snakeToCamel(key);
-  return type.fields[camel] ?? type.fields[key];
+  if (Object.hasOwn(type.fields, camel)) return type.fields[camel];
+  return Object.hasOwn(type.fields, key) ? type.fields[key] : undefined;
 }
 
 /** Whether `key` is one of the SDK-only fields of `type` (see sdkOnlyFields). */
@@ -70,7 +75,7 @@ export function checkMessage(type: Protobuf.Type, json: unknown, where: string):
     const field = fieldOf(type, key);
     if (field === undefined) {
       if (!isSdkOnly(type, key)) {
-        throw invalidArgument(`Invalid JSON payload received. Unknown name ${JSON.stringify(key)} at '${where}': Cannot find field.`);
+        throw invalidArgument(`Invalid JSON payload received. Unknown name ${quotedName(key)} at '${where}': Cannot find field.`);
       }
       if (value !== null) message[snakeToCamel(key)] = value;
       continue;
@@ -80,7 +85,11 @@ export function checkMessage(type: Protobuf.Type, json: unknown, where: string):
     const at = `${where}.${snake(field.name)}`;
     if (field.map) {
       if (!isObject(value)) throw invalidArgument(`Invalid value at '${at}': expected a map (a JSON object).`);
-      message[field.name] = Object.fromEntries(Object.entries(value).map(([k, item]) => [k, checkValue(field, item, `${at}[${JSON.stringify(k)}]`)]));
+      // An entry is named by its place, not its key: a key is the caller's data.
+      const entries = Object.entries(value);
+      message[field.name] = Object.fromEntries(
+        entries.map(([k, item], index) => [k, checkValue(field, item, `${at} (entry ${index + 1} of ${entries.length})`)]),
+      );
     } else if (field.repeated) {
       if (!Array.isArray(value)) throw invalidArgument(`Invalid value at '${at}': expected a list.`);
       message[field.name] = value.map((item, index) => checkValue(field, item, `${at}[${index}]`));
@@ -108,7 +117,7 @@ function checkValue(field: Protobuf.Field, value: unknown, at: string): unknown 
   }
   if (!('fields' in resolved)) {
     // An enum: by name (or number).
-    if (!(typeof value === 'number' || (typeof value === 'string' && value in resolved.values))) {
+    if (!(typeof value === 'number' || (typeof value === 'string' && Object.hasOwn(resolved.values, value)))) {
       throw invalidArgument(`Invalid value at '${at}' (type.googleapis.com${resolved.fullName}): ${describe(value)}.`);
     }
     return value;

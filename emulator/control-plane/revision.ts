@@ -52,6 +52,8 @@ export interface RevisionStart {
   readonly backend: Backend;
   readonly settings: CoreSettings;
   readonly log: (line: string) => void;
+  /** Aborted when dev shuts down: a revision still starting stops at once, its processes with it. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -91,6 +93,7 @@ export async function startRevision(start: RevisionStart): Promise<Revision> {
             logger: start.log,
             label: `revision ${short} ${backend.replicas === 1 ? 'container' : `replica ${index + 1}`}`,
             startTimeoutMs: backend.startTimeoutMs,
+            signal: start.signal,
           }),
         );
       }

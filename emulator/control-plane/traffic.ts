@@ -7,6 +7,9 @@
  */
 import { invalidArgument } from '../engine-services/service-error.js';
 
+/** A revision name as the refusal quotes it: printable ASCII of a resource name's length only, else not at all (the caller's data). */
+const shown = (name: string): string => (/^[\x21-\x7e]{1,300}$/.test(name) ? `: ${name}` : '');
+
 export type TrafficConfig =
   | { readonly trafficSplitAlwaysLatest: Record<string, never> }
   | { readonly trafficSplitManual: { readonly targets: readonly { readonly runtimeRevisionName: string; readonly percent: number }[] } };
@@ -32,8 +35,8 @@ export function checkTraffic(value: unknown, revisions: readonly string[]): Traf
     const name = target.runtimeRevisionName;
     const percent = typeof target.percent === 'string' ? Number(target.percent) : target.percent;
     if (typeof name !== 'string' || name === '') throw invalidArgument(`'${at}.runtime_revision_name' is required.`);
-    if (!revisions.includes(name)) throw invalidArgument(`'${at}.runtime_revision_name' names no runtime revision of this engine: ${name}.`);
-    if (seen.has(name)) throw invalidArgument(`'${at}.runtime_revision_name' names ${name} a second time.`);
+    if (!revisions.includes(name)) throw invalidArgument(`'${at}.runtime_revision_name' names no runtime revision of this engine${shown(name)}.`);
+    if (seen.has(name)) throw invalidArgument(`'${at}.runtime_revision_name' names the same runtime revision a second time${shown(name)}.`);
     seen.add(name);
     if (typeof percent !== 'number' || !Number.isInteger(percent) || percent < 0 || percent > 100) {
       throw invalidArgument(`'${at}.percent' must be an integer from 0 to 100.`);

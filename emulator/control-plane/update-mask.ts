@@ -7,6 +7,7 @@
 import type * as Protobuf from 'protobufjs';
 import { invalidArgument } from '../engine-services/service-error.js';
 import { fieldOf, isSdkOnly } from './proto-check.js';
+import { quotedName } from '../quoted-name.js';
 
 /** Set by the service, never by an update. */
 const outputOnly = new Set(['name', 'createTime', 'updateTime', 'spec.effectiveIdentity']);
@@ -20,12 +21,12 @@ export function parseMask(raw: string | null, type: Protobuf.Type): string[] {
   }
   const paths = raw.split(',').map((path) => path.trim());
   return paths.map((path) => {
-    if (path === '' || !/^[A-Za-z0-9_.]+$/.test(path)) throw invalidArgument(`Invalid update_mask path ${JSON.stringify(path)}.`);
+    if (path === '' || !/^[A-Za-z0-9_.]+$/.test(path)) throw invalidArgument(`Invalid update_mask path ${quotedName(path)}.`);
     const segments = path.split('.');
     let message: Protobuf.Type | undefined = type;
     const camel: string[] = [];
     for (const segment of segments) {
-      if (message === undefined) throw invalidArgument(`Invalid update_mask path ${JSON.stringify(path)}: ${camel.join('.')} has no sub-fields.`);
+      if (message === undefined) throw invalidArgument(`Invalid update_mask path ${quotedName(path)}: ${camel.join('.')} has no sub-fields.`);
       const field = fieldOf(message, segment);
       if (field === undefined) {
         if (isSdkOnly(message, segment) && camel.length === segments.length - 1) {
@@ -33,7 +34,7 @@ export function parseMask(raw: string | null, type: Protobuf.Type): string[] {
           message = undefined;
           continue;
         }
-        throw invalidArgument(`Invalid update_mask path ${JSON.stringify(path)}: ${message.name} has no field ${JSON.stringify(segment)}.`);
+        throw invalidArgument(`Invalid update_mask path ${quotedName(path)}: ${message.name} has no field ${quotedName(segment)}.`);
       }
       camel.push(field.name);
       field.resolve();
@@ -44,7 +45,7 @@ export function parseMask(raw: string | null, type: Protobuf.Type): string[] {
           : undefined;
     }
     const joined = camel.join('.');
-    if (outputOnly.has(joined)) throw invalidArgument(`Invalid update_mask path ${JSON.stringify(path)}: the field is output only.`);
+    if (outputOnly.has(joined)) throw invalidArgument(`Invalid update_mask path ${quotedName(path)}: the field is output only.`);
     return joined;
   });
 }

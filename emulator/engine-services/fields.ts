@@ -5,6 +5,8 @@
  * on that 400 to retry an event without `rawEvent`), and each value checked for its type.
  * Map fields (`scope`, `labels`, `sessionState`) keep their keys as sent.
  */
+import { checkBodyShape } from './body-shape.js';
+import { quotedName } from '../quoted-name.js';
 import { invalidArgument } from './service-error.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -26,6 +28,7 @@ export function parseBody(text: string): JsonObject {
     throw invalidArgument('Invalid JSON payload received: the body is not valid JSON.');
   }
   if (!isObject(value)) throw invalidArgument('Invalid JSON payload received: the body must be a JSON object.');
+  checkBodyShape(value, text);
   return value;
 }
 
@@ -39,7 +42,7 @@ export function messageFields(value: unknown, known: readonly string[], where: s
   const fields: JsonObject = {};
   for (const [name, field] of Object.entries(value)) {
     const camel = snakeToCamel(name);
-    if (!known.includes(camel)) throw invalidArgument(`Invalid JSON payload received. Unknown name ${JSON.stringify(name)} at '${where}': Cannot find field.`);
+    if (!known.includes(camel)) throw invalidArgument(`Invalid JSON payload received. Unknown name ${quotedName(name)} at '${where}': Cannot find field.`);
     if (camel in fields) throw invalidArgument(`Invalid JSON payload received. Field '${camel}' of '${where}' is given twice.`);
     if (field !== null) fields[camel] = field;
   }
@@ -84,28 +87,46 @@ export function optionalArray(fields: JsonObject, name: string, where: string): 
 export function optionalStringMap(fields: JsonObject, name: string, where: string): Record<string, string> | undefined {
   const value = optionalObject(fields, name, where);
   if (value === undefined) return undefined;
-  for (const [key, entry] of Object.entries(value)) {
-    if (typeof entry !== 'string') throw invalidArgument(`Invalid value at '${where}.${name}' (key ${JSON.stringify(key)}): expected a string.`);
+  // An entry is named by its place, not its key: a key is the caller's data.
+  const entries = Object.values(value);
+  for (const [index, entry] of entries.entries()) {
+    if (typeof entry !== 'string') throw invalidArgument(`Invalid value at '${where}.${name} (entry ${index + 1} of ${entries.length})': expected a string.`);
   }
   return value as Record<string, string>;
 }
 
-/** A `google.protobuf.Duration` in ProtoJSON (`"3600s"`, `"1.5s"`), in milliseconds; it must be positive. */
+/** protobuf's ranges: a Duration is at most 315,576,000,000 s (10,000 years), a Timestamp from year 1 to 9999. */
+const maxDurationSeconds = 315_576_000_000;
+const minTimestampMs = Date.parse('0001-01-01T00:00:00Z');
+const maxTimestampMs = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** A `google.protobuf.Duration` in ProtoJSON (`"3600s"`, `"1.5s"`), in milliseconds; it must be positive and in protobuf's range. */
 export function optionalDurationMs(fields: JsonObject, name: string, where: string): number | undefined {
   const value = optionalString(fields, name, where);
   if (value === undefined) return undefined;
   const match = /^(\d{1,12})(\.\d{1,9})?s$/.exec(value);
   if (match === null) throw invalidArgument(`Invalid value at '${where}.${name}': expected a duration such as "86400s".`);
+  if (Number(match[1]) > maxDurationSeconds)
+    throw invalidArgument(`Invalid value at '${where}.${name}': out of range (a duration is at most ${maxDurationSeconds}s).`);
   const ms = Number(match[1]) * 1000 + Math.round(Number(`0${match[2] ?? ''}`) * 1000);
   if (ms <= 0) throw invalidArgument(`'${where}.${name}' must be a positive duration.`);
   return ms;
 }
 
-/** A `google.protobuf.Timestamp` in ProtoJSON (RFC 3339), in epoch milliseconds. */
+/** The expiry a `ttl` gives from `now`: a time past 9999-12-31, a Timestamp's end, is refused (`999999999999s` gave year 33715). */
+export function expiryAfter(now: number, ttlMs: number, where: string): number {
+  const expireAt = now + ttlMs;
+  if (expireAt > maxTimestampMs) throw invalidArgument(`Invalid value at '${where}': out of range (the expiry it gives is after 9999-12-31T23:59:59Z).`);
+  return expireAt;
+}
+
+/** A `google.protobuf.Timestamp` in ProtoJSON (RFC 3339, years 0001 to 9999), in epoch milliseconds. */
 export function timestampMs(value: string, where: string): number {
   const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
   const ms = rfc3339.test(value) ? Date.parse(value.replace(/(\.\d{3})\d+/, '$1')) : Number.NaN;
   if (Number.isNaN(ms)) throw invalidArgument(`Invalid value at '${where}': expected an RFC 3339 timestamp such as "2026-01-31T11:30:00Z".`);
+  if (ms < minTimestampMs || ms > maxTimestampMs)
+    throw invalidArgument(`Invalid value at '${where}': out of range (0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z).`);
   return ms;
 }
 

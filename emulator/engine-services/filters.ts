@@ -5,6 +5,7 @@
  * beyond this subset (OR, NOT, parentheses), is 400 INVALID_ARGUMENT rather than ignored.
  */
 import { invalidArgument } from './service-error.js';
+import { quotedName } from '../quoted-name.js';
 
 export type Operator = '=' | '!=' | '<' | '<=' | '>' | '>=';
 
@@ -14,6 +15,13 @@ export interface Comparison {
   readonly operator: Operator;
   readonly value: string;
 }
+
+/**
+ * A filter is checked against every item of its list, so its length multiplies with the list's:
+ * 20,000 comparisons over 20,000 memories held dev for 12 to 32 s. dev takes at most 100 (the
+ * platform publishes no figure), refused past that with 400.
+ */
+export const maxComparisons = 100;
 
 const clause = /^\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)?)\s*(!=|<=|>=|=|<|>)\s*("(?:[^"\\]|\\.)*"|[^\s"()]+)\s*$/;
 
@@ -51,13 +59,15 @@ function clauses(filter: string): string[] {
  */
 export function parseFilter(filter: string | undefined, fields: readonly string[]): Comparison[] {
   if (filter === undefined || filter.trim() === '') return [];
-  return clauses(filter).map((text) => {
+  const parts = clauses(filter);
+  if (parts.length > maxComparisons) throw invalidArgument(`Invalid filter: at most ${maxComparisons} comparisons joined by AND, not ${parts.length}.`);
+  return parts.map((text) => {
     const match = clause.exec(text);
     if (match === null) throw invalidArgument('Invalid filter: expected comparisons such as user_id="u1" joined by AND.');
     const [head, ...key] = (match[1] as string).split('.');
     const field = [camel(head as string), ...key].join('.');
     const allowed = fields.some((name) => (name.endsWith('.') ? field.startsWith(name) && field.length > name.length : field === name));
-    if (!allowed) throw invalidArgument(`Invalid filter: this list cannot be filtered on ${JSON.stringify(match[1])}; supported: ${fields.join(', ')}.`);
+    if (!allowed) throw invalidArgument(`Invalid filter: this list cannot be filtered on ${quotedName(match[1] as string)}; supported: ${fields.join(', ')}.`);
     const raw = match[3] as string;
     const value = raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
     return { field, operator: match[2] as Operator, value };

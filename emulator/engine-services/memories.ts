@@ -8,10 +8,11 @@
  * list filter. Generation consolidates as the service does for identical facts: the same fact in
  * the same scope updates the memory instead of adding another.
  */
-import { factsOf, lexicalDistance } from './extraction.js';
+import { distanceFrom, factsOf } from './extraction.js';
 import { compare, parseFilter } from './filters.js';
 import {
   checkChosenId,
+  expiryAfter,
   isObject,
   messageFields,
   optionalArray,
@@ -28,7 +29,7 @@ import { numericId, typeUrl, type Operations } from './operations.js';
 import { pageOf, pageSizeOf } from './paging.js';
 import { invalidArgument, notFound, ServiceError } from './service-error.js';
 import type { ServiceCall, Sessions } from './sessions.js';
-import { metadataMatches, optionalMetadata, parseFilterGroups } from './metadata-filters.js';
+import { checkMetadataCopies, metadataMatches, optionalMetadata, parseFilterGroups } from './metadata-filters.js';
 import { maskedExpiry, maskedFields } from './update-mask.js';
 
 interface StoredMemory {
@@ -86,6 +87,9 @@ const retrievePages = { default: 3, max: 100 };
 const listPages = { default: 100, max: 1000 };
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A map's own entry: `scope.constructor` must not find Object's constructor. */
+const ownValue = (map: Record<string, string>, key: string): string | undefined => (Object.hasOwn(map, key) ? map[key] : undefined);
 
 /** A scope: 1 to 5 string pairs, no `*` in a value (the service's rules). */
 function checkScope(value: unknown, where: string): Record<string, string> {
@@ -145,7 +149,7 @@ export class Memories {
       description: optionalString(fields, 'description', 'memory'),
       topics: optionalArray(fields, 'topics', 'memory'),
       metadata: optionalMetadata(fields, 'memory'),
-      expireTime: ttl !== undefined ? call.now + ttl : expireAt,
+      expireTime: ttl !== undefined ? expiryAfter(call.now, ttl, 'memory.ttl') : expireAt,
     });
     const response = { '@type': typeUrl(call.version, 'Memory'), ...memoryJson(memory) };
     return this.operations.finished(memory.name, call.version, 'CreateMemoryOperationMetadata', response, call.now);
@@ -165,7 +169,14 @@ export class Memories {
     const filter = call.query.get('filter') ?? undefined;
     const matching = this.#matching(filter, call.now);
     const size = pageSizeOf(call.query.get('pageSize') ?? undefined, listPages.default, listPages.max, 'pageSize');
-    const page = pageOf(matching, size, call.query.get('pageToken') ?? undefined, `memories ${filter ?? ''}`);
+    // A memory's metadata may be megabytes: the page is bounded by what it answers (paging.ts).
+    const page = pageOf(
+      matching,
+      size,
+      call.query.get('pageToken') ?? undefined,
+      `memories ${filter ?? ''}`,
+      (memory) => JSON.stringify(memoryJson(memory)).length,
+    );
     return { memories: page.items.map(memoryJson), ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }) };
   }
 
@@ -233,15 +244,20 @@ export class Memories {
     const scope = checkScope(fields['scope'] ?? defaultScope, 'scope');
     const consolidate = optionalBoolean(fields, 'disableConsolidation', 'request') !== true;
     const metadata = optionalMetadata(fields, 'request');
+    checkMetadataCopies(metadata, facts.length);
     const scopeKey = scopeKeyOf(scope);
+    // The scope's memories by fact, found once: one lookup per fact, not a scan of every memory per fact.
+    const byFact = new Map<string, StoredMemory>();
+    if (consolidate) for (const memory of this.#all(call.now)) if (memory.scopeKey === scopeKey && !byFact.has(memory.fact)) byFact.set(memory.fact, memory);
     const generatedMemories = facts.map((fact) => {
-      const same = consolidate ? this.#all(call.now).find((memory) => memory.scopeKey === scopeKey && memory.fact === fact) : undefined;
+      const same = byFact.get(fact);
       if (same !== undefined) {
         same.updateTime = call.now;
         if (metadata !== undefined) same.metadata = { ...same.metadata, ...structuredClone(metadata) };
         return { memory: memoryJson(same), action: 'UPDATED' };
       }
       const created = this.#store(this.#freshId(), fact, scope, call.now, { metadata });
+      if (consolidate) byFact.set(fact, created);
       return { memory: memoryJson(created), action: 'CREATED' };
     });
     const response = { '@type': typeUrl(call.version, 'GenerateMemoriesResponse'), generatedMemories };
@@ -262,8 +278,9 @@ export class Memories {
       const params = messageFields(fields['similaritySearchParams'], ['searchQuery', 'topK'], 'similaritySearchParams');
       const query = requiredString(params, 'searchQuery', 'similaritySearchParams');
       const topK = pageSizeOf(params['topK'], retrievePages.default, retrievePages.max, 'similaritySearchParams.topK');
+      const distance = distanceFrom(query);
       const ranked = inScope
-        .map((memory) => ({ memory, distance: lexicalDistance(query, memory.fact) }))
+        .map((memory) => ({ memory, distance: distance(memory.fact) }))
         .sort((a, b) => a.distance - b.distance || b.memory.updateTime - a.memory.updateTime || (a.memory.name < b.memory.name ? -1 : 1));
       return { retrievedMemories: ranked.slice(0, topK).map(({ memory, distance }) => ({ memory: memoryJson(memory), distance })) };
     }
@@ -342,7 +359,7 @@ export class Memories {
     }
     return this.#all(now).filter((memory) =>
       comparisons.every(({ field, operator, value }) =>
-        compare((field === 'fact' ? memory.fact : memory.scope[field.slice('scope.'.length)]) ?? '', operator, value),
+        compare((field === 'fact' ? memory.fact : ownValue(memory.scope, field.slice('scope.'.length))) ?? '', operator, value),
       ),
     );
   }

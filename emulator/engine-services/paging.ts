@@ -10,6 +10,14 @@ export interface Page<T> {
   readonly nextPageToken: string | undefined;
 }
 
+/**
+ * The most one page answers, in bytes of JSON (a page holds one item at least, whatever its size):
+ * 100 events of 15 MiB made a page past V8's longest string, a 500, and the session could no
+ * longer be read. Past it the page ends early and `nextPageToken` continues, as AIP-158 allows
+ * ("the server may return fewer than pageSize").
+ */
+export const maxPageBytes = 32 * 1024 * 1024;
+
 export function pageSizeOf(raw: unknown, defaultSize: number, maxSize: number, where: string): number {
   if (raw === undefined || raw === null || raw === '' || raw === 0 || raw === '0') return defaultSize;
   const size = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : Number.NaN;
@@ -20,8 +28,9 @@ export function pageSizeOf(raw: unknown, defaultSize: number, maxSize: number, w
 /**
  * The page of `items` (already filtered and ordered) that `pageToken` names. `query` is what makes
  * two list calls the same listing (the filter, the scope): a token only continues its own.
+ * `bytesOf`: an item's size as answered, which bounds the page by maxPageBytes.
  */
-export function pageOf<T>(items: readonly T[], size: number, pageToken: string | undefined, query: string): Page<T> {
+export function pageOf<T>(items: readonly T[], size: number, pageToken: string | undefined, query: string, bytesOf?: (item: T) => number): Page<T> {
   let offset = 0;
   if (pageToken !== undefined && pageToken !== '') {
     let decoded: unknown;
@@ -36,7 +45,17 @@ export function pageOf<T>(items: readonly T[], size: number, pageToken: string |
     }
     offset = token.o;
   }
-  const end = offset + size;
+  let end = offset + size;
+  if (bytesOf !== undefined) {
+    let bytes = 0;
+    for (let index = offset; index < Math.min(end, items.length); index++) {
+      bytes += bytesOf(items[index] as T);
+      if (bytes > maxPageBytes && index > offset) {
+        end = index;
+        break;
+      }
+    }
+  }
   return {
     items: items.slice(offset, end),
     nextPageToken: end < items.length ? Buffer.from(JSON.stringify({ o: end, q: query })).toString('base64url') : undefined,

@@ -16,6 +16,7 @@ import { Memories } from './memories.js';
 import { metadataPrefix, serveMetadata } from './metadata-server.js';
 import { Operations } from './operations.js';
 import { routeOf, type EngineServices } from './routes.js';
+import { internalError } from '../unforeseen-error.js';
 import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from './service-error.js';
 import { Sessions } from './sessions.js';
 
@@ -94,7 +95,7 @@ export function createEngineEndpoints(options: EngineEndpointsOptions): EngineEn
             ? sendServiceError(res, error)
             : error instanceof PublicError
               ? sendStatus(res, error)
-              : sendServiceError(res, new ServiceError('INTERNAL', `agentgen dev's engine services failed: ${(error as Error)?.message ?? String(error)}`));
+              : sendServiceError(res, internalError(error, "agentgen dev's engine services", options.log));
       }
       took(label, status);
     })();

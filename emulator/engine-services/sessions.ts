@@ -10,6 +10,7 @@
 import { compare, parseFilter } from './filters.js';
 import {
   checkChosenId,
+  expiryAfter,
   isObject,
   messageFields,
   optionalDurationMs,
@@ -41,6 +42,8 @@ export interface StoredEvent {
   readonly timestampMs: number;
   /** The event as the API returns it. */
   readonly json: JsonObject;
+  /** Its size as JSON, in bytes: what it adds to a page and to its session. */
+  readonly bytes: number;
 }
 
 export interface StoredSession {
@@ -53,6 +56,8 @@ export interface StoredSession {
   updateTime: number;
   expireTime: number | undefined;
   readonly events: StoredEvent[];
+  /** The sum of its events' `bytes`. */
+  eventBytes: number;
 }
 
 const createFields = ['userId', 'displayName', 'sessionState', 'ttl', 'expireTime', 'labels'];
@@ -61,11 +66,23 @@ const updatableFields = ['displayName', 'sessionState', 'labels', 'ttl', 'expire
 const updateFields = ['name', 'createTime', 'updateTime', ...createFields];
 const appendFields = ['author', 'invocationId', 'timestamp', 'content', 'actions', 'errorCode', 'errorMessage', 'eventMetadata', 'rawEvent'];
 
+/**
+ * dev's bounds on one session (the platform publishes none we found): 10,000 events and 256 MiB of
+ * them. Past either, appendEvent is RESOURCE_EXHAUSTED and the session stays as it was, readable
+ * page by page (paging.ts bounds a page by bytes).
+ */
+export const maxEventsPerSession = 10_000;
+export const maxEventBytesPerSession = 256 * 1024 * 1024;
+
 /** The platform's page sizes (REST reference, sessions.list and sessions.events.list). */
 const sessionPages = { default: 100, max: 100 };
 const eventPages = { default: 100, max: 1000 };
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A map's own entry: `labels.constructor` must not find Object's constructor. */
+const ownValue = (map: Record<string, string> | undefined, key: string): string | undefined =>
+  map !== undefined && Object.hasOwn(map, key) ? map[key] : undefined;
 
 export class Sessions {
   readonly #byId = new Map<string, StoredSession>();
@@ -105,8 +122,9 @@ export class Sessions {
       sessionState: sessionState === undefined ? undefined : structuredClone(sessionState),
       createTime: call.now,
       updateTime: call.now,
-      expireTime: ttl !== undefined ? call.now + ttl : expireAt,
+      expireTime: ttl !== undefined ? expiryAfter(call.now, ttl, 'session.ttl') : expireAt,
       events: [],
+      eventBytes: 0,
     };
     this.#byId.set(id, session);
     const response = { '@type': typeUrl(call.version, 'Session'), ...sessionJson(session) };
@@ -129,7 +147,7 @@ export class Sessions {
       .filter((session) =>
         comparisons.every(({ field, operator, value }) => {
           const actual = field.startsWith('labels.')
-            ? session.labels?.[field.slice('labels.'.length)]
+            ? ownValue(session.labels, field.slice('labels.'.length))
             : field === 'userId'
               ? session.userId
               : session.displayName;
@@ -137,7 +155,14 @@ export class Sessions {
         }),
       );
     const size = pageSizeOf(call.query.get('pageSize') ?? undefined, sessionPages.default, sessionPages.max, 'pageSize');
-    const page = pageOf(matching, size, call.query.get('pageToken') ?? undefined, `sessions ${filter ?? ''}`);
+    // A session's state may be megabytes: the page is bounded by what it answers (paging.ts).
+    const page = pageOf(
+      matching,
+      size,
+      call.query.get('pageToken') ?? undefined,
+      `sessions ${filter ?? ''}`,
+      (session) => JSON.stringify(sessionJson(session)).length,
+    );
     return { sessions: page.items.map(sessionJson), ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }) };
   }
 
@@ -187,11 +212,22 @@ export class Sessions {
     optionalString(fields, 'errorMessage', 'event');
     const stateDelta = isObject(fields['actions']) ? (fields['actions']['stateDelta'] ?? fields['actions']['state_delta']) : undefined;
     if (stateDelta !== undefined && !isObject(stateDelta)) throw invalidArgument("Invalid value at 'event.actions.stateDelta': expected an object.");
+    if (session.events.length >= maxEventsPerSession) {
+      throw new ServiceError('RESOURCE_EXHAUSTED', `A session holds at most ${maxEventsPerSession} events in agentgen dev: start another session.`);
+    }
     const name = `${session.name}/events/${numericId()}`;
     const json: JsonObject = { name, ...structuredClone(fields), author, invocationId, timestamp: iso(at) };
+    const bytes = Buffer.byteLength(JSON.stringify(json));
+    if (session.eventBytes + bytes > maxEventBytesPerSession) {
+      throw new ServiceError(
+        'RESOURCE_EXHAUSTED',
+        `A session holds at most ${maxEventBytesPerSession} bytes of events in agentgen dev (this one ${session.eventBytes}, the event ${bytes}): start another session.`,
+      );
+    }
     // Oldest first, as the service lists them; events of the same instant keep their order.
     const index = session.events.findIndex((event) => event.timestampMs > at);
-    session.events.splice(index === -1 ? session.events.length : index, 0, { name, timestampMs: at, json });
+    session.events.splice(index === -1 ? session.events.length : index, 0, { name, timestampMs: at, json, bytes });
+    session.eventBytes += bytes;
     if (stateDelta !== undefined && Object.keys(stateDelta).length > 0) session.sessionState = { ...session.sessionState, ...structuredClone(stateDelta) };
     session.updateTime = call.now;
     return {};
@@ -203,7 +239,7 @@ export class Sessions {
     const bounds = parseFilter(filter, ['timestamp']).map(({ operator, value }) => ({ operator, ms: timestampMs(value, 'filter timestamp') }));
     const matching = session.events.filter((event) => bounds.every(({ operator, ms }) => compare(event.timestampMs, operator, ms)));
     const size = pageSizeOf(call.query.get('pageSize') ?? undefined, eventPages.default, eventPages.max, 'pageSize');
-    const page = pageOf(matching, size, call.query.get('pageToken') ?? undefined, `events ${id} ${filter ?? ''}`);
+    const page = pageOf(matching, size, call.query.get('pageToken') ?? undefined, `events ${id} ${filter ?? ''}`, (event) => event.bytes);
     return { sessionEvents: page.items.map((event) => event.json), ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }) };
   }
 

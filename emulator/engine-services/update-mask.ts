@@ -6,7 +6,7 @@
  * not update is 400 INVALID_ARGUMENT, naming it, never ignored. (The engine resource's own PATCH,
  * whose mask is required and checked against the proto, is control-plane/update-mask.ts.)
  */
-import { optionalDurationMs, optionalTimestampMs, snakeToCamel, type JsonObject } from './fields.js';
+import { expiryAfter, optionalDurationMs, optionalTimestampMs, snakeToCamel, type JsonObject } from './fields.js';
 import { invalidArgument } from './service-error.js';
 
 /** The paths of the request's `updateMask` (or `update_mask`) that `fields` (the body) updates. */
@@ -35,5 +35,5 @@ export function maskedExpiry(fields: JsonObject, paths: ReadonlySet<string>, whe
   const ttl = paths.has('ttl') ? optionalDurationMs(fields, 'ttl', where) : undefined;
   const expireAt = paths.has('expireTime') ? optionalTimestampMs(fields, 'expireTime', where) : undefined;
   if (ttl !== undefined && expireAt !== undefined) throw invalidArgument(`Only one of '${where}.ttl' and '${where}.expireTime' may be set.`);
-  return { changed: paths.has('ttl') || paths.has('expireTime'), expireTime: ttl !== undefined ? now + ttl : expireAt };
+  return { changed: paths.has('ttl') || paths.has('expireTime'), expireTime: ttl !== undefined ? expiryAfter(now, ttl, `${where}.ttl`) : expireAt };
 }

@@ -23,6 +23,7 @@ import { grpcError, type GrpcStatus } from './status-codes.js';
 import { isAddressInUse, PortInUseError } from '../port-in-use.js';
 import { createGrpcServer, type GrpcMethod, type ServerCall, type StopReason } from './wire/server.js';
 import { jsonToValue, structToJson, type ProtoStruct } from './struct-json.js';
+import { reportUnforeseen } from '../unforeseen-error.js';
 
 export interface GrpcFaceOptions {
   readonly core: EmulatorCore;
@@ -63,8 +64,8 @@ interface Failure {
   readonly message: string;
 }
 
-function failureOf(error: unknown): { failure: PublicError; status: string } {
-  const failure = error instanceof PublicError ? error : new PublicError('handlerFailed', `The emulator failed: ${(error as Error)?.message ?? String(error)}`);
+function failureOf(error: unknown, log: (line: string) => void): { failure: PublicError; status: string } {
+  const failure = error instanceof PublicError ? error : new PublicError('handlerFailed', reportUnforeseen(error, 'agentgen dev', log));
   return { failure, status: statusOf(failure.condition).status };
 }
 
@@ -82,8 +83,12 @@ function traceOf(call: ServerCall<unknown>): ReturnType<typeof platformTraceHead
 /** The log's status and note for a call that stopped before it ended. */
 function stoppedLog(reason: StopReason): { status: string; note: string } {
   if (reason === 'deadline') return { status: 'DEADLINE_EXCEEDED', note: "the caller's deadline passed" };
-  return { status: 'CANCELLED', note: reason === 'shutdown' ? 'dev is shutting down' : 'caller cancelled' };
+  if (reason === 'shutdown') return { status: 'UNAVAILABLE', note: 'dev is shutting down' };
+  return { status: 'CANCELLED', note: 'caller cancelled' };
 }
+
+/** What the REST face answers its calls in flight at shutdown (503 UNAVAILABLE), as a gRPC status. */
+const shuttingDown = 'agentgen dev is shutting down';
 
 export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace> {
   const { core, log, maxDepth } = options;
@@ -134,7 +139,7 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
   };
 
   const fail = (error: unknown): { answer: GrpcStatus; status: string; note?: string } => {
-    const { failure, status } = failureOf(error);
+    const { failure, status } = failureOf(error, log);
     return { answer: grpcError(protos, status, failure.message), status, note: failure.note };
   };
 
@@ -146,6 +151,22 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
       throw containerFailure(
         `The agent container's output for ${call.method} cannot be sent over gRPC: ${(error as Error).message} (protobuf allows 100 nested messages, about 49 levels of JSON)`,
         'output too deep for protobuf',
+      );
+    }
+  };
+
+  /**
+   * The resource in wire form. An engine deployed with `classMethods` nested deeper than protobuf's
+   * 100 messages (the REST face takes 100 levels of JSON, about 49 over gRPC, a Struct level being
+   * two messages) cannot be encoded: FAILED_PRECONDITION saying so, not a bare INTERNAL.
+   */
+  const encodeResource = (method: MethodDefinition, resource: unknown): Uint8Array => {
+    try {
+      return method.encodeResponse(resource);
+    } catch (error) {
+      throw new PublicError(
+        'wrongRoute', // its status is FAILED_PRECONDITION, the answer for a resource gRPC cannot carry
+        `The ReasoningEngine cannot be sent over gRPC: ${(error as Error).message} (protobuf allows 100 nested messages, about 49 levels of JSON in spec.class_methods); read it with the REST API (GET /v1beta1/{name}).`,
       );
     }
   };
@@ -184,12 +205,13 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
       resolved = target.call;
       const trace = traceOf(call);
       const outcome = await target.core.stream(resolved, httpBodySink(call, method, protos), trace.headers, call.signal);
-      const note = [target.note, outcome.note]
+      const stopped = call.stopped === undefined ? undefined : stoppedLog(call.stopped);
+      // At shutdown the core saw its caller go; the log says why it went.
+      const note = [target.note, call.stopped === 'shutdown' ? stopped?.note : outcome.note]
         .filter((part) => part !== undefined)
         .map((part) => `${part}, `)
         .join('');
-      const stopped = call.stopped === undefined ? undefined : stoppedLog(call.stopped).status;
-      logLine('StreamQueryReasoningEngine', resolved, stopped ?? 'OK', started, `${note}support id ${trace.supportId}`);
+      logLine('StreamQueryReasoningEngine', resolved, stopped?.status ?? 'OK', started, `${note}support id ${trace.supportId}`);
     } catch (error) {
       if (call.stopped !== undefined) {
         const { status, note } = stoppedLog(call.stopped);
@@ -217,7 +239,7 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
         const type = protos.type(`google.cloud.aiplatform.${version}.ReasoningEngine`);
         resource = fromProtoJson(type, pruneToProto(type, deployed, false));
       }
-      call.write(method.encodeResponse(resource));
+      call.write(encodeResource(method, resource));
       call.end();
       logLine('GetReasoningEngine', undefined, 'OK', started);
     } catch (error) {
@@ -259,8 +281,8 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
   return {
     address: `${host}:${port}`,
     port,
-    // In-flight calls are cancelled, and with them their container requests.
-    close: () => (closing ??= server.close()),
+    // Calls in flight end UNAVAILABLE (Google's clients retry that code, not CANCELLED), and their container requests are aborted.
+    close: () => (closing ??= server.close(grpcError(protos, 'UNAVAILABLE', shuttingDown))),
   };
 }
 

@@ -5,21 +5,10 @@
  * goes away. Real server on loopback, plain HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContainer, type A2AFace, type A2ATurn, type A2ATurnUpdate, type AgentServer } from '@agentgen/runtime/codegenv1/server';
+import { testFace } from './test-face.js';
+import { createContainer, type A2ATurn, type A2ATurnUpdate, type AgentServer } from '@agentgen/runtime/codegenv1/server';
 
-const face: A2AFace = {
-  mount: '/a2a/test',
-  protocolVersions: ['1.0', '0.3'],
-  card: {
-    name: 'test',
-    description: 'A test agent.',
-    version: '1.0.0',
-    streaming: true,
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'echo', name: 'Echo', description: 'Says it back.', tags: [] }],
-  },
-};
+const face = testFace('/a2a/test');
 
 /** What the turns saw: their signals, to show a cancel or a disconnect reached them. */
 const signals: AbortSignal[] = [];

@@ -7,22 +7,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContainer, type A2AFace, type AgentServer } from '@agentgen/runtime/codegenv1/server';
+import { answeringHandlers, testFace } from '../a2a/test-face.js';
+import { createContainer, type AgentServer } from '@agentgen/runtime/codegenv1/server';
 import { runConformance, type CaseResult, type ConformanceA2A } from '../../conformance/index.js';
 
-const face: A2AFace = {
-  mount: '/a2a/test',
-  protocolVersions: ['1.0', '0.3'],
-  card: {
-    name: 'test',
-    description: 'A test agent.',
-    version: '1.0.0',
-    streaming: true,
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'echo', name: 'Echo', description: 'Says it back.', tags: [] }],
-  },
-};
+const face = testFace('/a2a/test');
 const a2a: ConformanceA2A = { mount: face.mount, protocolVersions: face.protocolVersions, streaming: true, message: 'hello' };
 
 const a2aResults = (results: readonly CaseResult[]) => Object.fromEntries(results.filter((r) => r.case.startsWith('a2a ')).map((r) => [r.case, r.status]));
@@ -33,12 +22,7 @@ let goodUrl: string;
 let badUrl: string;
 
 beforeAll(async () => {
-  const handlers = {
-    a2aTurn: async () =>
-      (async function* () {
-        yield { type: 'artifact', parts: [{ kind: 'text', text: 'hi' }] } as const;
-      })(),
-  };
+  const handlers = answeringHandlers('hi');
   good = createContainer(new Map(), handlers, { port: 0, host: '127.0.0.1', logger: false }, face);
   goodUrl = `http://127.0.0.1:${(await good.listen()).port}`;
   // A container as a hand-rolled A2A server might be: a hard-coded local card, a stream that stops while working.

@@ -258,7 +258,9 @@ describe('runDev (the CLI verb)', () => {
       },
       stop.signal,
     );
-    await expect.poll(() => out.join('')).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/v1\/projects\/p\/locations\/l\/reasoningEngines\/777:query/);
+    await expect
+      .poll(() => out.join(''), { timeout: 15_000 })
+      .toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/v1\/projects\/p\/locations\/l\/reasoningEngines\/777:query/);
     const url = /GET {2}(\S+)/.exec(out.join(''))?.[1] ?? '';
     const resourceBody = await (await fetch(url, { headers: { authorization: 'Bearer x' } })).json();
     expect(resourceBody).toMatchObject({ name: resource, displayName: '777', spec: { agentFramework: 'custom', classMethods: manifest } });
@@ -292,7 +294,7 @@ describe("what GET of the resource shows of the spec (agentgen dev's spec loader
       async () => manifest,
       stop.signal,
     );
-    await expect.poll(() => out.join('')).toMatch(/POST (\S+:query)/);
+    await expect.poll(() => out.join(''), { timeout: 15_000 }).toMatch(/POST (\S+:query)/);
     const query = /POST (\S+:query)/.exec(out.join(''))?.[1] ?? '';
     const deep = await fetch(query, {
       method: 'POST',
@@ -316,7 +318,7 @@ describe("what GET of the resource shows of the spec (agentgen dev's spec loader
       async () => ({ manifest, displayName: 'travel-agent', agentFramework: 'google-adk' }),
       stop.signal,
     );
-    await expect.poll(() => out.join('')).toMatch(/GET {2}\S+/);
+    await expect.poll(() => out.join(''), { timeout: 15_000 }).toMatch(/GET {2}\S+/);
     const url = /GET {2}(\S+)/.exec(out.join(''))?.[1] ?? '';
     expect(await (await fetch(url, { headers: { authorization: 'Bearer x' } })).json()).toMatchObject({
       displayName: 'travel-agent',

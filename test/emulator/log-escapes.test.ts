@@ -1,29 +1,28 @@
 /**
  * Every line agentgen dev logs is escaped (issue 44, item 5): a caller chooses the project, engine
- * and session names in its paths, and the control plane and the engine services print them. A name
- * with terminal escapes (clear the screen, CR to overwrite a line, a bidi override) must come out as
- * visible escapes, over real HTTP against a real dev, whatever face printed the line.
+ * and session names in its paths, and the text of its input, which a container logging its input
+ * prints. Text with terminal escapes (clear the screen, CR to overwrite a line, a bidi override) must
+ * come out as visible escapes, over real HTTP against a real dev with a real --command container,
+ * whatever printed the line.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { startTestContainer, type TestContainer } from './container-fixture.js';
+import { join } from 'node:path';
 
 const startup = 'projects/local/locations/local/reasoningEngines/1';
 const auth = { authorization: 'Bearer t', 'content-type': 'application/json' };
 /** What a terminal could act on, or what reorders text: none of it may reach the log raw. */
 const raw = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-// No CR or LF: the routes' patterns stop at a line break, and this name must reach the control plane.
 const hostile = '\u001b[2J\u001b[Hforged 0 files\u202eevil\u0085\u007f\u2066\u0007';
 
-let container: TestContainer;
 let emulator: Emulator;
 const logs: string[] = [];
 
 beforeAll(async () => {
-  container = await startTestContainer();
   emulator = await startEmulator({
-    container: container.url,
+    container: undefined,
+    command: `${JSON.stringify(process.execPath)} ${JSON.stringify(join(import.meta.dirname, 'fixtures', 'echo-container.mjs'))}`,
     resource: startup,
     manifest: [{ name: 'hello', api_mode: '' }],
     port: 0,
@@ -32,7 +31,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await emulator?.close();
-  await container?.close();
 });
 
 async function settleLogs(): Promise<void> {
@@ -40,20 +38,25 @@ async function settleLogs(): Promise<void> {
 }
 
 describe("dev's log escapes what callers chose", () => {
-  it('prints a hostile project name in an engine create escaped, on every line that names it', async () => {
+  it("prints a caller's text the container echoes escaped: it cannot clear the screen or forge a line", async () => {
     logs.length = 0;
-    const project = encodeURIComponent(`p${hostile}`);
-    const response = await fetch(`${emulator.url}/v1beta1/projects/${project}/locations/l/reasoningEngines`, {
+    const response = await fetch(`${emulator.url}/v1/${startup}:query`, {
       method: 'POST',
       headers: auth,
-      body: JSON.stringify({ displayName: 'x', spec: { classMethods: [{ name: 'a', api_mode: '' }] } }),
+      body: JSON.stringify({ classMethod: 'hello', input: { text: `${hostile}\rforged line` } }),
     });
     expect(response.status).toBe(200);
     await response.text();
-    await settleLogs();
-    expect(logs.length).toBeGreaterThan(0);
+    const echoed = async (): Promise<string | undefined> => {
+      for (let tries = 0; tries < 100; tries++) {
+        const line = logs.find((text) => text.includes('got: '));
+        if (line !== undefined) return line;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return undefined;
+    };
+    expect(await echoed()).toBe('[container] got: \\x1b[2J\\x1b[Hforged 0 files\\u{202e}evil\\u{85}\\x7f\\u{2066}\\x07\\rforged line');
     for (const line of logs) expect(line).not.toMatch(raw);
-    expect(logs.join('\n')).toContain('\\x1b[2J\\x1b[Hforged 0 files\\u{202e}evil\\u{85}\\x7f\\u{2066}\\x07');
   });
 
   it('escapes hostile names in the paths of every face (a fixed-seed fuzz, bounded count)', async () => {
@@ -79,10 +82,17 @@ describe("dev's log escapes what callers chose", () => {
           '%s',
           encodeURIComponent(chosen).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16)}`),
         );
-        // Each run creates an engine in a project of that name too: the control plane logs the name it made.
+        // Each run also creates an engine in a project of that name (refused or logged), and sends it as input the container echoes.
         const made = await fetch(`${emulator.url}${prefixes[0]!.replace('%s', encodeURIComponent(chosen))}`, { method: 'POST', headers: auth, body: create });
         await made.arrayBuffer();
         expect(made.status, chosen).toBeLessThan(500);
+        const echoed = await fetch(`${emulator.url}/v1/${startup}:query`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ classMethod: 'hello', input: { text: chosen } }),
+        });
+        await echoed.arrayBuffer();
+        expect(echoed.status, chosen).toBe(200);
         const response = await fetch(`${emulator.url}${path}`, { method, headers: auth, ...(method === 'POST' ? { body: create } : {}) });
         await response.arrayBuffer();
         expect(response.status, path).toBeLessThan(500);

@@ -6,6 +6,7 @@
  * turn (google/adk-python #7106), each event a card of the timeline. Messages share one A2A
  * context until "New conversation", so a second message continues the session.
  */
+import { readLines } from './api.js';
 import { el, button } from './dom.js';
 import { Turn } from './timeline.js';
 
@@ -94,30 +95,21 @@ export class A2APanel {
         signal: AbortSignal.timeout(geminiEnterpriseCutMs),
       });
       if (res.body === null) throw new Error(`HTTP ${res.status} without a body`);
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-      let pending = '';
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        pending += value;
-        let end: number;
-        while ((end = pending.indexOf('\n')) >= 0) {
-          const line = pending.slice(0, end).trim();
-          pending = pending.slice(end + 1);
-          if (!line.startsWith('data:')) continue;
-          const frame = JSON.parse(line.slice(5)) as { result?: Record<string, unknown>; error?: unknown };
-          events += 1;
-          if (frame.error !== undefined) {
-            turn.error(frame.error);
-            continue;
-          }
-          const result = frame.result ?? {};
-          if (typeof result['contextId'] === 'string') this.contextId = result['contextId'];
-          const status = result['status'] as { state?: string } | undefined;
-          if (status?.state !== undefined) last = status.state;
-          turn.card('event', String(result['kind'] ?? 'result'), summary(result), result);
+      await readLines(res.body, (raw) => {
+        const line = raw.trim();
+        if (!line.startsWith('data:')) return;
+        const frame = JSON.parse(line.slice(5)) as { result?: Record<string, unknown>; error?: unknown };
+        events += 1;
+        if (frame.error !== undefined) {
+          turn.error(frame.error);
+          return;
         }
-      }
+        const result = frame.result ?? {};
+        if (typeof result['contextId'] === 'string') this.contextId = result['contextId'];
+        const status = result['status'] as { state?: string } | undefined;
+        if (status?.state !== undefined) last = status.state;
+        turn.card('event', String(result['kind'] ?? 'result'), summary(result), result);
+      });
       turn.note(`stream ended after ${events} events${last === '' ? '' : `, the task ${last}`}`);
       this.say(`A2A: ${last === '' ? 'done' : last}`);
     } catch (error) {

@@ -99,9 +99,7 @@ export class Api {
       await readJson(res);
       throw new ConsoleApiError(`HTTP ${res.status} without a body`, res.status, null);
     }
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-    let pending = '';
-    const emit = (line: string): void => {
+    await readLines(res.body, (line) => {
       const text = line.startsWith('data:') ? line.slice(5).trim() : line.trim();
       if (text === '') return;
       try {
@@ -109,19 +107,25 @@ export class Api {
       } catch {
         onLine({ error: { message: `Not JSON: ${text}` } });
       }
-    };
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      pending += value;
-      let end: number;
-      while ((end = pending.indexOf('\n')) >= 0) {
-        emit(pending.slice(0, end));
-        pending = pending.slice(end + 1);
-      }
-    }
-    emit(pending);
+    });
   }
+}
+
+/** Calls `onLine` with each line of a streamed body as it arrives, partial lines kept across chunks. */
+export async function readLines(body: NonNullable<Response['body']>, onLine: (line: string) => void): Promise<void> {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    pending += value;
+    let end: number;
+    while ((end = pending.indexOf('\n')) >= 0) {
+      onLine(pending.slice(0, end));
+      pending = pending.slice(end + 1);
+    }
+  }
+  onLine(pending);
 }
 
 /** The JSON body of an answer; a non-2xx answer (a Status body) is thrown as ConsoleApiError. */

@@ -48,13 +48,49 @@ export interface GrpcServerOptions {
   /** The largest request message accepted, in bytes; a larger one is RESOURCE_EXHAUSTED. */
   readonly maxReceiveMessageLength: number;
   readonly methods: readonly GrpcMethod<unknown>[];
+  /** A connection with nothing sent either way for this long is closed (GOAWAY; its calls, if any, finish first). Default 60 s. */
+  readonly idleTimeoutMs?: number;
+  /** Calls at once on one connection (SETTINGS_MAX_CONCURRENT_STREAMS; a client queues past it). Default 100. */
+  readonly maxConcurrentStreams?: number;
+  /** Connections at once; past it a new one is closed as it opens. Default 100. */
+  readonly maxConnections?: number;
+  /** Bytes of requests still being received, all calls together; past it a call is RESOURCE_EXHAUSTED. Default 128 MiB. */
+  readonly maxReceivingBytes?: number;
+  /** Time to receive a call's whole request; past it the call is DEADLINE_EXCEEDED, as REST's 408. Default 300 s. */
+  readonly requestTimeoutMs?: number;
+}
+
+/**
+ * The bounds the REST face has in node:http's keep-alive timeout, and that a gRPC port needs too:
+ * 400 idle connections were held for good, and under a 256-file limit they left the REST face
+ * unable to accept; streams on one connection were not capped.
+ */
+export const grpcServerBounds = {
+  idleTimeoutMs: 60_000,
+  maxConcurrentStreams: 100,
+  maxConnections: 100,
+  // 16 unfinished uploads of 15 MiB held 14.6 MB each, for as long as their callers liked.
+  maxReceivingBytes: 128 * 1024 * 1024,
+  requestTimeoutMs: 300_000,
+} as const;
+
+/** The bytes of requests being received, shared by every call of one server. */
+interface ReceiveBudget {
+  take(bytes: number): boolean;
+  give(bytes: number): void;
+  readonly max: number;
+  readonly requestTimeoutMs: number;
 }
 
 export interface GrpcServer {
   /** Listens on `host:port` (0: a free port); resolves the port, rejects with listen's error. */
   listen(port: number, host: string): Promise<number>;
-  /** Stops listening and resets every open stream: in-flight calls stop with reason `shutdown`. */
-  close(): Promise<void>;
+  /**
+   * Stops listening and ends every call in flight with `status` (default UNAVAILABLE), whose
+   * handlers' signals abort with reason `shutdown`; connections close once those trailers are out,
+   * or are cut after `graceMs` (default 500).
+   */
+  close(status?: GrpcStatus, graceMs?: number): Promise<void>;
 }
 
 const responseHeaders: OutgoingHttpHeaders = {
@@ -142,6 +178,16 @@ class Call<Request> implements ServerCall<Request> {
     }, ms);
   }
 
+  /**
+   * The server is closing: the call ends with `status` as a caller can read it (UNAVAILABLE, which
+   * Google's clients retry; a reset stream reads as CANCELLED, which they do not), and its handler
+   * stops.
+   */
+  shutDown(status: GrpcStatus): void {
+    this.end(status);
+    this.stop('shutdown');
+  }
+
   /** The stream closed: a call not ended by then was cancelled (or the server shut down). */
   closed(reason: StopReason): void {
     clearTimeout(this.deadline);
@@ -165,12 +211,36 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
   // As grpc-js sets them: node's default session memory cap (10 MB) makes it refuse new streams
   // with ENHANCE_YOUR_CALM under large messages, and long error messages exceed the default
   // header block size. Memory stays bounded by the receive limit and by backpressure on writes.
-  const server = createServer({ maxSessionMemory: Number.MAX_SAFE_INTEGER, maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER });
+  const server = createServer({
+    maxSessionMemory: Number.MAX_SAFE_INTEGER,
+    maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
+    settings: { maxConcurrentStreams: options.maxConcurrentStreams ?? grpcServerBounds.maxConcurrentStreams },
+  });
+  server.maxConnections = options.maxConnections ?? grpcServerBounds.maxConnections;
+  const idleTimeoutMs = options.idleTimeoutMs ?? grpcServerBounds.idleTimeoutMs;
+  let receiving = 0;
+  const budget: ReceiveBudget = {
+    max: options.maxReceivingBytes ?? grpcServerBounds.maxReceivingBytes,
+    requestTimeoutMs: options.requestTimeoutMs ?? grpcServerBounds.requestTimeoutMs,
+    take(bytes) {
+      if (receiving + bytes > this.max) return false;
+      receiving += bytes;
+      return true;
+    },
+    give(bytes) {
+      receiving -= bytes;
+    },
+  };
   const sessions = new Set<Http2Session>();
+  /** Calls whose stream is open: ended at shutdown with a status (see close). */
+  const calls = new Set<Call<unknown>>();
+  let shutdownStatus: GrpcStatus = { code: grpcStatus.UNAVAILABLE, message: 'The server is shutting down' };
   server.on('session', (session) => {
     sessions.add(session);
     session.on('error', () => {}); // a broken connection: its streams close, and their calls stop
     session.once('close', () => sessions.delete(session));
+    // No frame either way for idleTimeoutMs: GOAWAY, and the connection closes once its calls (if any) have ended.
+    session.setTimeout(idleTimeoutMs, () => session.close());
   });
 
   server.on('stream', (stream, headers) => {
@@ -186,16 +256,23 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
     }
     const path = firstHeader(headers, constants.HTTP2_HEADER_PATH) ?? '';
     const call = new Call<unknown>(stream, headers, path);
-    stream.once('close', () => call.closed(closing ? 'shutdown' : 'cancelled'));
+    calls.add(call);
+    stream.once('close', () => {
+      calls.delete(call);
+      call.closed(closing ? 'shutdown' : 'cancelled');
+    });
+    if (closing) return call.shutDown(shutdownStatus);
     const method = methods.get(path);
     if (method === undefined) return call.end({ code: grpcStatus.UNIMPLEMENTED, message: `The server does not implement the method ${path}` });
     const timeout = firstHeader(headers, 'grpc-timeout');
     if (timeout !== undefined) {
       const ms = parseTimeout(timeout);
-      if (ms === undefined) return call.end({ code: grpcStatus.INTERNAL, message: `Invalid grpc-timeout value "${timeout}"` });
+      // grpc-js's words; the value is quoted only when it is short and printable (a header is the caller's data).
+      const shown = /^[\x20-\x7e]{0,16}$/.test(timeout) && !timeout.includes('"') ? ` "${timeout}"` : '';
+      if (ms === undefined) return call.end({ code: grpcStatus.INTERNAL, message: `Invalid grpc-timeout value${shown}` });
       call.expireIn(ms);
     }
-    readRequest(stream, call, method, new MessageReader(options.maxReceiveMessageLength, firstHeader(headers, 'grpc-encoding')));
+    readRequest(stream, call, method, new MessageReader(options.maxReceiveMessageLength, firstHeader(headers, 'grpc-encoding')), budget);
   });
 
   return {
@@ -207,21 +284,49 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
           resolve((server.address() as AddressInfo).port);
         });
       }),
-    close: async () => {
+    close: async (status = shutdownStatus, graceMs = 500) => {
       closing = true;
-      // As grpc-js's forceShutdown: every connection dropped (GOAWAY CANCEL), so calls stop at once,
-      // and the listening socket closed; nothing waits for a peer.
-      for (const session of sessions) session.destroy(undefined, constants.NGHTTP2_CANCEL);
+      shutdownStatus = status;
       if (server.listening) server.close();
+      // Every call in flight gets its status in trailers, as the REST face answers its calls 503;
+      // then each connection says GOAWAY and closes when its streams have, or is cut after graceMs.
+      for (const call of calls) call.shutDown(status);
+      const open = [...sessions].map((session) => new Promise<void>((resolve) => (session.closed ? resolve() : session.close(() => resolve()))));
+      let cut: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<boolean>((resolve) => (cut = setTimeout(() => resolve(true), graceMs)));
+      if (await Promise.race([Promise.all(open).then(() => false), timedOut])) {
+        for (const session of sessions) session.destroy(undefined, constants.NGHTTP2_CANCEL);
+      }
+      clearTimeout(cut);
     },
   };
 }
 
 /** Reads the one request message; at the request's end, decodes it and runs the handler. */
-function readRequest(stream: ServerHttp2Stream, call: Call<unknown>, method: GrpcMethod<unknown>, reader: MessageReader): void {
+function readRequest(stream: ServerHttp2Stream, call: Call<unknown>, method: GrpcMethod<unknown>, reader: MessageReader, budget: ReceiveBudget): void {
   let message: Buffer | undefined;
+  // What this call holds of the server's receive budget, until its request is in (or it ends).
+  let held = 0;
+  const release = (): void => {
+    clearTimeout(timer);
+    budget.give(held);
+    held = 0;
+  };
+  const timer = setTimeout(() => {
+    release();
+    call.end({ code: grpcStatus.DEADLINE_EXCEEDED, message: `The request was not received within ${budget.requestTimeoutMs} ms` });
+  }, budget.requestTimeoutMs);
+  stream.once('close', release);
   stream.on('data', (chunk: Buffer) => {
     if (call.finished) return;
+    if (!budget.take(chunk.length)) {
+      release();
+      return call.end({
+        code: grpcStatus.RESOURCE_EXHAUSTED,
+        message: `agentgen dev is receiving ${budget.max} bytes of requests already: send this call again once those are in`,
+      });
+    }
+    held += chunk.length;
     try {
       for (const received of reader.push(chunk)) {
         if (message !== undefined) {
@@ -235,6 +340,7 @@ function readRequest(stream: ServerHttp2Stream, call: Call<unknown>, method: Grp
     }
   });
   stream.once('end', () => {
+    release();
     if (call.finished) return;
     if (reader.partial) return call.end({ code: grpcStatus.INTERNAL, message: 'The request ended inside a message' });
     if (message === undefined) return call.end({ code: grpcStatus.UNIMPLEMENTED, message: `Received no request message for method ${call.path}` });
