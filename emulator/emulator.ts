@@ -20,6 +20,7 @@ import { createRestFace, type RestFace, type RestFaceOptions } from './rest-face
 import { defaultMaxDepth } from './envelope.js';
 import { PublicError } from './status.js';
 import { isAddressInUse, PortInUseError } from './port-in-use.js';
+import { printableLine } from './printable-text.js';
 import { ControlPlane } from './control-plane/control-plane.js';
 import { controlPlaneRoutes } from './control-plane/http.js';
 import type { Backend } from './control-plane/revision.js';
@@ -65,7 +66,7 @@ export interface EmulatorOptions {
    * `Host` passed the check; returns true when it answered.
    */
   readonly pages?: RestFaceOptions['pages'];
-  /** One line per call, and the container's output under `--command`. Default: console.log. */
+  /** One line per call, and the container's output under `--command`, control characters escaped (printable-text.ts). Default: console.log. */
   readonly logger?: (line: string) => void;
   /** How long `--command` may take to accept connections. Default 30 s. */
   readonly startTimeoutMs?: number;
@@ -201,7 +202,10 @@ async function spawnReplicas(options: EmulatorOptions, count: number, env: Recor
 export async function startEmulator(options: EmulatorOptions): Promise<Emulator> {
   const resource = options.resource ?? defaultResource;
   checkResource(resource);
-  const log = options.logger ?? ((line: string) => console.log(line));
+  const print = options.logger ?? ((line: string) => console.log(line));
+  // Every line dev logs can carry what a caller chose (a project or engine name in a path, a
+  // container's echo of a request): escaped here, once, so no face can print a terminal escape raw.
+  const log = (line: string): void => print(printableLine(line));
   const maxDepth = checkMaxDepth(options.maxDepth ?? defaultMaxDepth);
   const timeouts = checkedTimeouts(options);
   if ((options.container === undefined) === (options.command === undefined)) {

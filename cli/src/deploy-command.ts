@@ -8,7 +8,7 @@ import { dirname, posix, resolve as resolvePath } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { buildCreateRequest, defaultApiEndpoint, parentOf, summariseSource, type ReasoningEngineBody } from '../../generator/emit/deploy-request.js';
 import { packSource, SourceArchiveError, type SourceArchive } from './deploy/source-archive.js';
-import { printablePath } from './deploy/printable-path.js';
+import { printableText } from '../../emulator/printable-text.js';
 import { deploySecretsNote, dryRunSourceReport } from './deploy/source-report.js';
 import { describeSplit } from './deploy/revisions.js';
 import { queryCommand } from '../../generator/emit/deploy-shell.js';
@@ -135,7 +135,7 @@ function allowedSecretPaths(values: readonly string[] | undefined): ReadonlySet<
   for (const value of values ?? []) {
     const path = posix.normalize(value);
     if (value === '' || path.startsWith('/') || path === '.' || path === '..' || path.startsWith('../') || path.endsWith('/')) {
-      throw new UsageError(`--allow-secret takes a file's path inside the project, as --dry-run names it, not "${printablePath(value)}"`);
+      throw new UsageError(`--allow-secret takes a file's path inside the project, as --dry-run names it, not "${printableText(value)}"`);
     }
     paths.add(path);
   }
@@ -158,7 +158,7 @@ async function packProject(spec: string | undefined, cwd: string, io: Io, allowS
   const unused = [...allowSecrets].filter((path) => !letThrough.has(path));
   if (unused.length > 0) {
     throw new UsageError(
-      `--allow-secret ${unused.map((path) => `"${printablePath(path)}"`).join(', ')}: no file at that path was refused as a secret; --dry-run lists the refused files by path`,
+      `--allow-secret ${unused.map((path) => `"${printableText(path)}"`).join(', ')}: no file at that path was refused as a secret; --dry-run lists the refused files by path`,
     );
   }
   return source;
@@ -169,10 +169,10 @@ async function writeArchive(source: SourceArchive, file: string, io: Io): Promis
   try {
     await writeFile(file, source.archive);
   } catch (error) {
-    io.stderr(`agentgen deploy: cannot write the archive to ${printablePath(file)}: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}\n`);
+    io.stderr(`agentgen deploy: cannot write the archive to ${printableText(file)}: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}\n`);
     return 1;
   }
-  io.stdout(`Wrote the archive (${source.bytes} bytes) to ${printablePath(file)}.\n`);
+  io.stdout(`Wrote the archive (${source.bytes} bytes) to ${printableText(file)}.\n`);
   return 0;
 }
 

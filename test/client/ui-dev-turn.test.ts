@@ -23,7 +23,7 @@ import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessa
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agUiEventsResponse, toAgUiEvents } from '@agentgen/runtime/ui/ag-ui';
-import { agentChatRoute, chatSessionId, handoffEvents, lastUserText, toUIMessageStream } from '@agentgen/runtime/ui/ai-sdk';
+import { agentChatRoute, chatSessionId, errorMessage, handoffEvents, lastUserText, toUIMessageStream } from '@agentgen/runtime/ui/ai-sdk';
 import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
 import { ScriptedLlm, weatherArgs } from '../agent-app/scripted-llm.js';
 import { startWeatherBehindDev, type WeatherBehindDev } from '../helpers/weather-behind-dev.js';
@@ -150,8 +150,8 @@ describe('the weather turn through agentgen dev, as UI streams', () => {
     const { messages, errors } = await read(toUIMessageStream(handoffEvents(client.streaming_agent_run_with_events({ request_json }))));
     expect(errors).toEqual([]);
     expectWeatherTurn(messages);
-    // Anything else than envelopes: a clear error in the stream.
-    const wrong = await read(toUIMessageStream(handoffEvents(client.async_stream_query({ user_id: 'ada', message: 'hello' }))));
+    // Anything else than envelopes: a clear error (sent to the browser here only by the opt-in errorMessage; by default it is generic).
+    const wrong = await read(toUIMessageStream(handoffEvents(client.async_stream_query({ user_id: 'ada', message: 'hello' })), { onError: errorMessage }));
     expect(wrong.errors).toEqual(['agentgen: stream item 0 is not a handoff envelope (an object with an `events` array)']);
   });
 

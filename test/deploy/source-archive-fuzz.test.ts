@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { printablePath } from '../../cli/src/deploy/printable-path.js';
+import { printableText } from '../../emulator/printable-text.js';
 import { packSource, SourceArchiveError } from '../../cli/src/deploy/source-archive.js';
 
 const root = mkdtempSync(join(tmpdir(), 'agentgen-source-fuzz-'));
@@ -230,7 +230,7 @@ describe('hostile trees, seed 44', () => {
           packed++;
           const tar = gunzipSync(source.archive).toString('latin1');
           for (const marker of markers) expect(tar.includes(marker), `${marker} was packed`).toBe(false);
-          said = [...source.files.map(printablePath), ...source.leftOut.map((entry) => `${printablePath(entry.path)}: ${entry.why}`)].join('\n');
+          said = [...source.files.map(printableText), ...source.leftOut.map((entry) => `${printableText(entry.path)}: ${entry.why}`)].join('\n');
         } catch (error) {
           // A refusal (a link out of the project, a bad pattern, a name that is not UTF-8) is an answer; anything else is a crash.
           if (!(error instanceof SourceArchiveError)) throw error;

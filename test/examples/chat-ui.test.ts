@@ -155,6 +155,32 @@ describe('examples/chat-ui in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('a final text that revises what streamed: the page shows the final text, not the replaced one', async () => {
+    // The agent's stream as a model that revises its answer would send it: partials, then a different final text.
+    const events = [
+      { author: 'weather_agent', invocation_id: 'e-1', partial: true, content: { role: 'model', parts: [{ text: 'It is sunny in ' }] } },
+      { author: 'weather_agent', invocation_id: 'e-1', partial: true, content: { role: 'model', parts: [{ text: 'Paris.' }] } },
+      { author: 'weather_agent', invocation_id: 'e-1', content: { role: 'model', parts: [{ text: 'It is raining in Paris.' }] } },
+    ];
+    const revising: typeof fetch = async (input, init) => {
+      if (!String(input instanceof Request ? input.url : input).includes(':streamQuery')) return fetch(input, init);
+      return new Response(events.map((event) => `${JSON.stringify(event)}\n`).join(''), { headers: { 'content-type': 'application/json' } });
+    };
+    const revisingClient = createAgentClient({ baseUrl: weather.baseUrl, resourceName: resource, token: 'local-token', fetch: revising });
+    const url = await listen(createChatServer({ client: revisingClient, assetsDir: join(temp, 'assets') }));
+    const page = await context!.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${url}/`);
+    await page.waitForFunction(() => document.body.dataset['state'] === 'idle');
+    await page.getByLabel('Your message').fill('Paris?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForFunction(() => document.body.dataset['state'] === 'idle' && document.querySelector('#messages .assistant') !== null);
+    expect(pageErrors).toEqual([]);
+    expect((await shown(page)).map((item) => item.text)).toEqual(['Paris?', 'It is raining in Paris.']);
+    expect(await page.locator('body').innerText()).not.toContain('sunny');
+    await page.close();
+  }, 60_000);
+
   it('an agent that cannot be reached: the page says so, and the server stays up', async () => {
     const dead = createAgentClient({ baseUrl: 'http://127.0.0.1:1', resourceName: resource, token: 'local-token' });
     const url = await listen(createChatServer({ client: dead, assetsDir: join(temp, 'assets') }));

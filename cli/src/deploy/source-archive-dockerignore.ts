@@ -19,7 +19,7 @@
  */
 
 import { RE2JS } from 're2js';
-import { printablePath } from './printable-path.js';
+import { printableText } from '../../../emulator/printable-text.js';
 
 export interface DockerIgnore {
   /** Whether `path` ('/'-separated, relative, no leading './') is left out of the context. */
@@ -32,7 +32,7 @@ export interface DockerIgnore {
 export class DockerIgnorePatternError extends Error {
   constructor(readonly pattern: string) {
     // The pattern is the project's text: escaped as file names are, so none reaches a terminal raw.
-    super(`syntax error in pattern "${printablePath(pattern)}"`);
+    super(`syntax error in pattern "${printableText(pattern)}"`);
   }
 }
 

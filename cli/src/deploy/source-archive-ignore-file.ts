@@ -8,7 +8,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore from 'ignore';
 import { DockerIgnorePatternError, dockerIgnore, readDockerIgnore } from './source-archive-dockerignore.js';
-import { printablePath } from './printable-path.js';
+import { printableText } from '../../../emulator/printable-text.js';
 import { SourceArchiveError } from './source-archive-error.js';
 
 export type IgnoreFileName = '.gcloudignore' | '.dockerignore';
@@ -28,12 +28,12 @@ async function readIgnoreFile(root: string, name: string): Promise<string | unde
   try {
     const stats = await lstat(path);
     if (!stats.isFile())
-      throw new SourceArchiveError(`${printablePath(name)} is not a regular file (a symbolic link or a folder): agentgen reads it only as a file`);
+      throw new SourceArchiveError(`${printableText(name)} is not a regular file (a symbolic link or a folder): agentgen reads it only as a file`);
     return await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     if (error instanceof SourceArchiveError) throw error;
-    throw new SourceArchiveError(`cannot read ${printablePath(name)}: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}`);
+    throw new SourceArchiveError(`cannot read ${printableText(name)}: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}`);
   }
 }
 
@@ -52,11 +52,11 @@ async function expandIncludes(root: string, text: string): Promise<string[]> {
     }
     const included = directive.slice('!include:'.length);
     if (included.includes('/') || included === '' || included === '.' || included === '..') {
-      throw new SourceArchiveError(`.gcloudignore: "${printablePath(line)}" may include only a file beside .gcloudignore, named without a '/'`);
+      throw new SourceArchiveError(`.gcloudignore: "${printableText(line)}" may include only a file beside .gcloudignore, named without a '/'`);
     }
     const content = await readIgnoreFile(root, included);
     if (content === undefined)
-      throw new SourceArchiveError(`.gcloudignore: "${printablePath(line)}" includes ${printablePath(included)}, which does not exist`);
+      throw new SourceArchiveError(`.gcloudignore: "${printableText(line)}" includes ${printableText(included)}, which does not exist`);
     lines.push(...content.split(/\r?\n/));
   }
   return lines;

@@ -6,7 +6,7 @@
  * named `notes.txt` is refused there. A secret belongs in Secret Manager (`deploy.secret_env`),
  * not in the build context the platform keeps.
  */
-import { printablePath } from './printable-path.js';
+import { printableText } from '../../../emulator/printable-text.js';
 import { backupOriginals } from './source-archive-backup-names.js';
 
 /** Entry names skipped wherever they are, folder or file (`.git` is a file in a worktree or submodule). */
@@ -116,7 +116,7 @@ export function secretByPath(path: string): SecretFinding | undefined {
   for (const original of backupOriginals(name)) {
     const finding = byName(original, parent);
     // `original` is part of the project's file name, so escaped like one: `why` is printed as it is.
-    if (finding !== undefined) return { class: finding.class, why: `a backup copy of ${printablePath(original)}, ${finding.why}` };
+    if (finding !== undefined) return { class: finding.class, why: `a backup copy of ${printableText(original)}, ${finding.why}` };
   }
   return undefined;
 }

@@ -10,14 +10,14 @@
  * or by what they hold (source-archive-secret-content.ts), unless the caller lets one through by
  * its exact path. Symbolic links are not followed. The bytes depend on the files' paths, contents
  * and executable bits only (source-archive-tar.ts), so the same tree packs to the same digest on
- * the same Node.js. Every path in a message is escaped (printable-path.ts): names are the project's.
+ * the same Node.js. Every path in a message is escaped (emulator/printable-text.ts): names are the project's.
  */
 import { createHash } from 'node:crypto';
 import { lstat, readFile, readdir, readlink, realpath } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sourceArchiveLimits } from '../../../spec/source-archive-limits.js';
-import { printableBytes, printablePath } from './printable-path.js';
+import { printableBytes, printableText } from '../../../emulator/printable-text.js';
 import { SourceArchiveError } from './source-archive-error.js';
 import { loadIgnoreRules, type IgnoreRules } from './source-archive-ignore-file.js';
 import { secretInContent } from './source-archive-secret-content.js';
@@ -95,7 +95,7 @@ function ignoreFileAdvice(rules: IgnoreRules): string {
 
 function fsError(action: string, path: string, error: unknown): SourceArchiveError {
   return new SourceArchiveError(
-    `cannot ${action} ${path === '' ? 'the project folder' : printablePath(path)}: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}`,
+    `cannot ${action} ${path === '' ? 'the project folder' : printableText(path)}: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}`,
   );
 }
 
@@ -118,7 +118,7 @@ function entryName(raw: Buffer, folder: string, directory: boolean, rules: Ignor
   // The ignore file sees the name with U+FFFD in place of each bad byte: leaving out its folder, or a pattern with `*`, works.
   const path = folder === '' ? name : `${folder}/${name}`;
   if (directory ? rules.skipsFolder(path) : rules.ignores(path, false)) return undefined;
-  const shown = `${folder === '' ? '' : `${printablePath(folder)}/`}${printableBytes(raw)}`;
+  const shown = `${folder === '' ? '' : `${printableText(folder)}/`}${printableBytes(raw)}`;
   throw new SourceArchiveError(
     `${shown} has a name that is not UTF-8 (its bytes are shown as \\xNN); the archive's names are UTF-8: rename it, or leave it out in ${ignoreFileAdvice(rules)}`,
   );
@@ -155,7 +155,7 @@ async function walk(root: string, rules: IgnoreRules, options: PackOptions): Pro
         }
         if (target !== root && !target.startsWith(root + sep)) {
           throw new SourceArchiveError(
-            `${printablePath(path)} is a symbolic link to a path outside the project; a deploy from source packs only the project's own files: ` +
+            `${printableText(path)} is a symbolic link to a path outside the project; a deploy from source packs only the project's own files: ` +
               `copy the file in, or leave the link out in ${ignoreFileAdvice(rules)}`,
           );
         }
@@ -197,7 +197,7 @@ async function checkDockerfile(root: string, rules: IgnoreRules, files: readonly
   try {
     stats = await lstat(join(root, 'Dockerfile'));
   } catch {
-    throw new SourceArchiveError(`${why}, and the project has none at its root (${printablePath(root)}); add one, ${orImage}`);
+    throw new SourceArchiveError(`${why}, and the project has none at its root (${printableText(root)}); add one, ${orImage}`);
   }
   if (!stats.isFile()) throw new SourceArchiveError(`${why}, and the project's Dockerfile is not a regular file (a symbolic link?); make it one, ${orImage}`);
   throw new SourceArchiveError(`${why}, but ${rules.file ?? 'the ignore file'} leaves the Dockerfile out; remove the line that matches it, ${orImage}`);
@@ -207,7 +207,7 @@ function tooLarge(what: string, limit: number, files: readonly FoundFile[], rule
   const largest = [...files]
     .sort((a, b) => b.size - a.size || byPath(a.path, b.path))
     .slice(0, 5)
-    .map((file) => `  ${printablePath(file.path)} (${formatBytes(file.size)})`);
+    .map((file) => `  ${printableText(file.path)} (${formatBytes(file.size)})`);
   return new SourceArchiveError(
     `${what}, over agentgen's limit of ${formatBytes(limit)}${limit === unpackedLimitBytes ? ' unpacked' : ' compressed'} for a deploy from source ` +
       `(the API publishes no limit; ${limit === unpackedLimitBytes ? 'agentgen dev checks the same' : 'the request carries the archive in base64'}). ` +
@@ -254,10 +254,10 @@ export async function packSource(projectDir: string, options: PackOptions = {}):
   let root: string;
   try {
     root = await realpath(projectDir);
-    if (!(await lstat(root)).isDirectory()) throw new SourceArchiveError(`${printablePath(projectDir)} is not a folder`);
+    if (!(await lstat(root)).isDirectory()) throw new SourceArchiveError(`${printableText(projectDir)} is not a folder`);
   } catch (error) {
     if (error instanceof SourceArchiveError) throw error;
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SourceArchiveError(`the project folder ${printablePath(projectDir)} does not exist`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SourceArchiveError(`the project folder ${printableText(projectDir)} does not exist`);
     throw fsError('open', projectDir, error);
   }
   const rules = await loadIgnoreRules(root);

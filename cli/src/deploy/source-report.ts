@@ -1,14 +1,14 @@
 /**
  * What `agentgen deploy` says about the archive it packed: with `--dry-run`, every file it would
  * send and every file it kept out and why; on a real deploy, the secrets kept out and let through,
- * so that a CI log shows them. Every name passes printablePath: a file name is the project's, and
+ * so that a CI log shows them. Every name passes printableText: a file name is the project's, and
  * a terminal obeys escapes in it. Never a file's contents.
  */
 import type { LeftOut, SourceArchive } from './source-archive.js';
-import { printablePath } from './printable-path.js';
+import { printableText } from '../../../emulator/printable-text.js';
 
 function described(entry: LeftOut): string {
-  return `  ${printablePath(entry.path)}: ${entry.secret === undefined ? '' : `${entry.secret}, `}${entry.why}`;
+  return `  ${printableText(entry.path)}: ${entry.secret === undefined ? '' : `${entry.secret}, `}${entry.why}`;
 }
 
 function secretLines(source: SourceArchive): string[] {
@@ -27,7 +27,7 @@ function secretLines(source: SourceArchive): string[] {
 export function dryRunSourceReport(source: SourceArchive): string {
   const lines = [
     `The archive holds ${source.files.length} files (${source.bytes} bytes, sha256 ${source.sha256}); the platform builds its Dockerfile:`,
-    ...source.files.map((path) => `  ${printablePath(path)}`),
+    ...source.files.map((path) => `  ${printableText(path)}`),
     ...secretLines(source),
   ];
   const other = source.leftOut.filter((entry) => entry.secret === undefined);

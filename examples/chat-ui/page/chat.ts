@@ -13,6 +13,12 @@ const button = form.querySelector<HTMLButtonElement>('button')!;
 const status = document.querySelector<HTMLParagraphElement>('#status')!;
 
 const agent = new HttpAgent({ url: '/api/chat' });
+/**
+ * Messages whose streamed text the agent's final text replaced (the runtime's `agentgen.replaced`
+ * CUSTOM event, `replacedEvent` in @agentgen/runtime/ui/ag-ui: AG-UI cannot take back a delta).
+ * Their text is not shown; the final text follows as a message of its own.
+ */
+const replaced = new Set<string>();
 
 /** One list item; text only (textContent), so nothing the agent says is read as HTML. */
 function item(kind: string, role: string, text: string, data: Record<string, string> = {}): HTMLLIElement {
@@ -32,7 +38,7 @@ function render(messages: readonly Message[]): void {
   for (const message of messages) {
     if (message.role === 'user' && typeof message.content === 'string') items.push(item('user', 'You', message.content));
     if (message.role === 'assistant') {
-      if (typeof message.content === 'string' && message.content !== '') items.push(item('assistant', 'Agent', message.content));
+      if (typeof message.content === 'string' && message.content !== '' && !replaced.has(message.id)) items.push(item('assistant', 'Agent', message.content));
       for (const call of message.toolCalls ?? [])
         items.push(item('tool-call', `Tool call: ${call.function.name}`, call.function.arguments, { toolCallId: call.id }));
     }
@@ -59,6 +65,12 @@ form.addEventListener('submit', (event) => {
       {
         onMessagesChanged: ({ messages }) => render(messages),
         onRunErrorEvent: ({ event }) => void (status.textContent = `The agent failed: ${event.message}`),
+        onCustomEvent: ({ event, messages }) => {
+          const value = event.value as { messageId?: unknown } | undefined;
+          if (event.name !== 'agentgen.replaced' || typeof value?.messageId !== 'string') return;
+          replaced.add(value.messageId);
+          render(messages);
+        },
       },
     )
     .catch((error: unknown) => (status.textContent = `The chat failed: ${error instanceof Error ? error.message : String(error)}`))

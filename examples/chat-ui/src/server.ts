@@ -3,6 +3,11 @@
  * `POST /api/chat`, where AG-UI's `HttpAgent` (in the page) sends each turn. The route calls the
  * agent through the weather example's generated client and answers with the turn as AG-UI events
  * (`agUiEventsResponse`), so the browser never holds the agent's credentials or address.
+ *
+ * A turn runs tools and spends the agent's quota, so the route answers only its own page: a
+ * `Host` it does not know is refused (DNS rebinding: evil.example resolving to 127.0.0.1), a
+ * foreign `Origin` is refused, and the body must be declared JSON (a cross-origin `text/plain`
+ * form or no-cors fetch, which a browser sends without asking, cannot run a turn).
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -20,7 +25,17 @@ export interface ChatServerOptions {
   readonly userId?: string;
   /** The largest request body read, in bytes (default 1 MiB): a longer one is answered 413. */
   readonly maxBodyBytes?: number;
+  /** Host names accepted in `Host` besides the loopback ones (localhost, 127.0.0.1, [::1]), e.g. behind a proxy. */
+  readonly allowedHosts?: readonly string[];
 }
+
+const loopbackHosts = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * Past the limit, a body is still read (and dropped) up to this many bytes more, so the 413 is
+ * followed by the next request on the same keep-alive connection; a longer one closes it.
+ */
+const drainBytes = 16 * 1024 * 1024;
 
 const indexHtml = join(import.meta.dirname, '..', 'index.html');
 
@@ -29,16 +44,56 @@ function problem(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: status, message } }));
 }
 
-/** The request body as text, or undefined when it is longer than `limit` bytes. */
-async function bodyText(req: IncomingMessage, limit: number): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    if (size > limit) return undefined;
-    chunks.push(chunk);
+/**
+ * The request body as text, or undefined as soon as it is longer than `limit` bytes. An overlong
+ * body is not cut off (leaving a `for await` would destroy the socket, and the next request on it
+ * would never be answered): the rest is read and dropped, up to `drainBytes`, then the connection closes.
+ */
+function bodyText(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size <= limit) return void chunks.push(chunk);
+      chunks.length = 0;
+      resolve(undefined);
+      if (size > limit + drainBytes) req.socket.destroy();
+    });
+    req.on('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The `Host` header's name (without its port), lowercased, or undefined when there is none or it is not a host. */
+function hostName(host: string | undefined): string | undefined {
+  if (host === undefined) return undefined;
+  try {
+    const url = new URL(`http://${host}`);
+    // Only a name and a port: `localhost@evil.example` or `evil.example/x` are not a Host.
+    const plain = url.username === '' && url.password === '' && url.pathname === '/' && url.search === '' && url.hash === '' && !host.includes('/');
+    return plain ? url.hostname : undefined;
+  } catch {
+    return undefined;
   }
-  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Why a request to the chat route is refused before its body is read (status and message), or undefined. */
+function refusal(req: IncomingMessage): [number, string] | undefined {
+  // A browser sends Origin with every POST; a page of another origin (or an opaque one, `null`) is not this page.
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    let same = false;
+    try {
+      same = new URL(origin).host === req.headers.host?.toLowerCase();
+    } catch {
+      same = false;
+    }
+    if (!same) return [403, 'The chat route answers its own page only: the Origin is another site'];
+  }
+  const type = req.headers['content-type'];
+  if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) return [415, 'The chat route reads Content-Type: application/json only'];
+  return undefined;
 }
 
 /** The text of the last user message of an AG-UI run input (a string, or text parts). */
@@ -69,6 +124,7 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
 
 export function createChatServer(options: ChatServerOptions): Server {
   const { client, assetsDir, userId = 'web-user', maxBodyBytes = 1024 * 1024 } = options;
+  const allowedHosts = new Set([...loopbackHosts, ...(options.allowedHosts ?? []).map((host) => host.toLowerCase())]);
   /**
    * AG-UI thread id → the agent's session id, so that every turn of one page is one session. In
    * memory, as a small example keeps it; a real app would keep it with its own chats.
@@ -86,6 +142,8 @@ export function createChatServer(options: ChatServerOptions): Server {
   }
 
   async function chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refused = refusal(req);
+    if (refused !== undefined) return problem(res, ...refused);
     const text = await bodyText(req, maxBodyBytes);
     if (text === undefined) return problem(res, 413, `The request body is longer than ${maxBodyBytes} bytes`);
     let json: unknown;
@@ -106,9 +164,17 @@ export function createChatServer(options: ChatServerOptions): Server {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // DNS rebinding: a page of evil.example, its name now resolving to 127.0.0.1, is same-origin with itself, not with this Host.
+    const host = hostName(req.headers.host);
+    if (host === undefined || !allowedHosts.has(host)) {
+      return problem(res, 403, 'The Host is not one this server answers: give it in allowedHosts');
+    }
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === '/api/chat') {
-      if (req.method !== 'POST') return problem(res, 405, `The chat route answers POST, not ${req.method}`);
+      if (req.method !== 'POST') {
+        res.setHeader('allow', 'POST');
+        return problem(res, 405, `The chat route answers POST, not ${req.method}`);
+      }
       return chat(req, res);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return problem(res, 405, `${path} answers GET, not ${req.method}`);
@@ -123,7 +189,9 @@ export function createChatServer(options: ChatServerOptions): Server {
 
   return createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) problem(res, 500, error instanceof Error ? error.message : String(error));
+      // The message may hold anything (a path, an address): it goes to the log, not to the browser.
+      console.error('chat-ui: a request failed:', error);
+      if (!res.headersSent) problem(res, 500, 'The chat server failed');
       else res.destroy();
     });
   });

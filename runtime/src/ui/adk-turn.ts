@@ -6,7 +6,13 @@
  *
  * - Partial events (`partial: true`) carry new text only: each becomes a delta. The event that
  *   closes them (not partial) repeats the whole text, as ADK aggregates it: only what the deltas
- *   did not already say (normally nothing) is added, so no text is shown twice.
+ *   did not already say (normally nothing) is added, so no text is shown twice. When it says
+ *   something else (the model's final text revised what streamed), the final text wins: neither
+ *   protocol can take back a delta, so the streamed part is closed marked `replacedBy` the part
+ *   that carries the final text in full (a UI hides the replaced one; dropping the final text
+ *   would leave the user reading what the agent did not say in the end).
+ * - A complete event followed by partials of the same text (an echo, as some runners stream after
+ *   the aggregate) shows the text once: the partials are dropped while they repeat it.
  * - Parts marked `thought: true` are the model's reasoning, on their own channel.
  * - Tool calls and results are read from complete events only (a partial function call may be
  *   incomplete). A call without an `id` gets one; a result without one is matched to the oldest
@@ -22,7 +28,7 @@ export type TextChannel = 'text' | 'reasoning';
 export type TurnStep =
   | { readonly kind: 'text-start'; readonly channel: TextChannel; readonly id: string }
   | { readonly kind: 'text-delta'; readonly channel: TextChannel; readonly id: string; readonly delta: string }
-  | { readonly kind: 'text-end'; readonly channel: TextChannel; readonly id: string }
+  | { readonly kind: 'text-end'; readonly channel: TextChannel; readonly id: string; readonly replacedBy?: string }
   | { readonly kind: 'tool-call'; readonly id: string; readonly name: string; readonly args: Record<string, unknown> }
   | { readonly kind: 'tool-result'; readonly id: string; readonly name: string; readonly response: unknown }
   | { readonly kind: 'error'; readonly code: string | undefined; readonly message: string };
@@ -46,6 +52,14 @@ interface OpenText {
   streamed: string;
 }
 
+/** The text of a complete event that no partial opened, while partials may still echo it. */
+interface SaidText {
+  readonly text: string;
+  readonly author: unknown;
+  /** How much of `text` the partials after it have repeated so far. */
+  echoed: string;
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Reads one turn, an event at a time; `read` and `end` return the steps each produces. */
@@ -54,6 +68,8 @@ export class TurnReader {
   private readonly open: { text: OpenText | undefined; reasoning: OpenText | undefined } = { text: undefined, reasoning: undefined };
   /** Calls without a result yet, oldest first: how a result without an id finds its call. */
   private readonly pendingCalls: Array<{ id: string; name: string }> = [];
+  private readonly said: { text: SaidText | undefined; reasoning: SaidText | undefined } = { text: undefined, reasoning: undefined };
+  private author: unknown;
   private count = 0;
   private sawError = false;
   private lastFinish: string | undefined;
@@ -72,6 +88,7 @@ export class TurnReader {
     const adk = event as Event;
     const steps: TurnStep[] = [];
     const partial = adk.partial === true;
+    this.author = adk.author;
     const parts = isRecord(adk.content) && Array.isArray(adk.content.parts) ? adk.content.parts : [];
     for (const part of parts) if (isRecord(part)) this.readPart(part, partial, steps);
     if (!partial) {
@@ -116,27 +133,57 @@ export class TurnReader {
 
   private readText(channel: TextChannel, text: string, partial: boolean, steps: TurnStep[]): void {
     const open = this.open[channel];
+    const said = this.said[channel];
     if (partial) {
       if (text === '') return;
+      let delta = text;
+      if (open === undefined && said !== undefined) {
+        // Partials after a complete event: an echo of it while they repeat its text, a new text once they do not.
+        const echoed = said.echoed + text;
+        if (said.author === this.author && said.text.startsWith(echoed)) {
+          said.echoed = echoed;
+          return;
+        }
+        this.said[channel] = undefined;
+        delta = echoed;
+      }
       const current = open ?? this.start(channel, steps);
-      current.streamed += text;
-      steps.push({ kind: 'text-delta', channel, id: current.id, delta: text });
+      current.streamed += delta;
+      steps.push({ kind: 'text-delta', channel, id: current.id, delta });
       return;
     }
     if (open !== undefined) {
-      // The complete event repeats what the deltas said: add only what they did not.
-      const rest = text.startsWith(open.streamed) ? text.slice(open.streamed.length) : '';
-      if (rest !== '') steps.push({ kind: 'text-delta', channel, id: open.id, delta: rest });
-      this.close(channel, steps);
+      if (text === '' || text.startsWith(open.streamed)) {
+        // The complete event repeats what the deltas said (or says nothing): add only what they did not.
+        const rest = text.slice(open.streamed.length);
+        if (rest !== '') steps.push({ kind: 'text-delta', channel, id: open.id, delta: rest });
+        this.close(channel, steps);
+        return;
+      }
+      // The final text contradicts the deltas: it replaces them, as a part of its own.
+      this.open[channel] = undefined;
+      const replacement = this.newId(channel);
+      steps.push({ kind: 'text-end', channel, id: open.id, replacedBy: replacement });
+      if (text !== '') {
+        steps.push({ kind: 'text-start', channel, id: replacement }, { kind: 'text-delta', channel, id: replacement, delta: text });
+        steps.push({ kind: 'text-end', channel, id: replacement });
+      }
       return;
     }
     if (text === '') return;
+    // The complete event its own partials echo: said already, once.
+    if (said !== undefined && said.echoed !== '' && said.author === this.author && said.text === text) {
+      this.said[channel] = undefined;
+      return;
+    }
     const current = this.start(channel, steps);
     steps.push({ kind: 'text-delta', channel, id: current.id, delta: text });
     this.close(channel, steps);
+    this.said[channel] = { text, author: this.author, echoed: '' };
   }
 
   private readCall(call: Record<string, unknown>, steps: TurnStep[]): void {
+    this.said.text = this.said.reasoning = undefined;
     this.close('reasoning', steps);
     this.close('text', steps);
     if (typeof call.name !== 'string' || call.name === '') {
@@ -150,6 +197,7 @@ export class TurnReader {
   }
 
   private readResult(result: Record<string, unknown>, steps: TurnStep[]): void {
+    this.said.text = this.said.reasoning = undefined;
     this.close('reasoning', steps);
     this.close('text', steps);
     const name = typeof result.name === 'string' ? result.name : '';
@@ -182,8 +230,21 @@ export function randomId(): string {
   return globalThis.crypto.randomUUID();
 }
 
-/** The message of whatever a stream threw, for the UI (an `AgentApiError` says the status and the platform's message). */
-export function errorText(error: unknown): string {
+/** What the browser is told by default when the event stream throws: nothing of the thrown message. */
+export const genericErrorText = 'The agent stream failed';
+
+/**
+ * The default `onError`: a thrown message may hold anything (an address, a token, the platform's
+ * wording), so, as the container does for a handler's error, the browser gets a generic text and
+ * the real error goes to the server's log (`console.error`).
+ */
+export function genericError(error: unknown): string {
+  console.error(`agentgen: the agent stream failed (the browser was told "${genericErrorText}"):`, error);
+  return genericErrorText;
+}
+
+/** The opt-in `onError` that sends the thrown message to the browser (an `AgentApiError` says the status and the platform's message). */
+export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
-  return typeof error === 'string' ? error : 'The agent stream failed';
+  return typeof error === 'string' ? error : genericErrorText;
 }

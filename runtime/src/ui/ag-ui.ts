@@ -10,9 +10,11 @@
  * after which nothing follows.
  */
 import { EventType, type AGUIEvent } from '@ag-ui/core';
-import { errorText, randomId, TurnReader, type TurnStep } from './adk-turn.js';
+import { genericError, randomId, TurnReader, type TurnStep } from './adk-turn.js';
+import { untilError } from './until-error.js';
 
 export { handoffEvents } from './handoff-events.js';
+export { errorMessage } from './adk-turn.js';
 
 export interface AgUiIds {
   /** The conversation's id (the session id is a natural one). Default: a new UUID. */
@@ -21,8 +23,20 @@ export interface AgUiIds {
   readonly runId?: string;
   /** Makes the id of a message, a reasoning message, a tool call without one, or a tool result message. Default: `crypto.randomUUID()`. */
   readonly newId?: (kind: 'text' | 'reasoning' | 'tool' | 'tool-result') => string;
-  /** The `message` of a `RUN_ERROR` for something the event stream threw. Default: the error's message. */
+  /**
+   * The `message` of a `RUN_ERROR` for something the event stream threw. Default: `The agent
+   * stream failed`, the real error going to the server's log (`console.error`); `errorMessage`
+   * (exported here) is the opt-in that sends the thrown message as it is.
+   */
   readonly onError?: (error: unknown) => string;
+}
+
+/** The name of the `CUSTOM` event that says a message was replaced by the final text of its event (`value: { messageId, replacedBy }`). */
+export const replacedEvent = 'agentgen.replaced';
+
+/** The `CUSTOM` event after the end of a message the final text replaced, or none. */
+function replaced(messageId: string, replacedBy: string | undefined): AGUIEvent[] {
+  return replacedBy === undefined ? [] : [{ type: EventType.CUSTOM, name: replacedEvent, value: { messageId, replacedBy } }];
 }
 
 /** The AG-UI events of one step; `lastMessageId` is the assistant message a tool call belongs to. */
@@ -39,10 +53,15 @@ function eventsOf(step: TurnStep, newId: () => string, lastMessageId: string | u
       return [{ type: step.channel === 'text' ? EventType.TEXT_MESSAGE_CONTENT : EventType.REASONING_MESSAGE_CONTENT, messageId: step.id, delta: step.delta }];
     case 'text-end':
       return step.channel === 'text'
-        ? [{ type: EventType.TEXT_MESSAGE_END, messageId: step.id }]
+        ? [
+            { type: EventType.TEXT_MESSAGE_END, messageId: step.id },
+            // AG-UI cannot take back a delta: a message the final text replaced is said so, for a UI to hide it.
+            ...replaced(step.id, step.replacedBy),
+          ]
         : [
             { type: EventType.REASONING_MESSAGE_END, messageId: step.id },
             { type: EventType.REASONING_END, messageId: step.id },
+            ...replaced(step.id, step.replacedBy),
           ];
     case 'tool-call':
       return [
@@ -91,16 +110,15 @@ export async function* toAgUiEvents(events: AsyncIterable<unknown>, ids: AgUiIds
         isStarted = true;
         yield started(event);
       }
-      const steps = turn.read(event);
-      const error = steps.findIndex((step) => step.kind === 'error');
+      const [steps, erred] = untilError(turn.read(event));
       // RUN_ERROR is the last event of a run: the steps after it, and the rest of the stream, are dropped.
-      yield* map(error < 0 ? steps : steps.slice(0, error + 1));
-      if (error >= 0) return;
+      yield* map(steps);
+      if (erred) return;
     }
   } catch (error) {
     if (!isStarted) yield started(undefined);
     yield* map(turn.end());
-    yield { type: EventType.RUN_ERROR, message: (ids.onError ?? errorText)(error) };
+    yield { type: EventType.RUN_ERROR, message: (ids.onError ?? genericError)(error) };
     return;
   }
   if (!isStarted) yield started(undefined);

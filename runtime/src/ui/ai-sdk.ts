@@ -8,3 +8,4 @@ export { toUIMessageStream, uiMessageStreamResponse, uiMessageStreamHeaders, typ
 export { agentChatRoute, ChatRequestError, lastUserText, type AgentChatRequest, type AgentChatRouteOptions } from './chat-route.js';
 export { chatSessionId, chatSessionIdPrefix } from './chat-session-id.js';
 export { handoffEvents } from './handoff-events.js';
+export { errorMessage } from './adk-turn.js';

@@ -34,7 +34,8 @@ export interface AgentChatRouteOptions<Message extends UIMessage = UIMessage> ex
    * The agent's ADK events for this chat request, e.g.
    * `async ({ messages, chatId, signal }) => client.async_stream_query({ user_id, session_id: await chatSessionId(user_id, chatId), message: lastUserText(messages) }, { signal })`.
    * A `ChatRequestError`, thrown here or when its events are first read, is answered 400; anything
-   * else it throws reaches the browser as the stream's `error` chunk (through `onError`).
+   * else it throws ends the stream with an `error` chunk: `The agent stream failed` (the real error to the
+   * server's log) unless `onError` says otherwise.
    */
   readonly events: (chat: AgentChatRequest<Message>) => AsyncIterable<unknown> | Promise<AsyncIterable<unknown>>;
   /** The largest request body read, in bytes (default 1 MiB): a longer one is answered 413. */

@@ -5,7 +5,8 @@
  * No `node:` imports: it runs in Node, edge runtimes and browsers.
  */
 import type { FinishReason, UIMessageChunk } from 'ai';
-import { errorText, randomId, TurnReader, type TurnStep } from './adk-turn.js';
+import { genericError, randomId, TurnReader, type TurnStep } from './adk-turn.js';
+import { untilError } from './until-error.js';
 
 export interface UIMessageStreamOptions {
   /** The assistant message's id, sent in the `start` chunk (the reader makes one up without it). */
@@ -14,8 +15,9 @@ export interface UIMessageStreamOptions {
   readonly newId?: (kind: 'text' | 'reasoning' | 'tool') => string;
   /**
    * The text an `error` chunk carries for something the event stream threw (an `AgentApiError`,
-   * a network failure). Default: the error's message. Return something generic to keep the
-   * platform's wording from the browser.
+   * a network failure). Default: `The agent stream failed`, the real error going to the server's
+   * log (`console.error`): a thrown message may hold addresses or tokens. `errorMessage` (exported
+   * here) is the opt-in that sends the thrown message as it is.
    */
   readonly onError?: (error: unknown) => string;
 }
@@ -27,8 +29,11 @@ function chunksOf(step: TurnStep): UIMessageChunk[] {
       return [{ type: step.channel === 'text' ? 'text-start' : 'reasoning-start', id: step.id }];
     case 'text-delta':
       return [{ type: step.channel === 'text' ? 'text-delta' : 'reasoning-delta', id: step.id, delta: step.delta }];
-    case 'text-end':
-      return [{ type: step.channel === 'text' ? 'text-end' : 'reasoning-end', id: step.id }];
+    case 'text-end': {
+      // A part the final text replaced says so (the AI SDK keeps providerMetadata on the part): a UI hides it.
+      const replaced = step.replacedBy === undefined ? {} : { providerMetadata: { agentgen: { replacedBy: step.replacedBy } } };
+      return [{ type: step.channel === 'text' ? 'text-end' : 'reasoning-end', id: step.id, ...replaced }];
+    }
     case 'tool-call':
       return [{ type: 'tool-input-available', toolCallId: step.id, toolName: step.name, input: step.args, providerExecuted: true }];
     case 'tool-result':
@@ -42,11 +47,13 @@ function chunksOf(step: TurnStep): UIMessageChunk[] {
  * ADK events (what a generated client's `async_stream_query` yields) → UI message chunks:
  * `start`, text and reasoning start/delta/end, `tool-input-available` with the exact arguments,
  * `tool-output-available`, `error`, `finish`. Pulled on demand; cancelling the stream returns the
- * event iterator, which cancels the agent request.
+ * event iterator, which cancels the agent request. A failed run ends as in `ag-ui.ts`: the open
+ * text closed, one `error`, nothing of the agent after it (its request is cancelled), then
+ * `finish` with `finishReason: 'error'`.
  */
 export function toUIMessageStream(events: AsyncIterable<unknown>, options: UIMessageStreamOptions = {}): ReadableStream<UIMessageChunk> {
   const turn = new TurnReader(options.newId ?? randomId);
-  const onError = options.onError ?? errorText;
+  const onError = options.onError ?? genericError;
   let iterator: AsyncIterator<unknown> | undefined;
   let failed = false;
   return new ReadableStream<UIMessageChunk>({
@@ -60,7 +67,15 @@ export function toUIMessageStream(events: AsyncIterable<unknown>, options: UIMes
         for (;;) {
           const next = await iterator.next();
           if (next.done === true) break;
-          const chunks = turn.read(next.value).flatMap(chunksOf);
+          const [steps, erred] = untilError(turn.read(next.value));
+          const chunks = steps.flatMap(chunksOf);
+          if (erred) {
+            // The agent's error ends the turn: what follows it is dropped, its request cancelled.
+            failed = true;
+            for (const chunk of chunks) controller.enqueue(chunk);
+            void iterator.return?.()?.catch(() => undefined);
+            break;
+          }
           if (chunks.length > 0) {
             for (const chunk of chunks) controller.enqueue(chunk);
             return;
