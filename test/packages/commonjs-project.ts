@@ -5,7 +5,7 @@
  * factory, compiled by `tsc` with the untouched tsconfig.json. The installed packages are another
  * project's node_modules (the packed tarballs, installed once by tarball-install.test.ts), linked in.
  */
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../../scripts/packed-packages.mjs';
 import { runTsc } from '../tsc/compilers.mjs';
@@ -13,22 +13,26 @@ import { runTsc } from '../tsc/compilers.mjs';
 type Compiler = Parameters<typeof runTsc>[0];
 
 /**
- * CommonJS under `verbatimModuleSyntax`: `import … = require(…)` for values, `import type` for
- * types. No Node globals: the tsconfig that `tsc --init` writes has `types: []`. The one operation
- * the spec includes answers with what it was given, so the test can tell the answer came from here.
+ * The CommonJS `server.ts` of docs/generated-code.md ("In a CommonJS project"), read from the
+ * page, so the project follows the docs alone: `import … = require(…)` for values, `import type`
+ * for types, no top-level await. The one operation the spec includes answers with what it was
+ * given, so the test can tell the answer came from here.
  */
-export const commonJsServer = `import generated = require('./generated/index.js');
-import type { AgentHandlers, Session } from './generated/index.js';
+export const commonJsServer = docsBlock(join(import.meta.dirname, '../../docs/generated-code.md'), '```ts not-checked: a CommonJS file');
 
-const handlers: AgentHandlers = {
-  async_create_session({ user_id, session_id, state }): Session {
-    return { id: session_id ?? 'cjs-1', app_name: 'commonjs', user_id, state: state ?? {}, events: [] };
-  },
-};
+/** The body of the fenced block whose opening line starts with `opening`. */
+function docsBlock(page: string, opening: string): string {
+  const text = readFileSync(page, 'utf8');
+  const start = text.indexOf(`${opening}`);
+  if (start === -1) throw new Error(`no block ${opening} in ${page}`);
+  const body = text.indexOf('\n', start) + 1;
+  return text.slice(body, text.indexOf('\n```', body) + 1);
+}
 
-const server = generated.createAgentServer(handlers, { host: '127.0.0.1', port: 0 });
-server.listen().then(({ port }) => console.log(JSON.stringify({ port })));
-`;
+/** The copy step docs/generated-code.md gives for an `outDir`: tsc does not copy generated/package.json. */
+export function copyGeneratedManifest(dir: string, outDir: string): void {
+  cpSync(join(dir, 'generated/package.json'), join(dir, outDir, 'generated/package.json'));
+}
 
 export interface CommonJsProject {
   readonly dir: string;
@@ -38,6 +42,8 @@ export interface CommonJsProject {
   readonly tsconfig: string;
   /** What `tsc` printed (nothing when it passed) and its exit code. */
   readonly tsc: { readonly status: number | null; readonly output: string };
+  /** The same with `--outDir dist`, then the documented copy of generated/package.json. */
+  readonly tscOutDir: { readonly status: number | null; readonly output: string };
 }
 
 /** `npm init -y`, `tsc --init`, a spec, `agentgen generate`, server.ts, `tsc`: the project in `dir`. */
@@ -63,5 +69,7 @@ export async function makeCommonJsProject(dir: string, installedModules: string,
 
   writeFileSync(join(dir, 'server.ts'), commonJsServer);
   const tsc = await runTsc(compiler, [], { timeoutMs: 120_000, cwd: dir });
-  return { dir, manifest, tsconfig, tsc: { status: tsc.status, output: tsc.output } };
+  const outDir = await runTsc(compiler, ['--outDir', 'dist'], { timeoutMs: 120_000, cwd: dir });
+  if (outDir.status === 0) copyGeneratedManifest(dir, 'dist');
+  return { dir, manifest, tsconfig, tsc: { status: tsc.status, output: tsc.output }, tscOutDir: { status: outDir.status, output: outDir.output } };
 }

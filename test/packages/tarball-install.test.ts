@@ -322,6 +322,21 @@ describe.each(compilers)('a CommonJS project from npm init -y and $name --init, 
     expect(readFileSync(join(cjs.dir, 'generated/index.js'), 'utf8')).toMatch(/^export \* from '\.\/validators\.js';$/m);
   });
 
+  test('with an outDir and the copy step docs/generated-code.md gives, node runs dist/server.js too', async () => {
+    expect(cjs.tscOutDir).toEqual({ status: 0, output: '' });
+    const compiled = await startCompiledServer(cjs.dir, 'dist/server.js');
+    try {
+      const response = await fetch(`${compiled.base}/api/reasoning_engine`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ class_method: 'async_create_session', input: { user_id: 'ada' } }),
+      });
+      expect(await response.json()).toEqual({ output: { id: 'cjs-1', app_name: 'commonjs', user_id: 'ada', state: {}, events: [] } });
+    } finally {
+      await compiled.stop();
+    }
+  });
+
   test('node runs the compiled server, which answers POST /api/reasoning_engine', async () => {
     server = await startCompiledServer(cjs.dir, 'server.js');
     const response = await fetch(`${server.base}/api/reasoning_engine`, {
