@@ -18,6 +18,7 @@
  *
  * Model calls are left alone: no credential or API key variable is set or cleared.
  */
+import { passthroughBase } from '@agentgen/runtime/server';
 import { parseEngineName } from './engine-services/serve.js';
 
 /** `engine`: sessions and memory in dev's engine services; `memory`: in the container, as before. */
@@ -42,7 +43,7 @@ export function containerEnvironment(resource: string, mode: SessionsMode, devAd
     GOOGLE_CLOUD_AGENT_ENGINE_ID: engineId,
     PLATFORM_CLOUD_AGENT_ENGINE_ID: engineId,
     AGENT_SERVER_HOST: '127.0.0.1',
-    APP_URL: `http://${devAddress}/reasoningEngines/v1/${resource}/api`,
+    APP_URL: passthroughBase(`http://${devAddress}`, resource),
   };
   const engine = parseEngineName(resource);
   if (mode === 'memory' || engine === undefined) return env;

@@ -8,8 +8,7 @@
  * manage A2A agents" and the v1alpha REST reference of `projects.locations.collections.engines.assistants.agents`.
  */
 import { resolve as resolvePath } from 'node:path';
-import { agentCardJson } from '@agentgen/runtime/server';
-import { passthroughBase } from './deploy/app-url.js';
+import { agentCardJson, passthroughBase } from '@agentgen/runtime/server';
 import { resourceName } from './deploy/deploy.js';
 import { tokenSource } from './deploy/access-token.js';
 import { loadDeployTarget } from './deploy-target.js';

@@ -11,6 +11,15 @@ export const containerRoutes = {
   stream: '/api/stream_reasoning_engine',
 } as const;
 
+/**
+ * The runtime's HTTP passthrough base of an engine: `{root}/reasoningEngines/v1/{resource}/api`,
+ * whose `/{path}` reaches the container's `/{path}` (the runtime strips `/api`; google/agents-cli
+ * `load_test.py`). `root` is the API's base URL, e.g. `https://us-central1-aiplatform.googleapis.com`.
+ */
+export function passthroughBase(root: string, resourceName: string): string {
+  return `${root.replace(/\/+$/, '')}/reasoningEngines/v1/${resourceName}/api`;
+}
+
 /** How an operation answers: once (the unary route), or with an NDJSON stream (the streaming route). */
 export type ResponseKind = 'unary' | 'stream';
 

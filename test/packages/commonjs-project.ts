@@ -5,7 +5,8 @@
  * factory, compiled by `tsc` with the untouched tsconfig.json. The installed packages are another
  * project's node_modules (the packed tarballs, installed once by tarball-install.test.ts), linked in.
  */
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../../scripts/packed-packages.mjs';
 import { runTsc } from '../tsc/compilers.mjs';
@@ -29,9 +30,15 @@ function docsBlock(page: string, opening: string): string {
   return text.slice(body, text.indexOf('\n```', body) + 1);
 }
 
-/** The copy step docs/generated-code.md gives for an `outDir`: tsc does not copy generated/package.json. */
-export function copyGeneratedManifest(dir: string, outDir: string): void {
-  cpSync(join(dir, 'generated/package.json'), join(dir, outDir, 'generated/package.json'));
+/**
+ * The copy step docs/generated-code.md gives for `"outDir": "dist"` (tsc does not copy
+ * generated/package.json), run as the page writes it: the command after its `tsc &&`.
+ */
+export function copyGeneratedManifest(dir: string): void {
+  const block = docsBlock(join(import.meta.dirname, '../../docs/generated-code.md'), '```sh not-run: a build step of your project');
+  const command = block.trim().replace(/^tsc && /, '');
+  const copied = spawnSync('sh', ['-c', command], { cwd: dir, encoding: 'utf8' });
+  if (copied.status !== 0) throw new Error(`the documented copy step failed: ${copied.stderr}`);
 }
 
 export interface CommonJsProject {
@@ -70,6 +77,6 @@ export async function makeCommonJsProject(dir: string, installedModules: string,
   writeFileSync(join(dir, 'server.ts'), commonJsServer);
   const tsc = await runTsc(compiler, [], { timeoutMs: 120_000, cwd: dir });
   const outDir = await runTsc(compiler, ['--outDir', 'dist'], { timeoutMs: 120_000, cwd: dir });
-  if (outDir.status === 0) copyGeneratedManifest(dir, 'dist');
+  if (outDir.status === 0) copyGeneratedManifest(dir);
   return { dir, manifest, tsconfig, tsc: { status: tsc.status, output: tsc.output }, tscOutDir: { status: outDir.status, output: outDir.output } };
 }

@@ -6,13 +6,10 @@
  * update that sets it, as google/agents-cli deploys an A2A agent (create, then update with
  * `APP_URL`). A value the spec gives itself (`deploy.env.APP_URL`) is left as it is.
  */
+import { passthroughBase } from '@agentgen/runtime/server';
 import type { EnvVar, ReasoningEngineBody } from '../../../generator/emit/deploy-request.js';
 
 export const appUrlVariable = 'APP_URL';
-
-export function passthroughBase(endpoint: string, resourceName: string): string {
-  return `${endpoint.replace(/\/+$/, '')}/reasoningEngines/v1/${resourceName}/api`;
-}
 
 /** The body with `APP_URL` in its env, unless the spec sets it (in env or as a secret). */
 export function withAppUrl(body: ReasoningEngineBody, endpoint: string, resourceName: string): ReasoningEngineBody {

@@ -15,6 +15,7 @@
  * (the reference does the same: agents-cli's `_add_v0_3_compat_interface`). A 1.0 client reads
  * the interfaces, a 0.3 client the top-level fields.
  */
+import { passthroughBase } from '../contract.js';
 import type { A2AFace } from './types.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -43,7 +44,7 @@ export function publicBase(env: Env): string | undefined {
   if (!segment.test(id) || !segment.test(project) || !/^[a-z0-9-]+$/.test(location)) {
     throw new RangeError('agent server: the engine id, project or location in the environment is not a resource name segment');
   }
-  return `https://${location}-aiplatform.googleapis.com/reasoningEngines/v1/projects/${project}/locations/${location}/reasoningEngines/${id}/api`;
+  return passthroughBase(`https://${location}-aiplatform.googleapis.com`, `projects/${project}/locations/${location}/reasoningEngines/${id}`);
 }
 
 /** The card's URL off the platform: the address the caller used, as far as the Host header says. */

@@ -7,13 +7,9 @@
  * Anything unreadable is an `InvalidParams` naming the place, never quoting the server's bytes.
  */
 import { turnEndingStates, type A2AArtifact, type A2AMessage, type A2AStreamEvent, type A2ATask, type A2ATaskState, type A2ATaskStatus } from './types.js';
-import { InvalidParams, readPart } from './wire.js';
+import { InvalidParams, isObject, readPart } from './wire.js';
 
 const states: ReadonlySet<string> = new Set(['submitted', 'working', 'input-required', 'auth-required', 'completed', 'canceled', 'failed', 'rejected']);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function text(value: unknown, where: string): string {
   if (typeof value !== 'string') throw new InvalidParams(`${where} must be a string`);

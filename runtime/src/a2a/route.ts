@@ -11,10 +11,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkContentType, nestedDeeperThan, rawHeaderList } from '../server/envelope.js';
 import type { AgentServerLogger } from '../server/logger.js';
+import { readBody } from '../server/request-body.js';
 import type { Tracker } from '../server/tracker.js';
 import { cardJson, publicBase, requestBase } from './card.js';
 import { TaskNotAccepting, TaskNotCancelable, TaskNotFound, TaskRegistry } from './tasks.js';
-import type { A2AFace, A2AHandlers, A2AProtocolVersion, A2AStreamEvent } from './types.js';
+import type { A2AFace, A2AHandlers, A2AProtocolVersion } from './types.js';
 import { InvalidParams, readHistoryLength, readId, readMessage, sendResult, streamResult, taskResult, withHistory } from './wire.js';
 
 /** JSON-RPC's own errors and A2A's (the same codes in 0.3 and 1.0). */
@@ -138,13 +139,15 @@ export function createA2ARoute(face: A2AFace, handlers: object, settings: A2ARou
       if (checkContentType(rawHeaderList(req.rawHeaders, 'content-type')) !== undefined) {
         return answer(res, null, new RpcError(a2aErrors.invalidRequest, 'send the request as application/json'), 415);
       }
-      readText(req, bodyLimit, (text) => {
-        if (text === undefined) return answer(res, null, new RpcError(a2aErrors.invalidRequest, `the request body is larger than ${bodyLimit} bytes`), 413);
-        void rpc(text, req, res).catch((error: unknown) => {
-          log(logger, 'a2a: an unexpected failure while answering', error);
-          if (!res.headersSent) answer(res, null, new RpcError(a2aErrors.internal, 'internal error'));
-          else res.destroy();
-        });
+      // The contract routes' body reader: the same limit, a declared or grown size past it refused.
+      readBody(req, bodyLimit, {
+        onBodyTooLarge: () => answer(res, null, new RpcError(a2aErrors.invalidRequest, `the request body is larger than ${bodyLimit} bytes`), 413),
+        onBody: (text) =>
+          void rpc(text, req, res).catch((error: unknown) => {
+            log(logger, 'a2a: an unexpected failure while answering', error);
+            if (!res.headersSent) answer(res, null, new RpcError(a2aErrors.internal, 'internal error'));
+            else res.destroy();
+          }),
       });
     },
   };
@@ -220,14 +223,11 @@ export function createA2ARoute(face: A2AFace, handlers: object, settings: A2ARou
     );
     const gone = trackedCall(tracker, res);
     const run = tasks.run(message, gone);
-    let last: A2AStreamEvent | undefined;
-    let task;
-    for await (const event of run) {
-      if (event.kind === 'task') task = event;
-      last = event;
-    }
-    if (task === undefined || last === undefined || gone.aborted) return;
-    answer(res, id, sendResult(withHistory(tasks.get(task.id), historyLength), version));
+    let taskId: string | undefined;
+    // Run to the end: the answer is the task as the turn left it.
+    for await (const event of run) if (event.kind === 'task') taskId = event.id;
+    if (taskId === undefined || gone.aborted) return;
+    answer(res, id, sendResult(withHistory(tasks.get(taskId), historyLength), version));
   }
 
   async function stream(p: Record<string, unknown>, id: RpcId, version: A2AProtocolVersion, res: ServerResponse): Promise<void> {
@@ -311,29 +311,6 @@ function drained(res: ServerResponse, gone: AbortSignal): Promise<void> {
     res.once('drain', done);
     gone.addEventListener('abort', done, { once: true });
   });
-}
-
-/** The body as text, or undefined past `limit` bytes (then nothing more is read). */
-function readText(req: IncomingMessage, limit: number, done: (text: string | undefined) => void): void {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return done(undefined);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let over = false;
-  req.on('data', (chunk: Buffer) => {
-    if (over) return;
-    size += chunk.length;
-    if (size > limit) {
-      over = true;
-      done(undefined);
-      return;
-    }
-    chunks.push(chunk);
-  });
-  req.on('end', () => {
-    if (!over) done(Buffer.concat(chunks, size).toString('utf8'));
-  });
-  req.on('error', () => {});
 }
 
 function log(logger: AgentServerLogger | undefined, message: string, error: unknown): void {

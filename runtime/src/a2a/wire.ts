@@ -15,7 +15,7 @@ export class InvalidParams extends Error {}
 const maxIdLength = 100;
 const maxParts = 1000;
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -102,7 +102,8 @@ export function readHistoryLength(value: unknown, where: string): number | undef
 
 // Writing: A2A 0.3 is the runtime's own shape; A2A 1.0 below.
 
-function part10(part: A2APart): JsonObject {
+/** A part as A2A 1.0 writes it (no `kind`; a file's `url` or `raw`). */
+export function part10(part: A2APart): JsonObject {
   const metadata = part.metadata === undefined ? {} : { metadata: part.metadata };
   switch (part.kind) {
     case 'text':

@@ -8,7 +8,7 @@
  */
 import { readStreamEvent, readTask } from '../a2a/read.js';
 import type { A2AMessage, A2APart, A2AProtocolVersion, A2AStreamEvent, A2ATask } from '../a2a/types.js';
-import { InvalidParams } from '../a2a/wire.js';
+import { InvalidParams, part10 } from '../a2a/wire.js';
 import { SseLines } from './sse-lines.js';
 
 /** What generated `client.ts` tells the client of the spec's A2A face. */
@@ -56,17 +56,7 @@ const methods = {
 function wireMessage(input: A2AMessageInput, version: A2AProtocolVersion): Record<string, unknown> {
   const message = typeof input === 'string' ? { parts: [{ kind: 'text', text: input } as A2APart] } : input;
   if (!Array.isArray(message.parts) || message.parts.length === 0) throw new TypeError('a2a: a message needs at least one part');
-  const parts = message.parts.map((part) => {
-    if (version === '0.3') return part;
-    if (part.kind === 'text') return { text: part.text };
-    if (part.kind === 'data') return { data: part.data };
-    return {
-      ...(part.file.uri === undefined ? {} : { url: part.file.uri }),
-      ...(part.file.bytes === undefined ? {} : { raw: part.file.bytes }),
-      ...(part.file.mimeType === undefined ? {} : { mediaType: part.file.mimeType }),
-      ...(part.file.name === undefined ? {} : { filename: part.file.name }),
-    };
-  });
+  const parts = version === '0.3' ? message.parts : message.parts.map(part10);
   return {
     ...(version === '0.3' ? { kind: 'message' } : {}),
     messageId: message.messageId ?? globalThis.crypto.randomUUID(),

@@ -4,7 +4,7 @@
  * It uses only web globals (`fetch`, `TextDecoder`, `AbortController`, `URL`), so it also runs in
  * browsers and edge runtimes. Validators are taken structurally (`safeParse`): no zod import here.
  */
-import type { ManifestEntry, Validator } from '../contract.js';
+import { passthroughBase as passthroughOf, type ManifestEntry, type Validator } from '../contract.js';
 import { activeTraceparent } from '../opentelemetry.js';
 import { AgentApiError, AgentValidationError, errorFromResponse, isRecord, quote } from './errors.js';
 import { ResponseEventStream, type EventStream } from './event-stream.js';
@@ -175,7 +175,7 @@ export function createClientCore(table: ClientOperationTable, options: AgentClie
   const resourceUrl = `${root}/v1/${resource}`;
   const url =
     options.revision === undefined ? resourceUrl : `${root}/v1beta1/${resource}/runtimeRevisions/${revisionId(options.revision, options.resourceName)}`;
-  const passthroughBase = `${root}/reasoningEngines/v1/${resource}/api/`;
+  const passthroughBase = `${passthroughOf(root, resource)}/`;
   if (typeof options.token !== 'string' && typeof options.token !== 'function') {
     throw new TypeError('token must be a string or a function returning one');
   }

@@ -30,4 +30,4 @@ export type {
 export type * from '../a2a/types.js';
 export { terminalStates, turnEndingStates } from '../a2a/types.js';
 export { cardJson as agentCardJson } from '../a2a/card.js';
-export { containerErrors, containerRoutes, type ResponseKind, type RpcStatus, type Validator } from '../contract.js';
+export { containerErrors, containerRoutes, passthroughBase, type ResponseKind, type RpcStatus, type Validator } from '../contract.js';
