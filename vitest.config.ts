@@ -72,6 +72,7 @@ const ownProcessFiles = [
 const root = fileURLToPath(new URL('.', import.meta.url));
 const slowFiles: Record<string, number> = {
   'test/scaffold/create-project.test.ts': 130,
+  'test/examples/next-chat.test.ts': 100,
   'test/compat/node-versions.test.ts': 60,
   'test/generator/typecheck.test.ts': 39,
   'test/packages/readme-own-project.test.ts': 100,

@@ -92,6 +92,9 @@ export const versionCopies = [
     ['dependencies', '@agentgen/runtime', caret],
     ['devDependencies', '@agentgen/cli', caret],
   ]),
+  // The Next.js example is no workspace (it installs its own Next.js and AI SDK): its package.json alone.
+  jsonCopy('examples/next-chat/package.json', ['dependencies', '@agentgen/runtime'], caret),
+  jsonCopy('examples/next-chat/package.json', ['devDependencies', '@agentgen/cli'], caret),
   // Written into every generated header, and the version `agentgen --version` prints.
   sourceCopy('generator/version.ts', 'export const generatorVersion = ', exact),
 ];

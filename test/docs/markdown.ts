@@ -25,6 +25,7 @@ export function documentationFiles(): string[] {
     'agent-app/README.md',
     'create-agentgen/README.md',
     'examples/weather-agent/README.md',
+    'examples/next-chat/README.md',
     'emulator/README.md',
     'conformance/README.md',
   ];

@@ -84,7 +84,11 @@ beforeAll(async () => {
     // (cheap for tsc at scale), so its declared input proves nothing: the proofs read a copy with
     // zod's inferred types, the golden text less those casts.
     const validators = readFileSync(join(root, golden.outDir, 'validators.ts'), 'utf8');
-    const inferred = validators.replace(/ as unknown as z\.ZodMiniType<[^;]*>;/g, ';').replaceAll(" from './", ` from '${out}/`);
+    // Its relative imports name the golden's files, with `.js` (NodeNext) also where the golden
+    // writes none (examples/next-chat: import_extension none, for bundlers).
+    const inferred = validators
+      .replace(/ as unknown as z\.ZodMiniType<[^;]*>;/g, ';')
+      .replace(/ from '\.\/([^']+?)(?:\.js)?';/g, (_, file: string) => ` from '${out}/${file}.js';`);
     writeFileSync(join(agreementDir, `validators-${index}.ts`), inferred);
   }
 });
