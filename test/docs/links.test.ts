@@ -8,6 +8,9 @@ import { dirname, join, relative, sep } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { anchorsOf, documentationFiles, linksOf, parseBlocks, readDoc, root, slugOf } from './markdown.js';
 
+/** The READMEs npm publishes with the packages. */
+const packageReadmes = ['runtime/README.md', 'cli/README.md', 'agent-app/README.md', 'create-agentgen/README.md'];
+
 /** What is wrong with one link of `file`, or undefined when it reaches its target. */
 function brokenLink(file: string, target: string): string | undefined {
   if (target === '') return 'a reference link with no definition';
@@ -42,6 +45,13 @@ describe('links in the documentation', () => {
     const targets = new Set(linksOf(parseBlocks('README.md', readDoc('README.md')).prose).map((link) => link.target.split('#')[0]));
     const pages = documentationFiles().filter((file) => file !== 'README.md');
     expect(pages.filter((page) => !targets.has(page))).toEqual([]);
+  });
+
+  // A package's README is also its page on the registry, where a relative link leads nowhere, and
+  // no public address of the repository is known to link to instead: docs are named by path.
+  test.each(packageReadmes)('%s: no relative link (it is the package page on the registry)', (file) => {
+    const relativeLinks = linksOf(parseBlocks(file, readDoc(file)).prose).filter(({ target }) => !/^(https?:|mailto:|#)/.test(target));
+    expect(relativeLinks.map(({ line, target }) => `${file}:${line}: ${target}`)).toEqual([]);
   });
 
   test('the checks find what they look for (so that a pass means something)', () => {
