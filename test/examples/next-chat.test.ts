@@ -68,21 +68,32 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await context?.close();
-  for (const server of servers) stop(server);
-  await weather?.close();
-  await registry?.close();
-  rmSync(project, { recursive: true, force: true });
-});
-
-/** Ends a `next start` and whatever it started (its own process group). */
-function stop(server: ChildProcess): void {
-  if (server.exitCode !== null || server.signalCode !== null || server.pid === undefined) return;
   try {
-    process.kill(-server.pid, 'SIGTERM');
-  } catch {
-    // already gone
+    await context?.close();
+    await Promise.all(servers.map(stop));
+    await weather?.close();
+    await registry?.close();
+  } finally {
+    // About 400 MB of node_modules: seconds on a loaded machine.
+    rmSync(project, { recursive: true, force: true });
   }
+}, 120_000);
+
+/** Ends a `next start` and whatever it started (its own process group): SIGTERM, SIGKILL after 10 s. */
+async function stop(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null || server.pid === undefined) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-server.pid!, name);
+    } catch {
+      // already gone
+    }
+  };
+  signal('SIGTERM');
+  const timer = setTimeout(() => signal('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 const versionOf = (name: string): string =>
@@ -199,7 +210,7 @@ describe('examples/next-chat: next build (Turbopack, no config), next start, use
   }, 240_000);
 
   it('ai 6 and @ai-sdk/react 3 under this Node.js: two turns in one chat', async () => {
-    for (const server of servers) stop(server);
+    await Promise.all(servers.map(stop));
     await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-exact', ...ai6], project);
     expect([versionOf('ai'), versionOf('@ai-sdk/react')]).toEqual(['6.0.325', '3.0.328']);
     await twoTurns(await buildAndStart(process.execPath));
