@@ -306,14 +306,14 @@ export class ControlPlane {
 
   /**
    * Where a query on `name` goes: an engine of the control plane (one revision, by its traffic),
-   * one revision of it (`…/runtimeRevisions/{id}`, v1beta1 only), or the startup engine; undefined
-   * for any other name.
+   * one revision of it (`…/runtimeRevisions/{id}`: declared in v1beta1's
+   * reasoning_engine_execution_service.proto, and answered under /v1/ too, as googleapis' newer v1
+   * declares it), or the startup engine; undefined for any other name.
    */
   queryTarget(version: ApiVersion, name: string): QueryTarget | undefined {
     if (name === this.startupName) return { core: this.options.startup, note: undefined };
     const pinned = /^(.+)\/runtimeRevisions\/([^/]+)$/.exec(name);
     if (pinned !== null) {
-      if (version !== 'v1beta1') return undefined;
       const revision = this.#engines.get(pinned[1] as string)?.revisions.find((candidate) => candidate.name === name);
       return revision === undefined ? undefined : { core: revision.core, note: `revision ${pinned[2]} (pinned)` };
     }
