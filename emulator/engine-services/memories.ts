@@ -48,7 +48,9 @@ interface StoredMemory {
 }
 
 const revisionFields = ['revisionLabels', 'revisionExpireTime', 'revisionTtl', 'disableMemoryRevisions'];
+/** `name` is the proto's (IDENTIFIER): accepted and not read on create, the service names the memory. */
 const createFields = [
+  'name',
   'fact',
   'scope',
   'displayName',
@@ -79,7 +81,18 @@ const retrieveFields = ['scope', 'similaritySearchParams', 'simpleRetrievalParam
  * the expiration (`ttl` or `expireTime`), which dev updates too.
  */
 const updatableFields = ['displayName', 'description', 'fact', 'topics', 'metadata', 'ttl', 'expireTime'];
-const updateFields = ['name', 'createTime', 'updateTime', ...createFields];
+const updateFields = ['createTime', 'updateTime', ...createFields];
+
+/**
+ * The fields dev reads of each message a caller sends, by the message's name in
+ * memory_bank*.proto: test/engine-services/current-protos.test.ts checks that every field the
+ * current protos give a caller to set is one of them (`parent` is the path's).
+ */
+export const memoryRequestFields: Readonly<Record<string, readonly string[]>> = {
+  Memory: createFields,
+  GenerateMemoriesRequest: generateFields,
+  RetrieveMemoriesRequest: retrieveFields,
+};
 const purgeFields = ['filter', 'filterGroups', 'force'];
 /** Memory's and the requests' fields without presence in proto3 (strings, maps, lists): empty is not set (fields.ts `withoutEmpty`). */
 const memoryScalarsMapsLists = [

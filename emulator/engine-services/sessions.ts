@@ -61,13 +61,21 @@ export interface StoredSession {
   eventBytes: number;
 }
 
-const createFields = ['userId', 'displayName', 'sessionState', 'ttl', 'expireTime', 'labels'];
+/** `name` is the proto's (IDENTIFIER): accepted and not read, the service names the session. */
+const createFields = ['name', 'userId', 'displayName', 'sessionState', 'ttl', 'expireTime', 'labels'];
 /** What a PATCH may change (google/cloud/aiplatform/v1beta1/session.proto: `user_id` is IMMUTABLE, the times OUTPUT_ONLY). */
 const updatableFields = ['displayName', 'sessionState', 'labels', 'ttl', 'expireTime'];
-const updateFields = ['name', 'createTime', 'updateTime', ...createFields];
+const updateFields = ['createTime', 'updateTime', ...createFields];
 /** Session's fields without presence in proto3 (strings, the labels map): empty is not set (fields.ts `withoutEmpty`). */
 const sessionScalarsMapsLists = ['name', 'userId', 'displayName', 'labels', 'createTime', 'updateTime'];
-const appendFields = ['author', 'invocationId', 'timestamp', 'content', 'actions', 'errorCode', 'errorMessage', 'eventMetadata', 'rawEvent'];
+const appendFields = ['name', 'author', 'invocationId', 'timestamp', 'content', 'actions', 'errorCode', 'errorMessage', 'eventMetadata', 'rawEvent'];
+
+/**
+ * The fields dev reads of each message a caller sends, by the message's name in session.proto:
+ * test/engine-services/current-protos.test.ts checks that every field the current protos give a
+ * caller to set is one of them, so a field a new release adds needs a decision here.
+ */
+export const sessionRequestFields: Readonly<Record<string, readonly string[]>> = { Session: createFields, SessionEvent: appendFields };
 
 /**
  * dev's bounds on one session (the platform publishes none we found): 10,000 events and 256 MiB of
@@ -225,7 +233,7 @@ export class Sessions {
       throw new ServiceError('RESOURCE_EXHAUSTED', `A session holds at most ${maxEventsPerSession} events in agentgen dev: start another session.`);
     }
     const name = `${session.name}/events/${numericId()}`;
-    const json: JsonObject = { name, ...structuredClone(fields), author, invocationId, timestamp: iso(at) };
+    const json: JsonObject = { ...structuredClone(fields), name, author, invocationId, timestamp: iso(at) };
     const bytes = Buffer.byteLength(JSON.stringify(json));
     if (session.eventBytes + bytes > maxEventBytesPerSession) {
       throw new ServiceError(
