@@ -76,6 +76,45 @@ describe('calls dev does not serve', () => {
   });
 });
 
+describe("a runtime revision's queries", () => {
+  it('answer under /v1/ as under /v1beta1/: :query and :streamQuery of the revision named', async () => {
+    const created = await call('POST', '/v1beta1/projects/rev/locations/l/reasoningEngines', {
+      displayName: 'pinned',
+      spec: {
+        classMethods: [
+          { name: 'echo', api_mode: '' },
+          { name: 'lines', api_mode: 'stream' },
+        ],
+      },
+    });
+    expect(created.status).toBe(200);
+    let operation = created.body;
+    for (let tries = 0; operation['done'] !== true && tries < 200; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      operation = (await call('GET', `/v1/${operation['name'] as string}`)).body;
+    }
+    const revision = `${operation['response']['name'] as string}/runtimeRevisions/1`;
+    for (const version of ['v1', 'v1beta1']) {
+      const unary = await call('POST', `/${version}/${revision}:query`, { classMethod: 'echo', input: { n: 1 } });
+      expect([version, unary.status, unary.body['output']?.['echo']?.['class_method']]).toEqual([version, 200, 'echo']);
+      const stream = await fetch(`${emulator.url}/${version}/${revision}:streamQuery`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: JSON.stringify({ classMethod: 'lines', input: {} }),
+      });
+      // The test container's stream: three lines, cut awkwardly, passed on whole.
+      expect([
+        version,
+        stream.status,
+        (await stream.text())
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => JSON.parse(line).n),
+      ]).toEqual([version, 200, [0, 1, 2]]);
+    }
+  });
+});
+
 describe("the table of an engine's collections", () => {
   it("decides every collection under reasoningEngines/* that the installed aiplatform 7's clients route", () => {
     const require = createRequire(import.meta.url);
