@@ -109,13 +109,29 @@ export function controlPlaneRoutes(
       );
     } else if ((match = operationPath.exec(name)) !== null && plane.operation(name) !== undefined) {
       label = 'operation';
-      handler = only(method, { GET: () => plane.operation(name) as object }, label);
+      handler = only(
+        method,
+        {
+          GET: () => plane.operation(name) as object,
+          DELETE: () => {
+            throw notServed('operations.delete (an operation is kept while dev runs)');
+          },
+        },
+        label,
+      );
     } else if ((match = revisionsPath.exec(name) ?? revisionPath.exec(name)) !== null) {
       const target = match[1] as string;
       if (target !== plane.startupName && !plane.has(target)) return notFoundHere(`ReasoningEngine ${target} not found.`);
       if (version !== 'v1beta1') return notFoundHere('runtimeRevisions are served under /v1beta1/ only, as by the API.');
       label = name.endsWith('/runtimeRevisions') ? 'runtimeRevisions' : 'runtimeRevision';
-      handler = only(method, { GET: () => (label === 'runtimeRevisions' ? plane.revisions(target, url.searchParams) : plane.revision(name)) }, label);
+      const byVerb: Record<string, Handler> = { GET: () => (label === 'runtimeRevisions' ? plane.revisions(target, url.searchParams) : plane.revision(name)) };
+      if (label === 'runtimeRevision') {
+        // DeleteReasoningEngineRuntimeRevision: a method of the platform's, which dev does not serve.
+        byVerb['DELETE'] = () => {
+          throw notServed('reasoningEngines.runtimeRevisions.delete (a revision goes when its engine is deleted)');
+        };
+      }
+      handler = only(method, byVerb, label);
     } else if ((match = servicesPath.exec(name)) !== null && plane.has(match[1] as string)) {
       // The engine's Sessions and Memory Bank: its own services, as the startup engine has.
       return (plane.servicesOf(match[1] as string) as NonNullable<ReturnType<ControlPlane['servicesOf']>>)(req, res, url);

@@ -37,7 +37,13 @@ export function routeOf(method: string, tail: string, services: EngineServices):
     }
     return { label, run };
   };
-  const operation = (label: string): Route => verbs(label, { GET: () => operations.get(`${services.engine}${tail}`) });
+  const operation = (label: string): Route =>
+    verbs(label, {
+      GET: () => operations.get(`${services.engine}${tail}`),
+      DELETE: () => {
+        throw unserved('operations.delete (every operation dev answers is done, and kept while dev runs)');
+      },
+    });
   let match: RegExpExecArray | null;
   if (tail === '/sessions') return verbs('sessions', { POST: (call) => sessions.create(call), GET: (call) => sessions.list(call) });
   if ((match = new RegExp(`^/sessions/${id}$`).exec(tail))) {

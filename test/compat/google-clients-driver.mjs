@@ -30,6 +30,7 @@ const clients = {
   engines: new v1beta1.ReasoningEngineServiceClient(rest),
   enginesV1: new v1.ReasoningEngineServiceClient(rest),
   execution: new v1.ReasoningEngineExecutionServiceClient(rest),
+  revisions: new v1beta1.ReasoningEngineRuntimeRevisionServiceClient(rest),
   sessions: new v1beta1.SessionServiceClient(rest),
   memories: new v1beta1.MemoryBankServiceClient(rest),
 };
@@ -97,6 +98,24 @@ const rows = [
     },
   },
   {
+    name: 'aiplatform ReasoningEngineRuntimeRevisionService.listReasoningEngineRuntimeRevisions',
+    run: async () => {
+      const [revisions] = await clients.revisions.listReasoningEngineRuntimeRevisions({ parent: state.engine });
+      return { revisions: revisions.map((revision) => [revision.name.slice(state.engine.length), revision.state]) };
+    },
+  },
+  {
+    name: 'aiplatform ReasoningEngineRuntimeRevisionService.getReasoningEngineRuntimeRevision',
+    run: async () => {
+      const [revision] = await clients.revisions.getReasoningEngineRuntimeRevision({ name: `${state.engine}/runtimeRevisions/1` });
+      return { state: revision.state, methods: revision.spec.classMethods.length };
+    },
+  },
+  {
+    name: 'aiplatform ReasoningEngineRuntimeRevisionService.deleteReasoningEngineRuntimeRevision',
+    run: async () => clients.revisions.deleteReasoningEngineRuntimeRevision({ name: `${state.engine}/runtimeRevisions/1` }),
+  },
+  {
     name: 'aiplatform ReasoningEngineService.getReasoningEngine (v1, the startup engine)',
     run: async () => {
       const [got] = await clients.enginesV1.getReasoningEngine({ name: engine });
@@ -123,6 +142,14 @@ const rows = [
       state.opEngine = got.name.slice(0, got.name.indexOf('/operations/'));
       return { done: got.done };
     },
+  },
+  {
+    name: 'aiplatform ReasoningEngineService.cancelOperation',
+    run: async () => clients.engines.cancelOperation({ name: `${engine}/operations/1` }),
+  },
+  {
+    name: 'aiplatform ReasoningEngineService.deleteOperation',
+    run: async () => clients.engines.deleteOperation({ name: `${state.opEngine}/operations/1` }),
   },
   {
     name: 'aiplatform ReasoningEngineService.listOperationsAsync',

@@ -39,10 +39,16 @@ const expected: Record<string, unknown> = {
   'rest aiplatform ReasoningEngineService.updateReasoningEngine (masked)': { displayName: 'renamed', methods: 1 },
   // No mask: the fields the body sets (AIP-134's implied mask); the spec, not set, is kept.
   'rest aiplatform ReasoningEngineService.updateReasoningEngine (no mask)': { displayName: 'again', description: 'maskless', methods: 1 },
+  // Runtime revisions (v1beta1): the masked and maskless updates above changed no spec, so one revision.
+  'rest aiplatform ReasoningEngineRuntimeRevisionService.listReasoningEngineRuntimeRevisions': { revisions: [['/runtimeRevisions/1', 'ACTIVE']] },
+  'rest aiplatform ReasoningEngineRuntimeRevisionService.getReasoningEngineRuntimeRevision': { state: 'ACTIVE', methods: 1 },
+  'rest aiplatform ReasoningEngineRuntimeRevisionService.deleteReasoningEngineRuntimeRevision': unserved(12, 'reasoningEngines.runtimeRevisions.delete'),
   'rest aiplatform ReasoningEngineService.getReasoningEngine (v1, the startup engine)': { methods: ['echo'] },
   'rest aiplatform ReasoningEngineExecutionService.queryReasoningEngine': { classMethod: 'echo' },
   'rest aiplatform ReasoningEngineExecutionService.asyncQueryReasoningEngine': unserved(12, ':asyncQuery'),
   'rest aiplatform ReasoningEngineService.getOperation': { done: true },
+  'rest aiplatform ReasoningEngineService.cancelOperation': unserved(12, 'operations.cancel'),
+  'rest aiplatform ReasoningEngineService.deleteOperation': unserved(12, 'operations.delete'),
   'rest aiplatform ReasoningEngineService.listOperationsAsync': unserved(12, 'operations.list'),
   // Sessions (docs/dev.md "The engine's services").
   'rest aiplatform SessionService.createSession': { userId: 'ada', labels: { team: 'a' } },

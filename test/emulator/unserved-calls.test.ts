@@ -51,6 +51,7 @@ describe('calls dev does not serve', () => {
       ['POST', `/v1beta1/${resource}/memories:ingestEvents`, {}, 'memories:ingestEvents'],
       ['POST', `/v1beta1/${resource}/memories`, { scope: { user_id: 'u' }, structuredContent: { a: 1 } }, 'structuredContent'],
       ['GET', '/v1beta1/reasoningEngines/1', undefined, 'express mode'],
+      ['DELETE', `/v1beta1/${resource}/operations/123`, undefined, 'operations.delete'],
     ];
     for (const [method, path, body, what] of cases) {
       const answer = await call(method, path, body);
