@@ -148,7 +148,14 @@ function target(url: URL, core: EmulatorCore, queryTarget: RestFaceOptions['quer
       : asked === undefined
         ? undefined
         : { core: asked.core, note: asked.note, fixed: false };
-  if (routed === undefined) throw new PublicError('unknownPath', `Resource ${name} not found: this emulator serves ${resource}`);
+  if (routed === undefined) {
+    throw new PublicError(
+      'unknownPath',
+      queryTarget === undefined
+        ? `Resource ${name} not found: this emulator serves ${resource}`
+        : `Resource ${name} not found: agentgen dev has the engine it started with (${resource}) and those deployed to it (agentgen deploy --api-endpoint), each with its runtime revisions`,
+    );
+  }
   if (verb === '') return { endpoint: 'resource', sse: false, ...routed };
   if (verb !== ':query' && verb !== ':streamQuery') {
     throw new PublicError('unknownPath', `No such method ${verb} on ${name}: use :query or :streamQuery`);

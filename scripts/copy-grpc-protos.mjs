@@ -1,11 +1,11 @@
 // Copies the .proto files `agentgen dev`'s gRPC face loads into emulator/grpc/protos/, unmodified
 // (license headers included), from the packages Google publishes them in: the aiplatform service
-// definitions from @google-cloud/aiplatform, their google/api, google/rpc and google/longrunning
+// definitions from @google-cloud/aiplatform (the current major, installed as `aiplatform-v7`), their google/api, google/rpc and google/longrunning
 // imports from the google-gax that package depends on. Only the import closure of the served
 // services is copied; google/protobuf/* is not, because the face loads protobufjs's own copies of
 // those files (emulator/grpc/protos.ts).
 //
-//   node scripts/copy-grpc-protos.mjs          refresh the copies (after updating @google-cloud/aiplatform)
+//   node scripts/copy-grpc-protos.mjs          refresh the copies (after updating aiplatform-v7)
 //   node scripts/copy-grpc-protos.mjs stage    put the copies into cli/dist/ (the cli build runs this)
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -25,7 +25,9 @@ export const rootProtos = [
 /** Where each published file lives: aiplatform's own tree first, then google-gax's common protos. */
 export function sourceDirs() {
   const require = createRequire(import.meta.url);
-  const aiplatform = dirname(require.resolve('@google-cloud/aiplatform/package.json'));
+  // The current major, under its npm alias (package.json): 7.x needs Node.js 22 to run, but its
+  // .proto files are what dev's checks read; the in-process tests keep 6.x's client for Node.js 20.
+  const aiplatform = dirname(require.resolve('aiplatform-v7/package.json'));
   const gax = packageRoot(createRequire(join(aiplatform, 'package.json')).resolve('google-gax'), 'google-gax');
   return [join(aiplatform, 'build', 'protos'), join(gax, 'build', 'protos')];
 }

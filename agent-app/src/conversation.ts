@@ -3,9 +3,11 @@
  * of it (tool calls with their exact arguments, tool results, model events) streamed in
  * wire form as ADK produces it.
  *
- * A `session_id` that is not found names a new session under that id, created with the turn,
- * as the reference's runner does (`Runner(auto_create_session=True)` in googleapis/
- * python-aiplatform vertexai/agent_engines/templates/adk.py, `set_up`); `@google/adk`'s
+ * A `session_id` that is not found names a new session under that id, created with the turn, as
+ * ADK's runner does with `auto_create_session=True` (adk-python runners.py). The reference AdkApp
+ * builds its runner without it and so raises "Session not found" (python-aiplatform
+ * agentplatform/agent_engines/templates/adk.py @490a052, `set_up`): AgentApp differs on purpose,
+ * for clients that choose their session ids (docs/agent-app.md says why); `@google/adk`'s
  * TypeScript runner has no such option, so AgentApp creates it. `session_events` seeds only a
  * session AgentApp makes without an id; given with a `session_id` it is refused when it holds
  * events and ignored when empty, as the reference (`if session_id and session_events`).

@@ -188,13 +188,18 @@ export class ControlPlane {
     };
   }
 
-  /** `PATCH {engine}?updateMask=…`: a masked `spec.*` path makes a new revision; `trafficConfig` applies after it exists. */
+  /**
+   * `PATCH {engine}[?updateMask=…]`: a masked `spec.*` path makes a new revision; `trafficConfig`
+   * applies after it exists. Without a mask, the fields the body sets (update-mask.ts `impliedMask`).
+   */
   patch(version: ApiVersion, name: string, raw: Record<string, unknown>, query: URLSearchParams): Operation {
     const engine = this.#changeable(name);
     const { check, mask } = readers();
     const type = check.messageType(version, 'ReasoningEngine');
     const body = check.checkMessage(type, raw, 'reasoning_engine');
-    const paths = mask.parseMask(query.get('updateMask') ?? query.get('update_mask'), type);
+    // An empty FieldMask is no mask, as proto3 reads it.
+    const maskText = (query.get('updateMask') ?? query.get('update_mask') ?? '').trim();
+    const paths = maskText === '' ? mask.impliedMask(body, type) : mask.parseMask(maskText, type);
     const next = mask.applyMask(engine.fields, body, paths);
     if (typeof next['displayName'] !== 'string' || next['displayName'].trim() === '') throw invalidArgument("'reasoning_engine.display_name' is required.");
     checkName(next['displayName'], 'reasoning_engine.display_name');
@@ -301,14 +306,14 @@ export class ControlPlane {
 
   /**
    * Where a query on `name` goes: an engine of the control plane (one revision, by its traffic),
-   * one revision of it (`…/runtimeRevisions/{id}`, v1beta1 only), or the startup engine; undefined
-   * for any other name.
+   * one revision of it (`…/runtimeRevisions/{id}`: declared in v1beta1's
+   * reasoning_engine_execution_service.proto, and answered under /v1/ too, as googleapis' newer v1
+   * declares it), or the startup engine; undefined for any other name.
    */
   queryTarget(version: ApiVersion, name: string): QueryTarget | undefined {
     if (name === this.startupName) return { core: this.options.startup, note: undefined };
     const pinned = /^(.+)\/runtimeRevisions\/([^/]+)$/.exec(name);
     if (pinned !== null) {
-      if (version !== 'v1beta1') return undefined;
       const revision = this.#engines.get(pinned[1] as string)?.revisions.find((candidate) => candidate.name === name);
       return revision === undefined ? undefined : { core: revision.core, note: `revision ${pinned[2]} (pinned)` };
     }

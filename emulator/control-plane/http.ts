@@ -17,6 +17,7 @@ import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } f
 import type { ApiVersion } from '../grpc/protos.js';
 import { loadProtoReaders, type ControlPlane } from './control-plane.js';
 import { checkPathIds } from './resource-ids.js';
+import { notServed, unknownCollection, unservedEngineVerbs } from './unserved.js';
 
 export type ControlPlaneRoutes = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
 
@@ -27,6 +28,11 @@ const operationPath = new RegExp(`^(${engine})/operations/[^/:]+$`);
 const revisionsPath = new RegExp(`^(${engine})/runtimeRevisions$`);
 const revisionPath = new RegExp(`^(${engine})/runtimeRevisions/[^/:]+$`);
 const servicesPath = new RegExp(`^(${engine})/(sessions|memories|operations)([/:].*)?$`);
+/** A method of the engine itself (`{engine}:verb`) and a collection under it, for the 501s of unserved.ts. */
+const engineVerbPath = new RegExp(`^(${engine}):([A-Za-z]+)$`);
+const collectionUnder = new RegExp(`^(${engine})/([^/:]+)([/:].*)?$`);
+/** Express mode's paths (`/v1beta1/reasoningEngines/…`, no project or location), which dev does not serve. */
+const expressPath = /^reasoningEngines([/:].*)?$/;
 
 const tooLarge = (): ServiceError => new ServiceError('OUT_OF_RANGE', `The request body exceeds the limit of ${maxRequestBody} bytes.`, 413);
 
@@ -103,17 +109,71 @@ export function controlPlaneRoutes(
       );
     } else if ((match = operationPath.exec(name)) !== null && plane.operation(name) !== undefined) {
       label = 'operation';
-      handler = only(method, { GET: () => plane.operation(name) as object }, label);
+      handler = only(
+        method,
+        {
+          GET: () => plane.operation(name) as object,
+          DELETE: () => {
+            throw notServed('operations.delete (an operation is kept while dev runs)');
+          },
+        },
+        label,
+      );
     } else if ((match = revisionsPath.exec(name) ?? revisionPath.exec(name)) !== null) {
       const target = match[1] as string;
       if (target !== plane.startupName && !plane.has(target)) return notFoundHere(`ReasoningEngine ${target} not found.`);
       if (version !== 'v1beta1') return notFoundHere('runtimeRevisions are served under /v1beta1/ only, as by the API.');
       label = name.endsWith('/runtimeRevisions') ? 'runtimeRevisions' : 'runtimeRevision';
-      handler = only(method, { GET: () => (label === 'runtimeRevisions' ? plane.revisions(target, url.searchParams) : plane.revision(name)) }, label);
+      const byVerb: Record<string, Handler> = { GET: () => (label === 'runtimeRevisions' ? plane.revisions(target, url.searchParams) : plane.revision(name)) };
+      if (label === 'runtimeRevision') {
+        // DeleteReasoningEngineRuntimeRevision: a method of the platform's, which dev does not serve.
+        byVerb['DELETE'] = () => {
+          throw notServed('reasoningEngines.runtimeRevisions.delete (a revision goes when its engine is deleted)');
+        };
+      }
+      handler = only(method, byVerb, label);
     } else if ((match = servicesPath.exec(name)) !== null && plane.has(match[1] as string)) {
       // The engine's Sessions and Memory Bank: its own services, as the startup engine has.
       return (plane.servicesOf(match[1] as string) as NonNullable<ReturnType<ControlPlane['servicesOf']>>)(req, res, url);
+    } else if ((match = engineVerbPath.exec(name)) !== null && exists(match[1] as string) && Object.hasOwn(unservedEngineVerbs, match[2] as string)) {
+      return unservedHere(unservedEngineVerbs[match[2] as string] as string);
+    } else if (
+      (match = collectionUnder.exec(name)) !== null &&
+      exists(match[1] as string) &&
+      !['sessions', 'memories', 'operations'].includes(match[2] as string)
+    ) {
+      // runtimeRevisions' own paths are routed above (list, get) or by the REST face (:query, :streamQuery).
+      if (match[2] === 'runtimeRevisions' && /^\/[^/:]+:(query|streamQuery)$/.test(match[3] ?? '')) return false;
+      if (match[2] === 'runtimeRevisions')
+        return unservedHere('this method of reasoningEngines.runtimeRevisions (dev lists and gets revisions, and queries one)');
+      const refusal = unknownCollection(match[2] as string);
+      label = 'control plane';
+      handler = () => {
+        throw refusal;
+      };
+      return run();
+    } else if ((match = collectionUnder.exec(name)) !== null && !['sessions', 'memories', 'operations', 'runtimeRevisions'].includes(match[2] as string)) {
+      // Under an engine that does not exist: say that, not that the path does not.
+      return notFoundHere(
+        `ReasoningEngine ${match[1] as string} not found: agentgen dev has the engine it started with (${plane.startupName}) and those deployed to it (agentgen deploy --api-endpoint).`,
+      );
+    } else if (expressPath.test(name)) {
+      return unservedHere(
+        "Vertex AI express mode's paths (/reasoningEngines/… without a project and location): name the engine projects/P/locations/L/reasoningEngines/ID",
+      );
     } else return false;
+
+    function exists(target: string): boolean {
+      return target === plane.startupName || plane.has(target);
+    }
+
+    function unservedHere(what: string): boolean {
+      label = 'control plane';
+      handler = () => {
+        throw notServed(what);
+      };
+      return run();
+    }
 
     function notFoundHere(message: string): boolean {
       label = 'control plane';
@@ -130,7 +190,7 @@ export function controlPlaneRoutes(
         let status: number;
         try {
           authenticate(req.headers.authorization);
-          checkPathIds(name);
+          checkPathIds(name.replace(/:[A-Za-z]+$/, '')); // a method (`{engine}:asyncQuery`) is no part of the last id
           await loadProtoReaders();
           status = sendJson(res, 200, await handler());
         } catch (error) {

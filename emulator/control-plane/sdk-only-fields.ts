@@ -1,7 +1,7 @@
 /**
- * The fields the service accepts that the published protos (@google-cloud/aiplatform 6.11.0, the
- * same tree as googleapis/googleapis `google/cloud/aiplatform/v1beta1/reasoning_engine.proto`,
- * Aug 2026) do not have yet: Google's own Python SDK sends them. One table, each field with its type
+ * The fields the service accepts that the published protos (@google-cloud/aiplatform 7.4.0, the
+ * `aiplatform-v7` alias; the same tree as googleapis/googleapis
+ * `google/cloud/aiplatform/v1beta1/reasoning_engine.proto`) do not have yet: Google's own Python SDK sends them. One table, each field with its type
  * and source, read by dev's check of management requests (proto-check.ts) and by the tests that
  * check every body `agentgen deploy` sends; a test asserts each is still absent from the protos, so
  * the table shrinks when Google publishes them.

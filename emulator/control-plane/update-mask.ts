@@ -1,8 +1,13 @@
 /**
- * `PATCH …?updateMask=a,b`: the mask is required (the API updates only what it names), each path
- * must name a field of the resource (by lowerCamel or snake_case name, through messages only, as
- * a FieldMask does), and only those fields are copied from the body; a path whose field the body
- * leaves out clears it.
+ * `PATCH …?updateMask=a,b`: each path must name a field of the resource (by lowerCamel or
+ * snake_case name, through messages only, as a FieldMask does), and only those fields are copied
+ * from the body; a path whose field the body leaves out clears it. The mask is optional
+ * (UpdateReasoningEngineRequest: `update_mask` OPTIONAL, "Mask specifying which fields to
+ * update"), and the proto says nothing of an update without one: dev takes AIP-134's rule, an
+ * implied mask of the resource's top-level fields the body sets (`impliedMask`), which is what
+ * Google's `adk deploy agent_engine --agent_engine_id` (adk-js dev/src/cli/deploy, through
+ * `@google-cloud/vertexai`'s `updateInternal`) relies on: it sends displayName, description and
+ * spec with no mask.
  */
 import type * as Protobuf from 'protobufjs';
 import { invalidArgument } from '../engine-services/service-error.js';
@@ -15,10 +20,7 @@ const outputOnly = new Set(['name', 'createTime', 'updateTime', 'spec.effectiveI
 const snakeToCamel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 
 /** The mask's paths in lowerCamel, each checked against `type` (the version's ReasoningEngine). */
-export function parseMask(raw: string | null, type: Protobuf.Type): string[] {
-  if (raw === null || raw.trim() === '') {
-    throw invalidArgument("'update_mask' is required: name the fields to update, e.g. updateMask=spec.classMethods.");
-  }
+export function parseMask(raw: string, type: Protobuf.Type): string[] {
   const paths = raw.split(',').map((path) => path.trim());
   return paths.map((path) => {
     if (path === '' || !/^[A-Za-z0-9_.]+$/.test(path)) throw invalidArgument(`Invalid update_mask path ${quotedName(path)}.`);
@@ -47,6 +49,32 @@ export function parseMask(raw: string | null, type: Protobuf.Type): string[] {
     const joined = camel.join('.');
     if (outputOnly.has(joined)) throw invalidArgument(`Invalid update_mask path ${quotedName(path)}: the field is output only.`);
     return joined;
+  });
+}
+
+/** Not data an update carries: the resource's identity and output-only times, and `etag`, a precondition. */
+const notImplied = new Set(['name', 'createTime', 'updateTime', 'etag']);
+
+/**
+ * AIP-134's implied mask: the top-level fields `body` (checked, lowerCamel) sets, a scalar, map or
+ * list counting as set when it is not empty (proto3 has no presence for them, and Google's REST
+ * fallback writes unset maps as `{}`), a message when it is there at all.
+ */
+export function impliedMask(body: Record<string, unknown>, type: Protobuf.Type): string[] {
+  return Object.entries(body).flatMap(([key, value]) => {
+    const field = fieldOf(type, key);
+    const name = field?.name ?? snakeToCamel(key);
+    if (notImplied.has(name) || value === undefined || value === null) return [];
+    if (field !== undefined && (field.map || field.repeated || field.resolve().resolvedType === null)) {
+      const empty =
+        value === '' ||
+        value === 0 ||
+        value === false ||
+        (Array.isArray(value) && value.length === 0) ||
+        (typeof value === 'object' && Object.keys(value).length === 0);
+      if (empty) return [];
+    }
+    return [name];
   });
 }
 

@@ -23,6 +23,7 @@ import {
   optionalTimestampMs,
   requiredString,
   timestampMs,
+  withoutEmpty,
   type JsonObject,
 } from './fields.js';
 import { numericId, typeUrl, type Operations } from './operations.js';
@@ -30,7 +31,7 @@ import { pageOf, pageSizeOf } from './paging.js';
 import { invalidArgument, notFound, ServiceError } from './service-error.js';
 import type { ServiceCall, Sessions } from './sessions.js';
 import { checkMetadataCopies, metadataMatches, optionalMetadata, parseFilterGroups } from './metadata-filters.js';
-import { maskedExpiry, maskedFields } from './update-mask.js';
+import { maskedExpiry, maskedFields, updateMaskOf } from './update-mask.js';
 
 interface StoredMemory {
   readonly name: string;
@@ -47,7 +48,9 @@ interface StoredMemory {
 }
 
 const revisionFields = ['revisionLabels', 'revisionExpireTime', 'revisionTtl', 'disableMemoryRevisions'];
+/** `name` is the proto's (IDENTIFIER): accepted and not read on create, the service names the memory. */
 const createFields = [
+  'name',
   'fact',
   'scope',
   'displayName',
@@ -78,8 +81,44 @@ const retrieveFields = ['scope', 'similaritySearchParams', 'simpleRetrievalParam
  * the expiration (`ttl` or `expireTime`), which dev updates too.
  */
 const updatableFields = ['displayName', 'description', 'fact', 'topics', 'metadata', 'ttl', 'expireTime'];
-const updateFields = ['name', 'createTime', 'updateTime', ...createFields];
+const updateFields = ['createTime', 'updateTime', ...createFields];
+
+/**
+ * The fields dev reads of each message a caller sends, by the message's name in
+ * memory_bank*.proto: test/engine-services/current-protos.test.ts checks that every field the
+ * current protos give a caller to set is one of them (`parent` is the path's).
+ */
+export const memoryRequestFields: Readonly<Record<string, readonly string[]>> = {
+  Memory: createFields,
+  GenerateMemoriesRequest: generateFields,
+  RetrieveMemoriesRequest: retrieveFields,
+};
 const purgeFields = ['filter', 'filterGroups', 'force'];
+/** Memory's and the requests' fields without presence in proto3 (strings, maps, lists): empty is not set (fields.ts `withoutEmpty`). */
+const memoryScalarsMapsLists = [
+  'name',
+  'fact',
+  'scope',
+  'displayName',
+  'description',
+  'topics',
+  'metadata',
+  'memoryType',
+  'createTime',
+  'updateTime',
+  'filter',
+  'filterGroups',
+  'allowedTopics',
+  'memoryTypes',
+  'revisionLabels',
+];
+
+/** What dev answers a structured memory (`memoryType`, `structuredContent`: Memory Bank's profiles), which it does not keep. */
+const structuredUnserved = (): ServiceError =>
+  new ServiceError(
+    'UNIMPLEMENTED',
+    'agentgen dev keeps natural-language memories only: memoryType and structuredContent are not served; see "The engine\'s services" in agentgen\'s docs/dev.md.',
+  );
 
 /** The reference's numbers: at most 5 direct memories a call; retrieval returns 3 unless asked, at most 100. */
 const maxDirectMemories = 5;
@@ -132,15 +171,14 @@ export class Memories {
   ) {}
 
   create(call: ServiceCall): object {
-    const fields = messageFields(call.body, createFields, 'memory');
+    const fields = withoutEmpty(messageFields(call.body, createFields, 'memory'), memoryScalarsMapsLists);
+    // Before the fact: a structured memory has none, and what it needs to know is that dev keeps none.
+    if (fields['memoryType'] !== undefined || fields['structuredContent'] !== undefined) throw structuredUnserved();
     const fact = requiredString(fields, 'fact', 'memory');
     const scope = checkScope(fields['scope'], 'memory.scope');
     const ttl = optionalDurationMs(fields, 'ttl', 'memory');
     const expireAt = optionalTimestampMs(fields, 'expireTime', 'memory');
     if (ttl !== undefined && expireAt !== undefined) throw invalidArgument("Only one of 'memory.ttl' and 'memory.expireTime' may be set.");
-    if (fields['memoryType'] !== undefined || fields['structuredContent'] !== undefined) {
-      throw new ServiceError('UNIMPLEMENTED', 'agentgen dev keeps natural-language memories only: memoryType and structuredContent are not served.');
-    }
     const chosen = call.query.get('memoryId') ?? call.query.get('memory_id') ?? undefined;
     const id = chosen === undefined || chosen === '' ? this.#freshId() : checkChosenId(chosen, 'memoryId');
     if (this.#find(id, call.now) !== undefined) throw new ServiceError('ALREADY_EXISTS', 'A memory with this memoryId already exists.');
@@ -181,29 +219,32 @@ export class Memories {
   }
 
   /**
-   * `PATCH …/memories/{id}[?updateMask=]`: the fields the mask names, or without one those the body
-   * holds (see update-mask.ts); a finished operation whose response is the memory. The scope is
-   * the memory's partition: the same scope is accepted (Google's Python client sends it with the
-   * fact), another is 400.
+   * `PATCH …/memories/{id}[?updateMask=]`: the fields the mask names, each read and checked, and
+   * nothing else (a `scope` outside the mask, `{}` from Google's REST fallback or another, is not
+   * looked at); a finished operation whose response is the memory. Without a mask,
+   * UpdateMemoryRequest says only that the memory "replaces the resource" and the mask is
+   * optional: dev takes AIP-134's implied mask, the fields the body sets, and then the scope, the
+   * memory's partition, must be its own (Google's Python client sends it with the fact) and a
+   * structured memory is 501, as on create.
    */
   update(id: string, call: ServiceCall): object {
     const memory = this.#live(id, call.now);
-    const fields = messageFields(call.body, updateFields, 'memory');
+    const fields = withoutEmpty(messageFields(call.body, updateFields, 'memory'), memoryScalarsMapsLists);
     const name = optionalString(fields, 'name', 'memory');
     if (name !== undefined && name !== memory.name) throw invalidArgument("'memory.name' must be the name in the URL.");
-    if (fields['scope'] !== undefined && scopeKeyOf(checkScope(fields['scope'], 'memory.scope')) !== memory.scopeKey) {
-      throw invalidArgument("'memory.scope' cannot be changed by an update: create the memory in the other scope instead.");
+    if (updateMaskOf(call.query) === undefined) {
+      if (fields['scope'] !== undefined && scopeKeyOf(checkScope(fields['scope'], 'memory.scope')) !== memory.scopeKey) {
+        throw invalidArgument("'memory.scope' cannot be changed by an update: create the memory in the other scope instead.");
+      }
+      if (fields['memoryType'] !== undefined || fields['structuredContent'] !== undefined) throw structuredUnserved();
     }
-    if (fields['memoryType'] !== undefined || fields['structuredContent'] !== undefined) {
-      throw new ServiceError('UNIMPLEMENTED', 'agentgen dev keeps natural-language memories only: memoryType and structuredContent are not served.');
-    }
-    const paths = maskedFields(call.query, fields, updatableFields, 'memory');
+    const paths = maskedFields(call.query, fields, updatableFields, 'memory', 'populated');
     // Every value is read before any is applied: a bad one changes nothing.
     const fact = paths.has('fact') ? requiredString(fields, 'fact', 'memory') : undefined;
-    const displayName = optionalString(fields, 'displayName', 'memory');
-    const description = optionalString(fields, 'description', 'memory');
-    const topics = optionalArray(fields, 'topics', 'memory');
-    const metadata = optionalMetadata(fields, 'memory');
+    const displayName = paths.has('displayName') ? optionalString(fields, 'displayName', 'memory') : undefined;
+    const description = paths.has('description') ? optionalString(fields, 'description', 'memory') : undefined;
+    const topics = paths.has('topics') ? optionalArray(fields, 'topics', 'memory') : undefined;
+    const metadata = paths.has('metadata') ? optionalMetadata(fields, 'memory') : undefined;
     const expiry = maskedExpiry(fields, paths, 'memory', call.now);
     if (fact !== undefined) memory.fact = fact;
     if (paths.has('displayName')) memory.displayName = displayName;
@@ -224,7 +265,7 @@ export class Memories {
    * "validated but not executed". `filterGroups` (metadata filters, metadata-filters.ts) narrow it.
    */
   purge(call: ServiceCall): object {
-    const fields = messageFields(call.body, purgeFields, 'request');
+    const fields = withoutEmpty(messageFields(call.body, purgeFields, 'request'), memoryScalarsMapsLists);
     const filter = requiredString(fields, 'filter', 'request');
     const groups = parseFilterGroups(fields, 'request');
     const force = optionalBoolean(fields, 'force', 'request') === true;
@@ -235,7 +276,7 @@ export class Memories {
   }
 
   generate(call: ServiceCall): object {
-    const fields = messageFields(call.body, generateFields, 'request');
+    const fields = withoutEmpty(messageFields(call.body, generateFields, 'request'), memoryScalarsMapsLists);
     const sources = ['vertexSessionSource', 'directContentsSource', 'directMemoriesSource'].filter((name) => fields[name] !== undefined);
     if (sources.length !== 1) {
       throw invalidArgument('Exactly one of vertexSessionSource, directContentsSource and directMemoriesSource must be set.');
@@ -265,7 +306,7 @@ export class Memories {
   }
 
   retrieve(call: ServiceCall): object {
-    const fields = messageFields(call.body, retrieveFields, 'request');
+    const fields = withoutEmpty(messageFields(call.body, retrieveFields, 'request'), memoryScalarsMapsLists);
     const scope = checkScope(fields['scope'], 'scope');
     const passes = retrieveFilter(optionalString(fields, 'filter', 'request'));
     const groups = parseFilterGroups(fields, 'request');

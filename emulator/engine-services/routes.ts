@@ -6,6 +6,7 @@
  */
 import type { Memories } from './memories.js';
 import type { Operations } from './operations.js';
+import { notServed } from '../control-plane/unserved.js';
 import { notFound, ServiceError } from './service-error.js';
 import type { ServiceCall, Sessions } from './sessions.js';
 
@@ -24,8 +25,7 @@ export interface Route {
 }
 
 const id = '([^/:]+)';
-const unserved = (what: string): ServiceError =>
-  new ServiceError('UNIMPLEMENTED', `agentgen dev does not serve ${what}; see "The engine's services" in agentgen's docs/dev.md.`);
+const unserved = notServed;
 
 /** `tail`: the decoded path after the engine's name, e.g. `/sessions/123:appendEvent`. */
 export function routeOf(method: string, tail: string, services: EngineServices): Route {
@@ -37,7 +37,13 @@ export function routeOf(method: string, tail: string, services: EngineServices):
     }
     return { label, run };
   };
-  const operation = (label: string): Route => verbs(label, { GET: () => operations.get(`${services.engine}${tail}`) });
+  const operation = (label: string): Route =>
+    verbs(label, {
+      GET: () => operations.get(`${services.engine}${tail}`),
+      DELETE: () => {
+        throw unserved('operations.delete (every operation dev answers is done, and kept while dev runs)');
+      },
+    });
   let match: RegExpExecArray | null;
   if (tail === '/sessions') return verbs('sessions', { POST: (call) => sessions.create(call), GET: (call) => sessions.list(call) });
   if ((match = new RegExp(`^/sessions/${id}$`).exec(tail))) {
@@ -57,6 +63,12 @@ export function routeOf(method: string, tail: string, services: EngineServices):
     return verbs('session.events', { GET: (call) => sessions.listEvents(session, call) });
   }
   if (new RegExp(`^/sessions/${id}/operations/${id}$`).test(tail)) return operation('session.operation');
+  // google.longrunning.Operations beyond GET: dev's operations are done when answered, so nothing waits or is cancelled.
+  if (new RegExp(`^(/(sessions|memories)/${id})?/operations(/${id}:(wait|cancel))?$`).test(tail)) {
+    throw unserved(
+      `operations.${tail.endsWith(':wait') ? 'wait' : tail.endsWith(':cancel') ? 'cancel' : 'list'} (every operation dev answers is done: GET it by name)`,
+    );
+  }
   if (tail === '/memories') return verbs('memories', { POST: (call) => memories.create(call), GET: (call) => memories.list(call) });
   if (tail === '/memories:generate') return verbs('memories:generate', { POST: (call) => memories.generate(call) });
   if (tail === '/memories:retrieve') return verbs('memories:retrieve', { POST: (call) => memories.retrieve(call) });
@@ -73,5 +85,7 @@ export function routeOf(method: string, tail: string, services: EngineServices):
   if (new RegExp(`^/memories/${id}/operations/${id}$`).test(tail)) return operation('memory.operation');
   if (new RegExp(`^/memories/${id}(:rollback|/revisions(/.*)?)$`).test(tail)) throw unserved('memory revisions');
   if (new RegExp(`^/operations/${id}$`).test(tail)) return operation('operation');
-  throw notFound('No such method of the engine: see the REST reference of reasoningEngines.sessions and reasoningEngines.memories.');
+  throw notFound(
+    "No such method of the engine's Sessions, Memory Bank or operations: see the REST reference of reasoningEngines.sessions, reasoningEngines.memories and reasoningEngines.operations.",
+  );
 }

@@ -81,7 +81,12 @@ export function createEngineEndpoints(options: EngineEndpointsOptions): EngineEn
       let status: number;
       try {
         options.authenticate(req.headers.authorization);
-        if (engine !== options.resource) throw notFound(`ReasoningEngine not found: agentgen dev serves ${options.resource}.`);
+        // Reached only for an engine neither this one nor the control plane's (which routes its own first).
+        if (engine !== options.resource) {
+          throw notFound(
+            `ReasoningEngine ${engine} not found: agentgen dev has the engine it started with (${options.resource}) and those deployed to it (agentgen deploy --api-endpoint).`,
+          );
+        }
         const route = routeOf(req.method ?? 'GET', tail, services);
         label = `engine ${route.label}`;
         const type = req.headers['content-type'];

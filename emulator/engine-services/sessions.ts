@@ -20,12 +20,13 @@ import {
   optionalTimestampMs,
   requiredString,
   timestampMs,
+  withoutEmpty,
   type JsonObject,
 } from './fields.js';
 import { numericId, typeUrl, type Operations } from './operations.js';
 import { pageOf, pageSizeOf } from './paging.js';
 import { invalidArgument, notFound, ServiceError } from './service-error.js';
-import { maskedExpiry, maskedFields } from './update-mask.js';
+import { maskedExpiry, maskedFields, updateMaskOf } from './update-mask.js';
 
 /** One request, as the router hands it over. */
 export interface ServiceCall {
@@ -60,11 +61,21 @@ export interface StoredSession {
   eventBytes: number;
 }
 
-const createFields = ['userId', 'displayName', 'sessionState', 'ttl', 'expireTime', 'labels'];
+/** `name` is the proto's (IDENTIFIER): accepted and not read, the service names the session. */
+const createFields = ['name', 'userId', 'displayName', 'sessionState', 'ttl', 'expireTime', 'labels'];
 /** What a PATCH may change (google/cloud/aiplatform/v1beta1/session.proto: `user_id` is IMMUTABLE, the times OUTPUT_ONLY). */
 const updatableFields = ['displayName', 'sessionState', 'labels', 'ttl', 'expireTime'];
-const updateFields = ['name', 'createTime', 'updateTime', ...createFields];
-const appendFields = ['author', 'invocationId', 'timestamp', 'content', 'actions', 'errorCode', 'errorMessage', 'eventMetadata', 'rawEvent'];
+const updateFields = ['createTime', 'updateTime', ...createFields];
+/** Session's fields without presence in proto3 (strings, the labels map): empty is not set (fields.ts `withoutEmpty`). */
+const sessionScalarsMapsLists = ['name', 'userId', 'displayName', 'labels', 'createTime', 'updateTime'];
+const appendFields = ['name', 'author', 'invocationId', 'timestamp', 'content', 'actions', 'errorCode', 'errorMessage', 'eventMetadata', 'rawEvent'];
+
+/**
+ * The fields dev reads of each message a caller sends, by the message's name in session.proto:
+ * test/engine-services/current-protos.test.ts checks that every field the current protos give a
+ * caller to set is one of them, so a field a new release adds needs a decision here.
+ */
+export const sessionRequestFields: Readonly<Record<string, readonly string[]>> = { Session: createFields, SessionEvent: appendFields };
 
 /**
  * dev's bounds on one session (the platform publishes none we found): 10,000 events and 256 MiB of
@@ -104,7 +115,7 @@ export class Sessions {
   }
 
   create(call: ServiceCall): object {
-    const fields = messageFields(call.body, createFields, 'session');
+    const fields = withoutEmpty(messageFields(call.body, createFields, 'session'), sessionScalarsMapsLists);
     const userId = requiredString(fields, 'userId', 'session');
     const ttl = optionalDurationMs(fields, 'ttl', 'session');
     const expireAt = optionalTimestampMs(fields, 'expireTime', 'session');
@@ -167,23 +178,29 @@ export class Sessions {
   }
 
   /**
-   * `PATCH …/sessions/{id}[?updateMask=]`: the fields the mask names, or without one those the
-   * body holds (see update-mask.ts). Answers the session itself, as UpdateSession is declared in
-   * session_service.proto (not an operation, unlike create and delete). `userId` is immutable: the
-   * same value is accepted (Google's Python client sends it), another is 400.
+   * `PATCH …/sessions/{id}[?updateMask=]`: the fields the mask names, each read and checked, and
+   * nothing else; without a mask every updatable field, as UpdateSessionRequest documents ("If the
+   * mask is not present, all fields will be updated": one the body leaves out, or sends empty, is
+   * cleared). Answers the session itself, as UpdateSession is declared in session_service.proto
+   * (not an operation, unlike create and delete). `userId` is immutable: without a mask the same
+   * value is accepted (Google's Python client sends it), another is 400; under a mask it is a field
+   * outside it, not read.
    */
   update(id: string, call: ServiceCall): object {
     const session = this.#live(id, call.now);
-    const fields = messageFields(call.body, updateFields, 'session');
+    const fields = withoutEmpty(messageFields(call.body, updateFields, 'session'), sessionScalarsMapsLists);
     const name = optionalString(fields, 'name', 'session');
     if (name !== undefined && name !== session.name) throw invalidArgument("'session.name' must be the name in the URL.");
-    const userId = optionalString(fields, 'userId', 'session');
-    if (userId !== undefined && userId !== session.userId) throw invalidArgument("'session.userId' is immutable: it cannot be changed by an update.");
-    const paths = maskedFields(call.query, fields, updatableFields, 'session');
+    const masked = updateMaskOf(call.query) !== undefined;
+    if (!masked) {
+      const userId = optionalString(fields, 'userId', 'session');
+      if (userId !== undefined && userId !== session.userId) throw invalidArgument("'session.userId' is immutable: it cannot be changed by an update.");
+    }
+    const paths = maskedFields(call.query, fields, updatableFields, 'session', 'all');
     // Every value is read before any is applied: a bad one changes nothing.
-    const displayName = optionalString(fields, 'displayName', 'session');
-    const labels = optionalStringMap(fields, 'labels', 'session');
-    const sessionState = optionalObject(fields, 'sessionState', 'session');
+    const displayName = paths.has('displayName') ? optionalString(fields, 'displayName', 'session') : undefined;
+    const labels = paths.has('labels') ? optionalStringMap(fields, 'labels', 'session') : undefined;
+    const sessionState = paths.has('sessionState') ? optionalObject(fields, 'sessionState', 'session') : undefined;
     const expiry = maskedExpiry(fields, paths, 'session', call.now);
     if (expiry.expireTime !== undefined && expiry.expireTime <= call.now) throw invalidArgument("'session.expireTime' must be in the future.");
     if (paths.has('displayName')) session.displayName = displayName;
@@ -216,7 +233,7 @@ export class Sessions {
       throw new ServiceError('RESOURCE_EXHAUSTED', `A session holds at most ${maxEventsPerSession} events in agentgen dev: start another session.`);
     }
     const name = `${session.name}/events/${numericId()}`;
-    const json: JsonObject = { name, ...structuredClone(fields), author, invocationId, timestamp: iso(at) };
+    const json: JsonObject = { ...structuredClone(fields), name, author, invocationId, timestamp: iso(at) };
     const bytes = Buffer.byteLength(JSON.stringify(json));
     if (session.eventBytes + bytes > maxEventBytesPerSession) {
       throw new ServiceError(

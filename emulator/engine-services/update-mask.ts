@@ -1,18 +1,28 @@
 /**
  * Which fields a PATCH changes (AIP-134): those its `updateMask` query parameter names (a
  * `google.protobuf.FieldMask` in ProtoJSON: comma-separated lowerCamel paths; snake_case is
- * accepted too, as for body fields), or, without a mask, every updatable field the body holds.
- * `*` names every updatable field, so one the body leaves out is cleared. A path the method does
- * not update is 400 INVALID_ARGUMENT, naming it, never ignored. (The engine resource's own PATCH,
- * whose mask is required and checked against the proto, is control-plane/update-mask.ts.)
+ * accepted too, as for body fields); `*` names every updatable field. Only those fields are read
+ * and checked: a field outside the mask is neither applied nor validated, as the service reads it.
+ * Without a mask, the API's own rule for the method (`maskless`): `all` where the proto says so
+ * (UpdateSessionRequest: "If the mask is not present, all fields will be updated", so one the body
+ * leaves out is cleared), `populated` where it says nothing (UpdateMemoryRequest), AIP-134's
+ * implied mask of the fields the body sets (non-empty: fields.ts `withoutEmpty` drops the rest
+ * first). A path the method does not update is 400 INVALID_ARGUMENT, naming it, never ignored.
+ * (The engine resource's own PATCH is control-plane/update-mask.ts.)
  */
 import { expiryAfter, optionalDurationMs, optionalTimestampMs, snakeToCamel, type JsonObject } from './fields.js';
 import { invalidArgument } from './service-error.js';
 
 /** The paths of the request's `updateMask` (or `update_mask`) that `fields` (the body) updates. */
-export function maskedFields(query: URLSearchParams, fields: JsonObject, updatable: readonly string[], where: string): Set<string> {
-  const mask = query.get('updateMask') ?? query.get('update_mask') ?? undefined;
-  if (mask === undefined || mask.trim() === '') return new Set(updatable.filter((name) => fields[name] !== undefined));
+export function maskedFields(
+  query: URLSearchParams,
+  fields: JsonObject,
+  updatable: readonly string[],
+  where: string,
+  maskless: 'all' | 'populated',
+): Set<string> {
+  const mask = updateMaskOf(query);
+  if (mask === undefined) return new Set(maskless === 'all' ? updatable : updatable.filter((name) => fields[name] !== undefined));
   if (mask.trim() === '*') return new Set(updatable);
   const paths = new Set<string>();
   for (const raw of mask.split(',')) {
@@ -25,6 +35,12 @@ export function maskedFields(query: URLSearchParams, fields: JsonObject, updatab
     paths.add(path);
   }
   return paths;
+}
+
+/** The request's `updateMask` (or `update_mask`), undefined when absent or empty (an empty FieldMask is no mask). */
+export function updateMaskOf(query: URLSearchParams): string | undefined {
+  const mask = query.get('updateMask') ?? query.get('update_mask') ?? undefined;
+  return mask === undefined || mask.trim() === '' ? undefined : mask;
 }
 
 /**

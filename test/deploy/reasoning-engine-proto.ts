@@ -1,8 +1,8 @@
 /**
  * The v1beta1 `ReasoningEngine` message (the version `agentgen deploy` speaks: runtime revisions
  * and the traffic split exist only there) and `ReasoningEngineRuntimeRevision`, from the protos
- * `@google-cloud/aiplatform` 6.11.0 ships (its protobufjs JSON descriptor; the same tree as
- * googleapis/googleapis `google/cloud/aiplatform/v1beta1/reasoning_engine.proto`, Aug 2026), and a
+ * `@google-cloud/aiplatform` 7.x ships (its protobufjs JSON descriptor, of the `aiplatform-v7` alias;
+ * the same tree as googleapis/googleapis `google/cloud/aiplatform/v1beta1/reasoning_engine.proto`), and a
  * check that a ProtoJSON body uses only their fields, each with a value of the field's type:
  * strings, bools, int32 as whole numbers, bytes as base64, enums by name, maps as objects of the
  * map's value type, Struct as a JSON object, at most one member of each oneof.
@@ -22,7 +22,8 @@ import { sdkOnlyFields as sharedTable, type SdkOnlyField, type Shape } from '../
 export type { SdkOnlyField, Shape };
 
 const require = createRequire(import.meta.url);
-const descriptor = require.resolve('@google-cloud/aiplatform/build/protos/protos.json');
+// The current major's definitions (the `aiplatform-v7` alias of @google-cloud/aiplatform: issue 47, item 3).
+const descriptor = require.resolve('aiplatform-v7/build/protos/protos.json');
 export const protoRoot = protobuf.Root.fromJSON(JSON.parse(readFileSync(descriptor, 'utf8')));
 const v1beta1 = 'google.cloud.aiplatform.v1beta1';
 export const reasoningEngineType = protoRoot.lookupType(`${v1beta1}.ReasoningEngine`);

@@ -281,7 +281,10 @@ describe('refused requests (google.rpc.Status, container not called)', () => {
     const other = await status(
       await fetch(`${emulator.url}/v1/projects/x/locations/l/reasoningEngines/1:query`, { method: 'POST', headers: auth, body: '{}' }),
     );
-    expect([other.http, other.error.message]).toEqual([404, `Resource projects/x/locations/l/reasoningEngines/1 not found: this emulator serves ${resource}`]);
+    expect([other.http, other.error.message]).toEqual([
+      404,
+      `Resource projects/x/locations/l/reasoningEngines/1 not found: agentgen dev has the engine it started with (${resource}) and those deployed to it (agentgen deploy --api-endpoint), each with its runtime revisions`,
+    ]);
     const verb = await status(await fetch(`${base()}:run`, { method: 'POST', headers: auth, body: '{}' }));
     expect([verb.http, verb.error.status]).toEqual([404, 'NOT_FOUND']);
     const root = await status(await fetch(`${emulator.url}/api/reasoning_engine`, { method: 'POST', headers: auth, body: '{}' }));

@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 
+/** What the gRPC face adds to grpc-js's words for a method it does not serve (issue 47, item 4). */
+const unservedNote = ': agentgen dev does not serve it; see "What agentgen dev does not serve" in agentgen\'s docs/dev.md';
+
 const name = 'projects/edge/locations/local/reasoningEngines/3';
 const execution = '/google.cloud.aiplatform.v1.ReasoningEngineExecutionService';
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -202,6 +205,9 @@ describe("agentgen dev's gRPC face at its edges", () => {
         (failure) => resolve({ error: failure }),
       );
     });
-    expect([error?.code, error?.details]).toEqual([status.UNIMPLEMENTED, `The server does not implement the method ${execution}/AsyncQueryReasoningEngine`]);
+    expect([error?.code, error?.details]).toEqual([
+      status.UNIMPLEMENTED,
+      `The server does not implement the method ${execution}/AsyncQueryReasoningEngine${unservedNote}`,
+    ]);
   });
 });

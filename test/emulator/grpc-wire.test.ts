@@ -13,6 +13,9 @@ import { frame, FramingError, MessageReader } from '../../emulator/grpc/wire/fra
 import { parseTimeout, percentEncode } from '../../emulator/grpc/wire/headers.js';
 import { createGrpcServer, type GrpcServer, type ServerCall, type StopReason } from '../../emulator/grpc/wire/server.js';
 
+/** What the gRPC face adds to grpc-js's words for a method it does not serve (issue 47, item 4). */
+const unservedNote = ': agentgen dev does not serve it; see "What agentgen dev does not serve" in agentgen\'s docs/dev.md';
+
 const refusal = (run: () => unknown): FramingError['status'] | undefined => {
   try {
     run();
@@ -153,7 +156,7 @@ describe('the server, with a grpc-js client and a raw HTTP/2 one', () => {
     expect(await unary('/t.S/Echo', Buffer.from('hi'), metadata)).toEqual({ error: null, answer: Buffer.from('hi') });
     expect(seen.authorization).toBe('Bearer t');
     const { error } = await unary('/t.S/Nope', Buffer.from('hi'));
-    expect([error?.code, error?.details]).toEqual([status.UNIMPLEMENTED, 'The server does not implement the method /t.S/Nope']);
+    expect([error?.code, error?.details]).toEqual([status.UNIMPLEMENTED, `The server does not implement the method /t.S/Nope${unservedNote}`]);
   });
 
   it('ends an error with its status, its message percent-encoded, and binary trailers', async () => {

@@ -181,7 +181,7 @@ describe('the long-running operations and pages of the REST API', () => {
 });
 
 describe("updates and purges through Google's client", () => {
-  it('updates a session: the masked fields only, or those the body holds, answering the session', async () => {
+  it('updates a session: the masked fields only, or without a mask every field (session_service.proto), answering the session', async () => {
     const sessions = client.agentEnginesInternal.sessions;
     const name = `${resource}/sessions/to-update`;
     await sessions.createInternal({
@@ -192,11 +192,13 @@ describe("updates and purges through Google's client", () => {
     // The mask names displayName only: the state in the same body is left as it was.
     const masked = await sessions.updateInternal({ name, config: { displayName: 'second', sessionState: { step: 9 }, updateMask: 'displayName' } });
     expect(masked).toMatchObject({ name, displayName: 'second', sessionState: { step: 1 }, userId: 'ivy', labels: { team: 'a' } });
-    // No mask: every field the body holds, the unchanged userId accepted.
+    // No mask: "all fields will be updated" (UpdateSessionRequest), so the displayName the body
+    // leaves out is cleared; the unchanged userId is accepted.
     const whole = await sessions.updateInternal({ name, config: { sessionState: { step: 2 }, labels: { team: 'b' }, userId: 'ivy', ttl: '3600s' } });
-    expect(whole).toMatchObject({ displayName: 'second', sessionState: { step: 2 }, labels: { team: 'b' } });
+    expect(whole).toMatchObject({ sessionState: { step: 2 }, labels: { team: 'b' } });
+    expect(whole).not.toHaveProperty('displayName');
     const kept = await sessions.get({ name });
-    expect(kept).toMatchObject({ displayName: 'second', sessionState: { step: 2 }, labels: { team: 'b' } });
+    expect(kept).toMatchObject({ sessionState: { step: 2 }, labels: { team: 'b' } });
     expect(Date.parse(kept.expireTime!) - Date.parse(kept.updateTime!)).toBe(3_600_000);
     expect(Date.parse(kept.updateTime!)).toBeGreaterThanOrEqual(Date.parse(kept.createTime!));
     // A masked field the body leaves out is cleared (AIP-134).
@@ -308,5 +310,42 @@ describe("updates and purges through Google's client", () => {
     });
     expect(purged.response?.purgeCount).toBe(1);
     expect(await facts({})).toEqual(['Max is a nurse', 'Max likes jazz']);
+  });
+});
+
+describe("the control plane as Google's adk deploy calls it", () => {
+  /**
+   * `adk deploy agent_engine` (google/adk-js dev/src/cli/deploy/cli_deploy_agent_engine.ts, adk-devtools
+   * 2.0) creates with `agentEnginesInternal.createInternal({config})` and, given `--agent_engine_id`,
+   * updates with `updateInternal({name, config})`: the same config, and no update mask. The proto
+   * marks the mask OPTIONAL; dev reads a maskless update as AIP-134's implied mask (the fields set).
+   */
+  it('accepts the redeploy: a maskless update of displayName, description and spec makes a new revision', async () => {
+    const engines = client.agentEnginesInternal;
+    const config = (image: string) => ({
+      displayName: 'adk-agent',
+      description: 'deployed by adk deploy',
+      spec: {
+        containerSpec: { imageUri: image },
+        deploymentSpec: { containerConcurrency: 9, minInstances: 1, maxInstances: 10, resourceLimits: { cpu: '1', memory: '2Gi' } },
+      },
+    });
+    const settle = async (operation: { name?: string; done?: boolean; error?: unknown; response?: unknown }) => {
+      for (let tries = 0; !operation.done && tries < 200; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        operation = await engines.getAgentOperationInternal({ operationName: operation.name! });
+      }
+      expect(operation.error).toBeUndefined();
+      expect(operation.done).toBe(true);
+      return operation.response as { name: string; description?: string; spec?: { containerSpec?: { imageUri?: string } } };
+    };
+    const created = await settle(await engines.createInternal({ config: config('us-docker.pkg.dev/p/r/agent-engine-a:latest') }));
+    const updated = await settle(await engines.updateInternal({ name: created.name, config: config('us-docker.pkg.dev/p/r/agent-engine-a:v2') }));
+    expect(updated).toMatchObject({
+      name: created.name,
+      description: 'deployed by adk deploy',
+      spec: { containerSpec: { imageUri: 'us-docker.pkg.dev/p/r/agent-engine-a:v2' } },
+    });
+    expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^control plane: updated ${created.name} \\(displayName, description, spec\\)$`)));
   });
 });

@@ -61,7 +61,9 @@ describe('engine services: refusals', () => {
       ['POST', `${base}/memories:generate`, { scope: { user_id: 'u' } }, /Exactly one of/],
       ['POST', `${base}/memories:retrieve`, { similaritySearchParams: { searchQuery: 'x' } }, /'scope' is required/],
       ['POST', `${base}/memories:retrieve`, { scope: { user_id: 'a*' } }, /wildcard/],
-      ['POST', `${base}/memories`, { fact: 'f', scope: {} }, /1 to 5/],
+      // proto3: an empty map is no map.
+      ['POST', `${base}/memories`, { fact: 'f', scope: {} }, /'memory.scope' is required/],
+      ['POST', `${base}/memories`, { fact: 'f', scope: { a: '1', b: '2', c: '3', d: '4', e: '5', f: '6' } }, /1 to 5/],
       ['PATCH', `${base}/sessions/patched?updateMask=userId`, { userId: 'u' }, /Invalid update_mask path "userId" for 'session'/],
       ['PATCH', `${base}/sessions/patched?updateMask=${encodeURIComponent('{"x":1}')}`, {}, /^Invalid update_mask path for 'session'/],
       ['PATCH', `${base}/sessions/patched`, { userId: 'someone-else' }, /'session.userId' is immutable/],

@@ -263,7 +263,11 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
     });
     if (closing) return call.shutDown(shutdownStatus);
     const method = methods.get(path);
-    if (method === undefined) return call.end({ code: grpcStatus.UNIMPLEMENTED, message: `The server does not implement the method ${path}` });
+    if (method === undefined) {
+      // grpc-js's words, then where the docs say what is served (issue 47: every unserved call says so).
+      const message = `The server does not implement the method ${path}: agentgen dev does not serve it; see "What agentgen dev does not serve" in agentgen's docs/dev.md`;
+      return call.end({ code: grpcStatus.UNIMPLEMENTED, message });
+    }
     const timeout = firstHeader(headers, 'grpc-timeout');
     if (timeout !== undefined) {
       const ms = parseTimeout(timeout);
