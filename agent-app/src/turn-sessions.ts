@@ -13,8 +13,9 @@
  *   that reads the session back during the turn (state deltas, the next model request's
  *   history) sees it at once, and queues the event for the store; it resolves without waiting;
  * - the queue writes in order, one write at a time, in the background while the model works:
- *   every event that came while a write was in flight goes in the next write (one statement for
- *   a store that can take several at once, `TurnWriter`; else one `appendEvent` each, in order);
+ *   every event that came while a write was in flight, or in the same turn of the event loop as
+ *   the first, goes in the next write (one statement for a store that can take several at once,
+ *   `TurnWriter`; else one `appendEvent` each, in order);
  * - a failed write stops the queue (nothing after it is written: a gap is never left) and the
  *   turn: the next `appendEvent` throws it, and `settle()` rejects with it;
  * - `settle()` resolves once every queued event is stored: the turn's stream ends only after it.
@@ -114,6 +115,9 @@ export class TurnSessions extends BaseSessionService {
 
   async #drain(): Promise<void> {
     try {
+      // The first write waits for the events the same burst of work appends (a model's answer and
+      // the tool's result often come in one go): one macrotask, then all that is waiting goes at once.
+      await new Promise((resolve) => setImmediate(resolve));
       while (this.#pending.length > 0) await this.#writer.write(this.#pending.splice(0));
     } catch (error) {
       // Nothing after a failed write is written: the store keeps a prefix of the turn, never a gap.

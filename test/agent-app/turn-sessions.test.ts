@@ -36,9 +36,13 @@ describe('a turn stores its events behind it (issue 48)', () => {
     const { id } = await service.createSession({ appName: app.appName, userId: 'u1' });
     const turn = (await app.async_stream_query({ user_id: 'u1', session_id: id, message: 'weather in Rome' }))[Symbol.asyncIterator]();
 
-    // The model is called and its first event reaches the caller while the user's message is still being stored.
+    const stored = async () => (await service.getSession({ appName: app.appName, userId: 'u1', sessionId: id }))?.events.length;
+    // The model is called and its first event reaches the caller before the user's message is stored.
     const first = await turn.next();
     expect(first.value?.content?.parts?.[0]?.function_call?.name).toBe('get_weather');
+    expect(await stored()).toBe(0);
+    await tick();
+    // One write at a time: the user's message first, the rest waiting behind it.
     expect(held.map(({ event }) => event.author)).toEqual(['user']);
     const events = [first.value!, (await turn.next()).value!, (await turn.next()).value!];
     expect(events.map((event) => event.author)).toEqual(['weather_agent', 'weather_agent', 'weather_agent']);
@@ -48,17 +52,17 @@ describe('a turn stores its events behind it (issue 48)', () => {
     const end = turn.next().then((result) => ((ended = true), result));
     await tick();
     expect(ended).toBe(false);
-    const stored: string[] = [];
+    const written: string[] = [];
     while (!ended) {
       const next = held.shift();
       if (next) {
-        stored.push(next.event.author ?? '');
+        written.push(next.event.author ?? '');
         next.release();
       }
       await tick();
     }
     expect((await end).done).toBe(true);
-    expect(stored).toEqual(['user', 'weather_agent', 'weather_agent', 'weather_agent']);
+    expect(written).toEqual(['user', 'weather_agent', 'weather_agent', 'weather_agent']);
     expect(mostInFlight()).toBe(1);
     const session = await service.getSession({ appName: app.appName, userId: 'u1', sessionId: id });
     expect(session?.events.map((event) => event.id)).toEqual([expect.any(String), ...events.map((event) => event.id)]);
