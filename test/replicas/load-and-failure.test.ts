@@ -20,7 +20,10 @@ const logs: string[] = [];
 
 beforeAll(async () => {
   pg = await startPostgres('replicas');
-  fleet = await startFleet({ replicas: 2, sessionUri: pg.uri, logger: (line) => logs.push(line) });
+  // A replica running 50 conversations flat out answers its liveness probe late when the shared
+  // machine is loaded (measured: past 2 s at a load average of 14 on 2 cores), and dev would take it
+  // for frozen before the kill this test is about; a probe may take 10 s here.
+  fleet = await startFleet({ replicas: 2, sessionUri: pg.uri, logger: (line) => logs.push(line), liveness: { quietMs: 5_000, probeTimeoutMs: 10_000 } });
 }, 60_000);
 
 afterAll(async () => {
@@ -131,7 +134,10 @@ describe('100 conversations of 5 turns, one replica killed with SIGKILL mid-run 
       expect(record.startedAt, JSON.stringify(record.error)).toBeLessThanOrEqual(killDone);
       expect(record.endedAt, JSON.stringify(record.error)).toBeGreaterThanOrEqual(killSent);
     }
-    expect(failed.some((record) => record.error?.httpStatus === 200)).toBe(true); // an error line in an open stream
+    // Each as dev said it: an error line in a stream already open, or, for a turn cut before its first
+    // event (most of them now that a turn's writes no longer stand between its events, issue 48), the
+    // call's status; never a failure of the client's own (a hang cut by a timeout, a broken line).
+    for (const record of failed) expect(record.error?.status, JSON.stringify(record.error)).not.toBe('CLIENT');
     // No ok turn lacks its answer.
     for (const record of succeeded) expect(record.answer, record.message).toMatch(/^You (asked before|have asked nothing)/);
 
