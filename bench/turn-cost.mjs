@@ -32,6 +32,17 @@
 //     sequence. The metadata server (one token fetch, then cached) is dev's directly: on the
 //     runtime it is on the host.
 //
+// Beside each AgentApp setup, ADK's Runner driven by hand on the same store (ADK's own service:
+// DatabaseSessionService, VertexAiSessionService): the reference's behaviour, which waits for each
+// event's append before handing the event on or calling the model again.
+//
+// Time to the first event (issue 48): a second pass per run gives the scripted model a model's time
+// (`--model-ms`, default 100 ms a call; a weather turn makes two calls) and times, per turn, the
+// request to the first event the caller receives, to the last, and to the stream's end; on dev's
+// Sessions API, the round trips waited for before each are the time the proxy's delay added
+// (delayed minus loopback, the same setup) divided by one call's delay. With an instant model (the
+// first pass) no write can overlap anything, so the turn's end waits for every write queued.
+//
 // Calls are counted by wrapping the service instance the app (or the runner) uses: its
 // createSession, getSession, listSessions, deleteSession and appendEvent each count, then call
 // through. HTTP requests are counted in the proxy, by route, with the round trips a turn waits for
@@ -40,13 +51,14 @@
 // Per run, each setup's p50 over `--turns` turns; reported: the median of the runs' p50s, their
 // min–max, and the ratio to the floor's median p50 in the same run.
 import { InMemorySessionService, Runner } from '@google/adk';
+import { DatabaseSessionService } from '@google/adk/sessions/database';
 import { Agent, createServer, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import nodePostgres from 'pg';
 import { median, recordResult, spread } from './result.mjs';
 import { loadHarness } from './ts-harness.mjs';
-import { eventsPerTurn, weatherAgent } from './weather-agent.mjs';
+import { eventsPerTurn, Scripted, weatherAgent } from './weather-agent.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -54,12 +66,16 @@ const { values } = parseArgs({
     turns: { type: 'string', default: '10' },
     history: { type: 'string', default: '4' },
     'delay-ms': { type: 'string', default: '15' },
+    'model-ms': { type: 'string', default: '100' },
+    'timed-turns': { type: 'string', default: '3' },
   },
 });
 const runs = Number(values.runs);
 const turns = Number(values.turns);
 const history = Number(values.history);
 const delayMs = Number(values['delay-ms']);
+const modelMs = Number(values['model-ms']);
+const timedTurns = Number(values['timed-turns']);
 const appName = 'bench';
 const userId = 'u';
 const message = 'weather?';
@@ -184,31 +200,63 @@ async function consume(stream) {
   if (events !== eventsPerTurn) throw new Error(`expected ${eventsPerTurn} events in a turn, got ${events}`);
 }
 
-/** ADK's Runner with in-memory sessions, driven by hand: the floor. */
-function adkSetup() {
-  const sessionService = new InMemorySessionService();
+/** Times one turn: from the call to the first event, to the last, and to the stream's end. */
+async function timed(start) {
+  const started = performance.now();
+  let first;
+  let last;
+  let events = 0;
+  for await (const _event of await start()) {
+    last = performance.now() - started;
+    first ??= last;
+    events++;
+  }
+  const end = performance.now() - started;
+  if (events !== eventsPerTurn) throw new Error(`expected ${eventsPerTurn} events in a turn, got ${events}`);
+  return { first, last, end };
+}
+
+const noBracket = { before() {}, after() {} };
+
+/** ADK's Runner driven by hand on `sessionService` (in memory: the floor); `around` brackets the history's building. */
+function handSetup(sessionService, around = noBracket) {
   const calls = countCalls(sessionService);
-  const runner = new Runner({ appName, agent: weatherAgent(), sessionService });
-  const turn = (sessionId) => consume(runner.runAsync({ userId, sessionId, newMessage: { role: 'user', parts: [{ text: message }] } }));
+  const model = new Scripted();
+  const runner = new Runner({ appName, agent: weatherAgent(model), sessionService });
+  const run = (sessionId) => runner.runAsync({ userId, sessionId, newMessage: { role: 'user', parts: [{ text: message }] } });
+  const turn = (sessionId) => consume(run(sessionId));
   return {
     calls,
+    model,
     async newSession() {
-      const { id } = await sessionService.createSession({ appName, userId });
-      for (let i = 0; i < history; i++) await turn(id);
-      return id;
+      around.before();
+      try {
+        const { id } = await sessionService.createSession({ appName, userId });
+        for (let i = 0; i < history; i++) await turn(id);
+        return id;
+      } finally {
+        around.after();
+      }
     },
     turn,
+    timedTurn: (sessionId) => timed(() => run(sessionId)),
+    close: () => sessionService.orm?.close(true),
   };
 }
 
 /** An AgentApp with the given options, its session service counted; `around` brackets the history's building (the proxy's delay off). */
-async function appSetup(AgentApp, options, around = { before() {}, after() {} }) {
-  const app = new AgentApp({ agent: weatherAgent(), appName, warn: () => undefined, ...options });
+async function appSetup(AgentApp, options, around = noBracket) {
+  const model = new Scripted();
+  const app = new AgentApp({ agent: weatherAgent(model), appName, warn: () => undefined, ...options });
   await app.ready();
   const calls = countCalls(app.services.sessionService);
-  const turn = (sessionId) => app.async_stream_query({ user_id: userId, session_id: sessionId, message }).then(consume);
+  const start = (sessionId) => app.async_stream_query({ user_id: userId, session_id: sessionId, message });
+  const turn = (sessionId) => start(sessionId).then(consume);
   return {
+    app,
     calls,
+    model,
+    timedTurn: (sessionId) => timed(() => start(sessionId)),
     async newSession() {
       around.before();
       try {
@@ -243,30 +291,41 @@ process.env.GCE_METADATA_HOST = devEnv.GCE_METADATA_HOST;
 const postgres = 'AgentApp, PostgreSQL';
 const statements = countStatements();
 const delayed = `dev's Sessions API +${2 * delayMs} ms a call`;
+const loopback = "dev's Sessions API (loopback)";
 const floor = 'ADK Runner by hand, in memory';
 const setups = {};
 try {
-  setups[floor] = adkSetup();
+  const delayOff = { before: () => (proxy.state.delay = 0), after: () => (proxy.state.delay = delayMs) };
+  const proxied = { ...devEnv, AGENTGEN_ENGINE_API_ENDPOINT: proxy.url };
+  setups[floor] = handSetup(new InMemorySessionService());
   setups['AgentApp, in memory'] = await appSetup(AgentApp, { env: {} });
+  const adkDatabase = new DatabaseSessionService(pg.uri);
+  await adkDatabase.init();
+  setups['ADK Runner by hand, PostgreSQL'] = handSetup(adkDatabase);
   setups[postgres] = await appSetup(AgentApp, { env: {}, sessionService: pg.uri });
-  setups["AgentApp, dev's Sessions API (loopback)"] = await appSetup(AgentApp, { env: devEnv });
-  setups[`AgentApp, ${delayed}`] = await appSetup(
-    AgentApp,
-    { env: { ...devEnv, AGENTGEN_ENGINE_API_ENDPOINT: proxy.url } },
-    { before: () => (proxy.state.delay = 0), after: () => (proxy.state.delay = delayMs) },
-  );
+  // ADK's VertexAiSessionService as AgentApp builds it from the same environment, driven by hand.
+  const vertexOf = (env) => new AgentApp({ agent: weatherAgent(), appName, warn: () => undefined, env }).services.sessionService;
+  setups[`ADK Runner by hand, ${loopback}`] = handSetup(vertexOf(devEnv));
+  setups[`AgentApp, ${loopback}`] = await appSetup(AgentApp, { env: devEnv });
+  setups[`ADK Runner by hand, ${delayed}`] = handSetup(vertexOf(proxied), delayOff);
+  setups[`AgentApp, ${delayed}`] = await appSetup(AgentApp, { env: proxied }, delayOff);
   proxy.state.delay = delayMs;
 
   console.log(
-    `turn-cost: the turn after ${history} turns of history, ${turns} turns per setup and run, ${runs} runs (+1 warm-up), ` +
-      `dev's calls +${delayMs} ms each way in the delayed setup; ${cpus().length} cores, load ${loadavg()[0].toFixed(2)}`,
+    `turn-cost: the turn after ${history} turns of history, ${turns} turns per setup and run (then ${timedTurns} with the model at ${modelMs} ms a call), ` +
+      `${runs} runs (+1 warm-up), dev's calls +${delayMs} ms each way in the delayed setups; ${cpus().length} cores, load ${loadavg()[0].toFixed(2)}`,
   );
-  const perRun = Object.fromEntries(Object.keys(setups).map((name) => [name, []]));
-  const callCounts = Object.fromEntries(Object.keys(setups).map((name) => [name, []]));
-  const httpCounts = [];
-  const sqlCounts = [];
+  const names = Object.keys(setups);
+  const byName = (make) => Object.fromEntries(names.map((name) => [name, make()]));
+  const perRun = byName(() => []);
+  const callCounts = byName(() => []);
+  const httpCounts = byName(() => []);
+  const sqlCounts = byName(() => []);
+  const moments = ['first', 'last', 'end'];
+  const timesPerRun = byName(() => ({ first: [], last: [], end: [] }));
   for (let run = -1; run < runs; run++) {
     for (const [name, setup] of Object.entries(setups)) {
+      // The instant model: what a turn costs around the model.
       const ms = [];
       for (let i = 0; i < turns; i++) {
         const id = await setup.newSession();
@@ -280,15 +339,31 @@ try {
         proxy.state.counting = false;
         if (run < 0) continue; // warm-up: code loaded, connections opened, nothing kept
         callCounts[name].push(setup.calls.take());
-        if (name.endsWith(delayed)) httpCounts.push(proxy.takeCounts());
-        if (name === postgres) sqlCounts.push(statements.take());
+        if (name.endsWith(delayed)) httpCounts[name].push(proxy.takeCounts());
+        if (name.includes('PostgreSQL')) sqlCounts[name].push(statements.take());
       }
       if (run >= 0) perRun[name].push(median(ms));
+      // The model at `modelMs` a call: when the caller gets the first event, the last, the end.
+      const times = { first: [], last: [], end: [] };
+      for (let i = 0; i < timedTurns; i++) {
+        const id = await setup.newSession();
+        setup.model.delayMs = modelMs;
+        try {
+          const turn = await setup.timedTurn(id);
+          for (const moment of moments) times[moment].push(turn[moment]);
+        } finally {
+          setup.model.delayMs = 0;
+        }
+      }
+      if (run >= 0) for (const moment of moments) timesPerRun[name][moment].push(median(times[moment]));
     }
     if (run >= 0) {
       process.stdout.write(
         `  run ${run + 1}: ${Object.entries(perRun)
-          .map(([name, p50s]) => `${name} ${p50s.at(-1).toFixed(2)}`)
+          .map(
+            ([name, p50s]) =>
+              `${name} ${p50s.at(-1).toFixed(2)} (first event ${timesPerRun[name].first.at(-1).toFixed(1)}, end ${timesPerRun[name].end.at(-1).toFixed(1)})`,
+          )
           .join('; ')} (ms p50)\n`,
       );
     }
@@ -309,7 +384,17 @@ try {
   const floorP50 = median(perRun[floor]);
   const rows = [];
   const table = ['| sessions | turn p50 (ms) [min–max over runs] | ratio to the floor | session-service calls per turn |', '|---|---|---|---|'];
-  const notes = { runs, turns, history, delayMsEachWay: delayMs, callsPerTurn: {} };
+  const notes = {
+    runs,
+    turns,
+    history,
+    delayMsEachWay: delayMs,
+    modelMsPerCall: modelMs,
+    timedTurns,
+    callsPerTurn: {},
+    httpRequestsPerTurn: {},
+    sqlStatementsPerTurn: {},
+  };
   for (const [name, p50s] of Object.entries(perRun)) {
     const p50 = spread(p50s);
     const calls = perTurn(callCounts[name]);
@@ -318,48 +403,79 @@ try {
       .map(([method, n]) => `${method} ${n}`)
       .join(', ');
     table.push(`| ${name} | ${p50.median.toFixed(2)} [${p50.min.toFixed(2)}–${p50.max.toFixed(2)}] | ${(p50.median / floorP50).toFixed(2)} | ${callsText} |`);
+    // Issue 48's targets: a PostgreSQL turn at most 5× the in-memory floor, in at most 6 statements.
+    const ratioTarget = name === postgres ? { target: '<= 5', met: p50.median / floorP50 <= 5 } : {};
     rows.push(
       {
         metric: `${name}: turn p50`,
         unit: 'ms',
         ...p50,
-        ...(name === floor ? {} : { baseline: floor, baselineMedian: floorP50, ratio: p50.median / floorP50 }),
+        ...(name === floor ? {} : { baseline: floor, baselineMedian: floorP50, ratio: p50.median / floorP50, ...ratioTarget }),
       },
       { metric: `${name}: session-service calls per turn`, unit: 'calls', ...total(callCounts[name]) },
     );
+    if (httpCounts[name].length > 0) {
+      const routes = httpCounts[name].map(({ [sequentialKey]: _, ...byRoute }) => byRoute);
+      notes.httpRequestsPerTurn[name] = perTurn(routes);
+      rows.push(
+        { metric: `${name}: HTTP requests per turn`, unit: 'requests', ...total(routes) },
+        { metric: `${name}: round trips in sequence per turn`, unit: 'round trips', ...spread(httpCounts[name].map((counts) => counts[sequentialKey])) },
+      );
+    }
+    if (sqlCounts[name].length > 0) {
+      notes.sqlStatementsPerTurn[name] = perTurn(sqlCounts[name]);
+      const sql = total(sqlCounts[name]);
+      rows.push({
+        metric: `${name}: SQL statements per turn`,
+        unit: 'statements',
+        ...sql,
+        ...(name === postgres ? { target: '<= 6', met: sql.max <= 6 } : {}),
+      });
+    }
   }
-  const routes = httpCounts.map(({ [sequentialKey]: _, ...byRoute }) => byRoute);
-  const http = perTurn(routes);
-  const roundTrips = spread(httpCounts.map((counts) => counts[sequentialKey]));
-  // Per run: what the added delay cost the turn, in calls' worth of delay.
-  const loopback = perRun["AgentApp, dev's Sessions API (loopback)"];
-  // A check on the count above: the latency the delay added, in calls' worth of delay (above the
-  // count by the proxy's own hop and its timers' lateness on a busy machine).
-  const sequential = spread(perRun[`AgentApp, ${delayed}`].map((p50, run) => (p50 - loopback[run]) / (2 * delayMs)));
-  notes.httpRequestsPerTurn = http;
-  notes.addedLatencyInRoundTrips = +sequential.median.toFixed(2);
-  rows.push(
-    { metric: "dev's Sessions API: HTTP requests per turn", unit: 'requests', ...total(routes) },
-    { metric: "dev's Sessions API: round trips waited for in sequence per turn", unit: 'round trips', ...roundTrips },
-  );
-  const sql = total(sqlCounts);
-  notes.sqlStatementsPerTurn = perTurn(sqlCounts);
-  rows.push({ metric: 'PostgreSQL: SQL statements per turn', unit: 'statements', ...sql });
   console.log(table.join('\n'));
-  console.log(
-    `SQL statements per turn to PostgreSQL: ${sql.median} (${Object.entries(notes.sqlStatementsPerTurn)
-      .map(([kind, n]) => `${kind} ${n}`)
-      .join(', ')})`,
-  );
-  console.log(
-    `HTTP requests per turn to the Sessions API: ${Object.entries(http)
-      .map(([route, n]) => `${route} ${n}`)
-      .join(', ')}`,
-  );
-  console.log(
-    `round trips a turn waits for in sequence: ${roundTrips.median} counted at the proxy; ` +
-      `the added latency ÷ ${2 * delayMs} ms: ${sequential.median.toFixed(2)} [${sequential.min.toFixed(2)}–${sequential.max.toFixed(2)}]`,
-  );
+  for (const [name, kinds] of Object.entries(notes.sqlStatementsPerTurn)) {
+    console.log(
+      `${name}: SQL statements per turn ${Object.entries(kinds)
+        .map(([kind, n]) => `${kind} ${n}`)
+        .join(', ')}`,
+    );
+  }
+  for (const [name, routes] of Object.entries(notes.httpRequestsPerTurn)) {
+    console.log(
+      `${name}: HTTP requests per turn ${Object.entries(routes)
+        .map(([route, n]) => `${route} ${n}`)
+        .join(', ')}`,
+    );
+  }
+
+  // Time to the first event, the last and the end, the model at `modelMs` a call; on dev's Sessions
+  // API, the round trips waited for before each: (delayed − loopback, same setup) ÷ one call's delay.
+  const timeTable = [
+    `| sessions (model ${modelMs} ms a call) | first event (ms) | last event (ms) | stream end (ms) | round trips waited for: first event / end |`,
+    '|---|---|---|---|---|',
+  ];
+  const label = { first: 'time to the first event', last: 'time to the last event', end: "time to the stream's end" };
+  for (const name of names) {
+    const cells = moments.map((moment) => spread(timesPerRun[name][moment]));
+    for (const [i, moment] of moments.entries()) rows.push({ metric: `${name}: ${label[moment]} (model ${modelMs} ms a call)`, unit: 'ms', ...cells[i] });
+    let waited = '';
+    if (name.endsWith(delayed)) {
+      const base = timesPerRun[name.replace(delayed, loopback)];
+      const trips = (moment) => spread(timesPerRun[name][moment].map((ms, run) => (ms - base[moment][run]) / (2 * delayMs)));
+      const [first, end] = [trips('first'), trips('end')];
+      // Issue 48's targets for AgentApp: 1 round trip before the first event, 2 in all. The measure
+      // also holds the proxy's own hop and its timers' lateness: a whole number of round trips is met.
+      const targets = (most, trips) => (name.startsWith('AgentApp') ? { target: `<= ${most}`, met: Math.round(trips.median) <= most } : {});
+      rows.push(
+        { metric: `${name}: round trips waited for before the first event`, unit: 'round trips', ...first, ...targets(1, first) },
+        { metric: `${name}: round trips waited for before the stream's end`, unit: 'round trips', ...end, ...targets(2, end) },
+      );
+      waited = `${first.median.toFixed(2)} / ${end.median.toFixed(2)}`;
+    }
+    timeTable.push(`| ${name} | ${cells.map((c) => `${c.median.toFixed(1)} [${c.min.toFixed(1)}–${c.max.toFixed(1)}]`).join(' | ')} | ${waited} |`);
+  }
+  console.log(timeTable.join('\n'));
   recordResult('turn-cost', rows, { ...notes, loadAverage: loadavg()[0] });
 } finally {
   await Promise.all(Object.values(setups).map((setup) => setup.close?.()));

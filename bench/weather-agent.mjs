@@ -2,6 +2,8 @@
 // a scripted `BaseLlm` (no network), so a turn is always the same three events (model call → tool
 // → model answer) and the figures are AgentApp + ADK + sessions, never model latency. The script
 // reads only the last content, so a turn on a session with history is the same turn as the first.
+// `delayMs` (0 unless a benchmark sets it) stands for a real model's time, which is what writes
+// stored behind a turn overlap (bench/turn-cost.mjs, time to the first event).
 import { BaseLlm, FunctionTool, LlmAgent } from '@google/adk';
 import { z } from 'zod';
 
@@ -9,10 +11,13 @@ import { z } from 'zod';
 export const eventsPerTurn = 3;
 
 export class Scripted extends BaseLlm {
+  /** How long each model call takes before it answers. */
+  delayMs = 0;
   constructor() {
     super({ model: 'scripted' });
   }
   async *generateContentAsync(request) {
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     const last = request.contents.at(-1);
     const result = last?.parts?.find((p) => p.functionResponse)?.functionResponse;
     if (result) yield { content: { role: 'model', parts: [{ text: `It is ${result.response.sky} in ${result.response.city}.` }] } };
@@ -23,12 +28,12 @@ export class Scripted extends BaseLlm {
   }
 }
 
-export function weatherAgent() {
+export function weatherAgent(model = new Scripted()) {
   const tool = new FunctionTool({
     name: 'get_weather',
     description: 'Weather for a city.',
     parameters: z.object({ city: z.string(), options: z.object({ unitSystem: z.string() }) }),
     execute: ({ city }) => ({ city, sky: 'clear' }),
   });
-  return new LlmAgent({ name: 'weather_agent', instruction: 'Answer.', model: new Scripted(), tools: [tool] });
+  return new LlmAgent({ name: 'weather_agent', instruction: 'Answer.', model, tools: [tool] });
 }

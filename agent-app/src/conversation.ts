@@ -14,7 +14,8 @@
  *
  * The returned promise settles before the first event, once the session is found or created: bad
  * input, and a session id the session service refuses, reject it, so a server can still answer
- * them with a status code; only what happens during the turn arrives inside the stream.
+ * them with a status code; only what happens during the turn arrives inside the stream. The turn's
+ * events are stored behind it, in order, and the stream ends once they all are (core.ts `runTurn`).
  */
 import type { AppCore } from './core.js';
 import { invalidArgument } from './errors.js';
@@ -47,22 +48,20 @@ export async function startStreamQuery(
   if (signal?.aborted) return (async function* stopped() {})();
   // Found or created before the first event, so that a session id the session service refuses
   // (Vertex AI's take only [a-z0-9-]; useChat's ids have capitals) is answered with a status code.
-  const id =
+  // The read that finds it is the turn's only read: the runner is given what it loaded.
+  const session =
     sessionId === undefined
-      ? (await core.createSession({ userId, events })).id
-      : (await core.ensureSession({ userId, sessionId, sessionIdField: `${operation}: session_id` })).id;
+      ? await core.createSession({ userId, events })
+      : (await core.ensureSession({ userId, sessionId, sessionIdField: `${operation}: session_id` })).session;
   return (async function* turn() {
     if (signal?.aborted) return;
-    const run = core.runnerForTurn({ userId, sessionId: id, labelled: labelsOf(runConfig) !== undefined }).runAsync({
-      userId,
-      sessionId: id,
+    const run = core.runTurn({
+      session,
       newMessage,
       ...(runConfig === undefined ? {} : { runConfig }),
-      ...(signal === undefined ? {} : { abortSignal: signal }),
+      signal,
+      labelled: labelsOf(runConfig) !== undefined,
     });
-    for await (const event of run) {
-      if (signal?.aborted) return;
-      yield eventToWire(event);
-    }
+    for await (const event of run) yield eventToWire(event);
   })();
 }

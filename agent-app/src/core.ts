@@ -4,15 +4,15 @@
  * and seed, remove with its artifacts).
  */
 import { FileArtifactService, Runner } from '@google/adk';
-import type { BasePlugin, Event as AdkEvent, RunnerConfig, Session as AdkSession, VertexAiCreateSessionRequest } from '@google/adk';
+import type { BasePlugin, Event as AdkEvent, RunConfig, RunnerConfig, Session as AdkSession, VertexAiCreateSessionRequest } from '@google/adk';
 import { AgentError } from '@agentgen/runtime/server';
 import { sessionExists, sessionNotFound } from './errors.js';
 import { fitsFileFolder } from './ids.js';
 import { RunLabelsPlugin } from './run-labels.js';
 import { isInvalidArgumentFromService, sessionIdRefused } from './engine-refusals.js';
 import type { Services } from './services.js';
-import { TurnStateSessionService } from './turn-state-session-service.js';
-import type { ArtifactVersionIn } from './wire.js';
+import { TurnSessions } from './turn-sessions.js';
+import type { ArtifactVersionIn, Content } from './wire.js';
 
 /** Whatever a `Runner` accepts as its root: an agent or a workflow node. */
 export type RootAgent = NonNullable<RunnerConfig['agent']>;
@@ -37,11 +37,13 @@ export interface SeedSession {
   expireTime?: string;
 }
 
-/** What decides the runner of a turn. */
+/** One turn of a conversation: its session, loaded once by the caller, and what the runner is given. */
 export interface Turn {
-  userId: string;
-  sessionId: string;
-  /** State the agent sees for this turn only, never stored (see TurnStateSessionService). */
+  session: AdkSession;
+  newMessage: Content;
+  runConfig?: RunConfig;
+  signal?: AbortSignal | undefined;
+  /** State the agent sees for this turn only, never stored (see TurnSessions). */
   turnState?: Readonly<Record<string, unknown>>;
   /** Whether the run config carries labels for the model requests (see run-labels.ts). */
   labelled?: boolean;
@@ -60,26 +62,46 @@ export class AppCore {
     private readonly plugins: readonly BasePlugin[],
   ) {}
 
-  /** The app's runner, built on first use and shared by every turn without turn state or labels. */
+  /** The app's runner, built on first use; each turn runs a view of it with its own session service (`runTurn`). */
   get runner(): Runner {
     this.#runner ??= this.newRunner(this.services.sessionService, false);
     return this.#runner;
   }
 
   /**
-   * The runner of one turn: the shared one, or one with the labels plugin (also shared: it reads
-   * the labels from each run's config), or, when the turn has state to show, one for this turn
-   * only whose agent also sees that state, without it ever being stored. The labels plugin is
-   * only where needed: ADK logs a line for each plugin of each runner it builds.
+   * Runs one turn on a session the caller loaded (or created) just before, and yields its events
+   * as the runner makes them. The runner reads that session object instead of the store, and the
+   * events are stored behind the turn, in order (turn-sessions.ts); the generator returns only
+   * once all of them are stored, and throws when a write failed (after the events before it).
    */
-  runnerForTurn({ userId, sessionId, turnState = {}, labelled = false }: Turn): Runner {
-    if (Object.keys(turnState).length === 0) {
-      if (!labelled) return this.runner;
-      this.#labelledRunner ??= this.newRunner(this.services.sessionService, true);
-      return this.#labelledRunner;
+  async *runTurn({ session, newMessage, runConfig, signal, turnState = {}, labelled = false }: Turn): AsyncGenerator<AdkEvent, void, undefined> {
+    const sessions = new TurnSessions(this.services.sessionService, session, turnState);
+    // The labels plugin only where needed: ADK logs a line for each plugin of each runner it builds.
+    const runner = labelled ? (this.#labelledRunner ??= this.newRunner(this.services.sessionService, true)) : this.runner;
+    let failed = false;
+    try {
+      const run = withSessionService(runner, sessions).runAsync({
+        userId: session.userId,
+        sessionId: session.id,
+        newMessage,
+        ...(runConfig === undefined ? {} : { runConfig }),
+        ...(signal === undefined ? {} : { abortSignal: signal }),
+      });
+      for await (const event of run) {
+        if (sessions.failure) break;
+        yield event;
+        if (signal?.aborted) break;
+      }
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      // However the turn ends (done, aborted, failed), what it appended is stored before it returns:
+      // the platform throttles the container once the response ends. A write's failure ends a turn
+      // that would have ended cleanly; it does not hide the failure of the run itself.
+      const settled = sessions.settle();
+      await (failed ? settled.catch(() => undefined) : settled);
     }
-    const target = { appName: this.appName, userId, sessionId };
-    return this.newRunner(new TurnStateSessionService(this.services.sessionService, target, turnState), labelled);
   }
 
   private newRunner(sessionService: Services['sessionService'], labelled: boolean): Runner {
@@ -97,10 +119,7 @@ export class AppCore {
     return this.services.sessionService.getSession({ appName: this.appName, userId, sessionId });
   }
 
-  /**
-   * Whether the session exists, reading at most its last event: a turn's runner reads the whole
-   * session right after, and a long one's events need not come from the store twice.
-   */
+  /** Whether the session exists, reading at most its last event. */
   async hasSession(userId: string, sessionId: string): Promise<boolean> {
     const request = { appName: this.appName, userId, sessionId, config: { numRecentEvents: 1 } };
     return (await this.services.sessionService.getSession(request)) !== undefined;
@@ -168,17 +187,19 @@ export class AppCore {
   }
 
   /**
-   * The named session, created and seeded from `seed` when there is none (`created` says which).
-   * Two concurrent calls for the same new id create and seed it once: the other waits for the
-   * seeding to finish, then resumes it.
+   * The named session, read whole (the one read a turn makes before its model is called), or
+   * created and seeded from `seed` when there is none (`created` says which). Two concurrent calls
+   * for the same new id create and seed it once: the other waits for the seeding to finish, then
+   * reads it.
    */
-  async ensureSession(seed: SeedSession & { sessionId: string }): Promise<{ id: string; created: boolean }> {
+  async ensureSession(seed: SeedSession & { sessionId: string }): Promise<{ session: AdkSession; created: boolean }> {
     const key = JSON.stringify([seed.userId, seed.sessionId]);
     for (let attempt = 0; ; attempt++) {
       while (this.#creating.has(key)) await new Promise((resolve) => setTimeout(resolve, 2));
-      if (await this.hasSession(seed.userId, seed.sessionId)) return { id: seed.sessionId, created: false };
+      const found = await this.findSession(seed.userId, seed.sessionId);
+      if (found) return { session: found, created: false };
       try {
-        return { id: (await this.createSession(seed)).id, created: true };
+        return { session: await this.createSession(seed), created: true };
       } catch (error) {
         if (!(error instanceof AgentError && error.status === 'ALREADY_EXISTS') || attempt >= 3) throw error;
       }
@@ -196,4 +217,13 @@ export class AppCore {
     }
     await sessionService.deleteSession(key);
   }
+}
+
+/**
+ * The shared runner with one turn's session service: a view of it (its agent, plugins and other
+ * services are the turn's too), not a new `Runner`, whose construction registers (and logs) every
+ * plugin again for each turn.
+ */
+function withSessionService(runner: Runner, sessionService: TurnSessions): Runner {
+  return Object.create(runner, { sessionService: { value: sessionService, enumerable: true } }) as Runner;
 }

@@ -16,7 +16,7 @@
  *    a `session_id` that starts like a resource name but is not one is INVALID_ARGUMENT;
  * 3. `authorizations` become state the agent sees for this turn only, under the authorization
  *    id (as the reference's tools read it) and as `temp:<id>`; they are never stored (see
- *    TurnStateSessionService), where the reference writes them into the session;
+ *    turn-sessions.ts), where the reference writes them into the session;
  * 4. each new event is yielded as `{events: [event], artifacts?: [...changed], session_id}`,
  *    never a partial one: a turn never carries the same text twice (google/adk-go #770: Gemini
  *    Enterprise shows partial and final text both). As adk-go settled it (PR #777, like the
@@ -40,7 +40,7 @@ import type { HandoffEnvelope } from './handler-types.js';
 import { inputObject, messageContent } from './inputs.js';
 import { loneSurrogatePath, syntaxErrorAt } from '@agentgen/runtime/server';
 import { withLabels } from './run-labels.js';
-import { tempStatePrefix } from './turn-state-session-service.js';
+import { tempStatePrefix } from './turn-sessions.js';
 import { artifactsFromWire, artifactToWire, eventFromWire, eventToWire, type ArtifactVersionIn, type Content, type Part, type WireArtifact } from './wire.js';
 
 const operation = 'streaming_agent_run_with_events';
@@ -181,17 +181,18 @@ export async function startHandoff(
     const temporary = request.sessionId === undefined;
     const core = temporary ? cores.temporary : cores.app;
     const seed = { userId, events: request.events, artifacts: request.artifacts };
-    const sessionId = temporary ? (await core.createSession(seed)).id : await resumeOrCreate(core, request, request.sessionId!);
+    const session = temporary ? await core.createSession(seed) : await resumeOrCreate(core, request, request.sessionId!);
+    const sessionId = session.id;
     try {
-      const run = core.runnerForTurn({ userId, sessionId, turnState: request.turnState, labelled: request.labels !== undefined }).runAsync({
-        userId,
-        sessionId,
+      const run = core.runTurn({
+        session,
         newMessage: request.message,
         runConfig,
-        ...(signal === undefined ? {} : { abortSignal: signal }),
+        signal,
+        turnState: request.turnState,
+        labelled: request.labels !== undefined,
       });
       for await (const event of run) {
-        if (signal?.aborted) return;
         if (event.partial) continue; // its text comes again, whole, in the final event (point 4)
         yield await envelope(core, userId, sessionId, event);
       }
@@ -202,13 +203,13 @@ export async function startHandoff(
 }
 
 /**
- * The id of the named session with the request's artifacts saved to it, or, when there is none,
- * of a new session seeded from the request (a new id: the caller's need not be one the session
+ * The named session (read once: the runner is given it) with the request's artifacts saved to it,
+ * or, when there is none, a new session seeded from the request (a new id: the caller's need not be one the session
  * service accepts). A lookup that fails with a client error (a 4xx: say, an id the service cannot
  * parse) counts as not found, as the reference's `except ClientError`; any other failure is the
  * server's. A Discovery Engine session name is not looked up but bootstrapped.
  */
-async function resumeOrCreate(core: AppCore, request: HandoffRequest, sessionId: string): Promise<string> {
+async function resumeOrCreate(core: AppCore, request: HandoffRequest, sessionId: string): Promise<AdkSession> {
   if (isDiscoveryEngineSessionName(sessionId)) return bootstrap(core, request, sessionId);
   const { userId } = request;
   let found: AdkSession | undefined;
@@ -217,9 +218,9 @@ async function resumeOrCreate(core: AppCore, request: HandoffRequest, sessionId:
   } catch (error) {
     if (!isClientError(error)) throw error;
   }
-  if (!found) return (await core.createSession({ userId, events: request.events, artifacts: request.artifacts })).id;
+  if (!found) return core.createSession({ userId, events: request.events, artifacts: request.artifacts });
   await core.saveArtifacts(userId, found.id, request.artifacts);
-  return found.id;
+  return found;
 }
 
 /**
@@ -228,11 +229,11 @@ async function resumeOrCreate(core: AppCore, request: HandoffRequest, sessionId:
  * any replica, and then treated as any found session (the request's artifacts saved to it). A
  * lookup failure is the server's here: the derived id is valid for every session service.
  */
-async function bootstrap(core: AppCore, request: HandoffRequest, name: string): Promise<string> {
+async function bootstrap(core: AppCore, request: HandoffRequest, name: string): Promise<AdkSession> {
   const { userId, events, artifacts } = request;
-  const { id, created } = await core.ensureSession({ userId, sessionId: backendSessionId(userId, name), events, artifacts });
-  if (!created) await core.saveArtifacts(userId, id, artifacts);
-  return id;
+  const { session, created } = await core.ensureSession({ userId, sessionId: backendSessionId(userId, name), events, artifacts });
+  if (!created) await core.saveArtifacts(userId, session.id, artifacts);
+  return session;
 }
 
 /** An HTTP 4xx from a Google API client (`status` or `code`) or an AgentError with a 4xx status. */

@@ -21,8 +21,9 @@ import type {
   Session,
 } from '@google/adk';
 import type { DatabaseSessions } from './database-sessions.js';
+import type { TurnWriter, TurnWriterSource } from './turn-sessions.js';
 
-export class LazyDatabaseSessions extends BaseSessionService {
+export class LazyDatabaseSessions extends BaseSessionService implements TurnWriterSource {
   #loading: Promise<DatabaseSessions> | undefined;
   #loaded: DatabaseSessions | undefined;
 
@@ -70,6 +71,11 @@ export class LazyDatabaseSessions extends BaseSessionService {
   // Not the base class's: ADK's database service stores the event (and applies its state delta).
   override async appendEvent(request: AppendEventRequest): Promise<Event> {
     return (await this.#service()).appendEvent(request);
+  }
+
+  /** A turn's session was read (or created) through this service first, so ADK's is loaded by then. */
+  turnWriter(session: Session): TurnWriter | undefined {
+    return this.#loaded?.turnWriter(session);
   }
 
   #service(): Promise<DatabaseSessions> {

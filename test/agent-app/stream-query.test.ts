@@ -68,7 +68,7 @@ describe('async_stream_query (4.7)', () => {
     expect(stored.events.map(textOf)).toEqual(['one', 'You said: one', 'two', 'You said: two']);
   });
 
-  it("reads a given session's events from the store once a turn (the runner's read); AgentApp only probes that it exists", async () => {
+  it('reads a given session from the store once a turn: the read that finds it is the one the runner is given', async () => {
     const sessionService = new InMemorySessionService();
     const reads: Array<GetSessionRequest['config']> = [];
     const getSession = sessionService.getSession.bind(sessionService);
@@ -78,8 +78,8 @@ describe('async_stream_query (4.7)', () => {
     await drain(app.async_stream_query({ user_id: 'u1', session_id: session.id, message: 'one' }));
     reads.length = 0;
     await drain(app.async_stream_query({ user_id: 'u1', session_id: session.id, message: 'two' }));
-    // Before: two whole reads, AgentApp's existence check and the runner's.
-    expect(reads).toEqual([{ numRecentEvents: 1 }, undefined]);
+    // Before issue 48: AgentApp's existence check ({ numRecentEvents: 1 }), then the runner's whole read.
+    expect(reads).toEqual([undefined]);
   });
 
   it('accepts a content object as the message, in either spelling', async () => {

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type Emulator, type ManifestEntry } from '../../emulator/index.js';
+import type { LivenessTiming } from '../../emulator/replica-liveness.js';
 import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
 import { bundleEntry, repositoryRoot, type Bundle } from './bundle.js';
 import { startReplicaOnFreePort, type Replica } from './replica-process.js';
@@ -22,6 +23,8 @@ export interface FleetOptions {
   readonly logger?: (line: string) => void;
   /** `AGENT_SHUTDOWN_GRACE_MS` for the replicas. */
   readonly shutdownGraceMs?: number;
+  /** Dev's liveness timing (replica-liveness.ts); its default when not given. */
+  readonly liveness?: LivenessTiming;
 }
 
 export interface Fleet {
@@ -60,6 +63,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       port: 0,
       resource,
       logger: options.logger ?? (() => {}),
+      ...(options.liveness === undefined ? {} : { liveness: options.liveness }),
     });
     const client = createAgentClient({ baseUrl: emulator.url, resourceName: resource, token: 'local-token' });
     return { replicas, emulator, client, stop };

@@ -20,7 +20,10 @@ const logs: string[] = [];
 
 beforeAll(async () => {
   pg = await startPostgres('replicas');
-  fleet = await startFleet({ replicas: 2, sessionUri: pg.uri, logger: (line) => logs.push(line) });
+  // A replica running 50 conversations flat out answers its liveness probe late when the shared
+  // machine is loaded (measured: past 2 s at a load average of 14 on 2 cores), and dev would take it
+  // for frozen before the kill this test is about; a probe may take 10 s here.
+  fleet = await startFleet({ replicas: 2, sessionUri: pg.uri, logger: (line) => logs.push(line), liveness: { quietMs: 5_000, probeTimeoutMs: 10_000 } });
 }, 60_000);
 
 afterAll(async () => {
@@ -94,12 +97,17 @@ describe('100 conversations of 5 turns, one replica killed with SIGKILL mid-run 
     let killedAt = 0;
     let killSent = 0;
     let killDone = 0;
+    // Conversations past their session's creation: the kill waits for all of them, so that it cuts
+    // turns only (a turn is fast enough now, issue 48, that a third of them can be done while the
+    // last of 100 concurrent creations is still running).
+    const started = new Set<number>();
     const records = await runConversations(fleet.client, {
       conversations,
       turns,
       userPrefix: 'load',
-      onTurn: (_record, done) => {
-        if (done !== Math.floor((conversations * turns) / 3) || killed) return;
+      onTurn: (record, done) => {
+        started.add(record.conversation);
+        if (done < Math.floor((conversations * turns) / 3) || started.size < conversations || killed) return;
         killedAt = done;
         killed = (async () => {
           killSent = performance.now();
@@ -126,7 +134,10 @@ describe('100 conversations of 5 turns, one replica killed with SIGKILL mid-run 
       expect(record.startedAt, JSON.stringify(record.error)).toBeLessThanOrEqual(killDone);
       expect(record.endedAt, JSON.stringify(record.error)).toBeGreaterThanOrEqual(killSent);
     }
-    expect(failed.some((record) => record.error?.httpStatus === 200)).toBe(true); // an error line in an open stream
+    // Each as dev said it: an error line in a stream already open, or, for a turn cut before its first
+    // event (most of them now that a turn's writes no longer stand between its events, issue 48), the
+    // call's status; never a failure of the client's own (a hang cut by a timeout, a broken line).
+    for (const record of failed) expect(record.error?.status, JSON.stringify(record.error)).not.toBe('CLIENT');
     // No ok turn lacks its answer.
     for (const record of succeeded) expect(record.answer, record.message).toMatch(/^You (asked before|have asked nothing)/);
 
@@ -188,7 +199,11 @@ describe('100 conversations of 5 turns, one replica killed with SIGKILL mid-run 
     expect(onReplica(2)).toBeGreaterThan(records.length / 10);
     // Back in rotation either way the pool took it out: refused connections (the kill), or, when the
     // machine is busy, a silent call whose health probe timed out first (replica-liveness.ts).
-    const backAt = logs.findIndex((line, i) => i >= logsBefore && /replica 2 .*(accepts connections|answers) again/.test(line));
+    const back = () => logs.findIndex((line, i) => i >= logsBefore && /replica 2 .*(accepts connections|answers) again/.test(line));
+    // The pool takes it back on a call it answers; the run may be over before that call (a turn is
+    // fast now, issue 48): then calls are made until round robin reaches it.
+    for (let call = 0; call < 20 && back() === -1; call++) await fleet.client.async_list_sessions({ user_id: 'load-0' });
+    const backAt = back();
     expect(backAt, logs.filter((line) => !line.startsWith('POST')).join('\n')).toBeGreaterThan(-1);
   }, 90_000);
 });
