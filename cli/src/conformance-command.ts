@@ -11,7 +11,7 @@ import {
   type ConformanceA2A,
   type ConformanceOperation,
 } from '../../conformance/index.js';
-import type { JsonSchema } from '../../spec/index.js';
+import type { JsonSchema } from '../../contract/index.js';
 import { buildManifest } from '../../generator/resolve/manifest.js';
 import type { A2AFaceModel, Model } from '../../generator/model.js';
 import type { Io } from './io.js';

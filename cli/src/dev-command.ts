@@ -13,7 +13,7 @@ import type { ResourceDescription } from '../../emulator/resource.js';
 import { sessionsModes, type SessionsMode } from '../../emulator/container-env.js';
 import { killContainersNow } from '../../emulator/container-process.js';
 import { parseEngineName } from '../../emulator/engine-services/serve.js';
-import type { ManifestEntry } from '../../spec/index.js';
+import type { ManifestEntry } from '../../contract/index.js';
 import { buildCreateRequest } from '../../generator/emit/deploy-request.js';
 import { buildManifest } from '../../generator/resolve/manifest.js';
 import { resolveDeploy } from '../../generator/resolve/deploy-config.js';

@@ -7,7 +7,7 @@
  * zod is loaded on first use (`schema/live-zod.ts`): a spec without values, and the standard
  * surface, never load it here.
  */
-import type { JsonSchema } from '../../spec/index.js';
+import type { JsonSchema } from '../../contract/index.js';
 import type { SpecProblem } from '../load/spec-error.js';
 import { liveBuilder } from '../schema/live-zod.js';
 import { buildZod } from '../schema/to-zod.js';

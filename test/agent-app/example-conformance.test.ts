@@ -15,7 +15,7 @@ import { conformanceOperations, conformanceSchemas } from '../../cli/src/conform
 import { loadModel } from '../../generator/pipeline.js';
 import { createAgentServer, type AgentServer } from '../../examples/weather-agent/generated/server.js';
 import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
-import { agentAppSurfaces, type ManifestEntry } from '../../spec/index.js';
+import { agentAppSurfaces, type ManifestEntry } from '../../contract/index.js';
 import { ScriptedLlm } from './scripted-llm.js';
 
 const exampleDir = join(import.meta.dirname, '..', '..', 'examples', 'weather-agent');

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { root } from '../generator/golden-cases.js';
 import { placeOf, violation } from './layers.js';
 
-const folders = ['runtime/src', 'agent-app/src', 'spec', 'generator', 'emulator', 'conformance', 'cli/src'];
+const folders = ['runtime/src', 'agent-app/src', 'contract', 'generator', 'emulator', 'conformance', 'cli/src'];
 
 function sources(folder: string): string[] {
   return readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
@@ -64,10 +64,10 @@ describe('the rules', () => {
     ['emulator/emulator.ts', 'generator/emit/manifest.ts'],
     ['emulator/emulator.ts', 'conformance/run.ts'],
     ['emulator/emulator.ts', 'cli/src/dev-command.ts'],
-    ['runtime/src/server/exchange.ts', 'spec/index.ts'],
+    ['runtime/src/server/exchange.ts', 'contract/index.ts'],
     ['runtime/src/index.ts', 'generator/model.ts'],
     ['agent-app/src/agent-app.ts', 'runtime/src/index.ts'],
-    ['spec/index.ts', 'generator/model.ts'],
+    ['contract/index.ts', 'generator/model.ts'],
   ];
   it.each(refused)('refuses %s → %s', (from, to) => expect(violation(from, to)).toBeTypeOf('string'));
 
@@ -78,7 +78,7 @@ describe('the rules', () => {
     ['generator/pipeline.ts', 'generator/emit/emit-all.ts'],
     ['conformance/schema-check.ts', 'generator/schema/live-zod.ts'],
     ['conformance/run.ts', 'generator/model.ts'],
-    ['emulator/emulator.ts', 'spec/index.ts'],
+    ['emulator/emulator.ts', 'contract/index.ts'],
     ['cli/src/dev-command.ts', 'emulator/emulator.ts'],
     ['cli/src/main.ts', 'generator/emit/manifest.ts'],
     ['runtime/src/server/exchange.ts', 'runtime/src/contract.ts'],

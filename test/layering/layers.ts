@@ -11,7 +11,7 @@
  * - `generator/` imports nothing of the emulator, the conformance checker or the CLI.
  * - `emulator/` and `conformance/` import nothing of `generator/` but the schema layer and the
  *   model, and nothing of the CLI.
- * - `spec/` (the contract as data) imports only itself.
+ * - `contract/` (the contract as data) imports only itself.
  * - `cli/src` composes everything.
  */
 
@@ -20,7 +20,7 @@ const stages = ['load', 'resolve', 'emit', 'write'] as const;
 
 /** Where a repository file sits, as the rules see it. */
 export type Place =
-  | { readonly area: 'runtime' | 'agent-app' | 'spec' | 'emulator' | 'conformance' | 'cli' | 'other' }
+  | { readonly area: 'runtime' | 'agent-app' | 'contract' | 'emulator' | 'conformance' | 'cli' | 'other' }
   | { readonly area: 'generator'; readonly part: 'schema' | 'model' | 'pipeline' | 'shared' | (typeof stages)[number] };
 
 export function placeOf(path: string): Place {
@@ -28,7 +28,7 @@ export function placeOf(path: string): Place {
   if (top === 'runtime' && second === 'src') return { area: 'runtime' };
   if (top === 'agent-app' && second === 'src') return { area: 'agent-app' };
   if (top === 'cli' && second === 'src') return { area: 'cli' };
-  if (top === 'spec' || top === 'emulator' || top === 'conformance') return { area: top };
+  if (top === 'contract' || top === 'emulator' || top === 'conformance') return { area: top };
   if (top === 'generator') {
     if (third === undefined) {
       if (second === 'model.ts') return { area: 'generator', part: 'model' };
@@ -56,8 +56,8 @@ export function violation(from: string, to: string): string | undefined {
       return to.startsWith('agent-app/src/') || to.startsWith('agent-app/generated/')
         ? undefined
         : 'the agent-app package imports nothing of the repository but its own sources';
-    case 'spec':
-      return target.area === 'spec' ? undefined : 'spec/ (the contract as data) imports only itself';
+    case 'contract':
+      return target.area === 'contract' ? undefined : 'contract/ (the contract as data) imports only itself';
     case 'emulator':
     case 'conformance':
       if (target.area === 'cli') return `${source.area}/ does not import the CLI`;
