@@ -52,7 +52,7 @@ beforeAll(async () => {
   server = createAgentServer(app, { port: 0, host: '127.0.0.1' });
   const { port } = await server.listen();
   const model = await loadModel(join(exampleDir, 'agentgen.yaml'), exampleDir);
-  operations = conformanceOperations(model);
+  operations = await conformanceOperations(model);
   results = await runConformance({ url: `http://127.0.0.1:${port}`, operations, schemas: conformanceSchemas(model), samples });
 });
 
