@@ -5,7 +5,7 @@
  * planned input; for the others it is reported as not checked, with the reason.
  */
 import { describe, describeRaw, mediaType, signature } from './observe.js';
-import { streamContainerRoute } from '../spec/index.js';
+import { streamContainerRoute } from '../contract/index.js';
 import { callOnce, envelopeBody, isStream, result, type RunState } from './state.js';
 import type { CaseResult, CheckedEntry } from './types.js';
 

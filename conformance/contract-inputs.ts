@@ -4,7 +4,7 @@
  * (`message` with `role` and `parts` of `text`); its schema says only "string". The checker's
  * input for it is such a request, with a user message, so the handoff really runs.
  */
-import type { JsonSchema } from '../spec/index.js';
+import type { JsonSchema } from '../contract/index.js';
 import type { SchemaCheck } from './schema-check.js';
 
 const handoffRequest = { message: { role: 'user', parts: [{ text: 'agentgen conformance' }] } };

@@ -7,4 +7,4 @@ export { dispatchProbes } from './cases-dispatch.js';
 export { buildValue } from './valid-input.js';
 export { rules } from './rules.js';
 export type { CaseResult, CaseStatus, ConformanceA2A, ConformanceOperation, ConformanceOptions, Grade } from './types.js';
-export type { ManifestEntry } from '../spec/index.js';
+export type { ManifestEntry } from '../contract/index.js';

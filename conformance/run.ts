@@ -5,7 +5,7 @@
  * see one probe at a time), in a fixed order, with inputs built deterministically from the
  * schemas, so two runs give the same report.
  */
-import { agentAppSurface, contractSchemas, isApiMode, type JsonSchema } from '../spec/index.js';
+import { agentAppSurface, contractSchemas, isApiMode, type JsonSchema } from '../contract/index.js';
 import { a2aCases } from './cases-a2a.js';
 import { probeCases, stillServingCase, undeclaredCases } from './cases-dispatch.js';
 import { withContractInputs } from './contract-inputs.js';

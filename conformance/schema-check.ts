@@ -4,7 +4,7 @@
  * (`buildZod` over the generator's live zod target), so "the checker accepts this result" and
  * "the generated client accepts this result" cannot disagree.
  */
-import { isAnyJson, type JsonSchema } from '../spec/index.js';
+import { isAnyJson, type JsonSchema } from '../contract/index.js';
 import { buildZod } from '../generator/schema/to-zod.js';
 import { liveBuilder } from '../generator/schema/live-zod.js';
 import type { NamedSchemas } from './valid-input.js';

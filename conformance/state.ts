@@ -1,5 +1,5 @@
 /** What the cases of one run share: the observer, the declared operations, and what earlier cases learned. */
-import { apiModeRouting, streamContainerRoute, unaryContainerRoute } from '../spec/index.js';
+import { apiModeRouting, streamContainerRoute, unaryContainerRoute } from '../contract/index.js';
 import { envelopeBody, signature, type Observation, type Observer } from './observe.js';
 import type { ProbeResponse } from './http.js';
 import { rules, type RuleName } from './rules.js';

@@ -1,5 +1,5 @@
 /** The conformance checker's public shapes. */
-import type { ApiMode, JsonSchema, ManifestEntry } from '../spec/index.js';
+import type { ApiMode, JsonSchema, ManifestEntry } from '../contract/index.js';
 
 /**
  * A declared operation as the checker sees it: a manifest entry (its `parameters`, when present,

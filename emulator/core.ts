@@ -19,7 +19,7 @@ import type { MethodTable } from './manifest.js';
 import type { ReplicaPool } from './replicas.js';
 import { describeResource, type ReasoningEngineResource, type ResourceDescription } from './resource.js';
 import { PublicError } from './status.js';
-import type { ManifestEntry } from '../spec/index.js';
+import type { ManifestEntry } from '../contract/index.js';
 
 export interface CoreOptions {
   /** What GET of the resource returns as `classMethods`, as given. */

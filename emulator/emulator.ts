@@ -14,7 +14,7 @@ import { buildMethodTable } from './manifest.js';
 import { checkMaxDepth } from './limits.js';
 import { checkedTimeouts } from '@agentgen/runtime/server';
 import { ReplicaPool } from './replicas.js';
-import type { ManifestEntry } from '../spec/index.js';
+import type { ManifestEntry } from '../contract/index.js';
 import type { ResourceDescription } from './resource.js';
 import { createRestFace, type RestFace, type RestFaceOptions } from './rest-face.js';
 import { defaultMaxDepth } from './envelope.js';

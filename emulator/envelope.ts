@@ -3,7 +3,7 @@
  * functions from a request body to the call to forward, or a PublicError saying what is wrong.
  */
 import { nestedDeeperThan } from '@agentgen/runtime/server';
-import { defaultMethodByEndpoint, type ApiModeRouting } from '../spec/index.js';
+import { defaultMethodByEndpoint, type ApiModeRouting } from '../contract/index.js';
 import type { DeclaredMethod, MethodTable } from './manifest.js';
 import { maxNesting } from './limits.js';
 import { quotedName, shownName } from './quoted-name.js';

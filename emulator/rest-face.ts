@@ -17,7 +17,7 @@ import { RequestTargets } from './request-targets.js';
 import { parseEngineName } from './engine-services/serve.js';
 import type { Replica } from './replicas.js';
 import { restStreamSink } from './rest-stream.js';
-import type { ErrorCondition } from '../spec/index.js';
+import type { ErrorCondition } from '../contract/index.js';
 import { PublicError, sendStatus, statusBody, statusOf } from './status.js';
 import { platformTraceHeaders } from './trace-headers.js';
 import { reportUnforeseen } from './unforeseen-error.js';

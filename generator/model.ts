@@ -1,8 +1,8 @@
 /**
  * The resolved model: the one immutable input of every emitter. Built by `resolve/` from a
- * loaded spec and the contract data in `spec/`; emitters never see raw spec text.
+ * loaded spec and the contract data in `contract/`; emitters never see raw spec text.
  */
-import type { ApiMode, ApiModeRouting, JsonSchema } from '../spec/index.js';
+import type { ApiMode, ApiModeRouting, JsonSchema } from '../contract/index.js';
 import type { ImportExtension, RuntimeMode, UiProtocol } from './load/spec-format.js';
 import type { A2AFace } from '@agentgen/runtime/server';
 

@@ -11,11 +11,9 @@ import { compareSurfaces } from './breaking/compare-surfaces.js';
 import { reportJson, reportTable } from './breaking/report.js';
 import { surfaceFromManifest, surfaceFromModel, type Surface } from './breaking/surface.js';
 import type { Redactor } from './deploy/redact.js';
-import { SpecError } from '../../generator/load/spec-error.js';
-import { resolve } from '../../generator/resolve/resolve.js';
+import { loadModel, manifestOf, SpecError } from '../../generator/index.js';
 import { accessTokenEnvOption, apiEndpointOption } from './deploy-options.js';
 import type { Io } from './io.js';
-import { loadSpecFile } from '../../generator/pipeline.js';
 import { withRedactedOutput } from './redacted-output.js';
 import { UsageError } from './usage-error.js';
 import type { Verb } from './verb.js';
@@ -46,14 +44,15 @@ async function readSurface(file: string, cwd: string): Promise<Surface> {
     const isSpec = json !== null && typeof json === 'object' && !Array.isArray(json) && 'agentgen' in json;
     if (!isSpec) return surfaceFromManifest(json, label);
   }
-  return surfaceFromModel(resolve(await loadSpecFile(path, cwd)), label);
+  const model = await loadModel(path, cwd);
+  return surfaceFromModel(model, await manifestOf(model), label);
 }
 
 /** The live resource's `classMethods`, found as `agentgen deploy` finds the resource. */
 async function deployedSurface(specFile: string | undefined, args: Args, io: Io, redactor: Redactor): Promise<Surface> {
   const [{ loadDeployTarget }, { defaultApiEndpoint }, { findDeployed }, { ReasoningEnginesClient }, { tokenSource }] = await Promise.all([
     import('./deploy-target.js'),
-    import('../../generator/emit/deploy-request.js'),
+    import('../../contract/reasoning-engine.js'),
     import('./deploy/deploy.js'),
     import('./deploy/reasoning-engines-client.js'),
     import('./deploy/access-token.js'),

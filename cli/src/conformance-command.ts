@@ -11,11 +11,9 @@ import {
   type ConformanceA2A,
   type ConformanceOperation,
 } from '../../conformance/index.js';
-import type { JsonSchema } from '../../spec/index.js';
-import { buildManifest } from '../../generator/resolve/manifest.js';
-import type { A2AFaceModel, Model } from '../../generator/model.js';
+import type { JsonSchema } from '../../contract/index.js';
+import { loadModel, manifestOf, type A2AFaceModel, type Model } from '../../generator/index.js';
 import type { Io } from './io.js';
-import { loadModel } from '../../generator/pipeline.js';
 import type { Verb } from './verb.js';
 
 const formats = ['text', 'json', 'junit'] as const;
@@ -36,7 +34,7 @@ export async function conformanceCommand(args: Args, io: Io): Promise<number> {
   const samples = args.samples === undefined ? undefined : await readSamples(resolvePath(io.cwd, args.samples));
   const results = await runConformance({
     url: args.url,
-    operations: conformanceOperations(model),
+    operations: await conformanceOperations(model),
     schemas: conformanceSchemas(model),
     samples,
     timeoutMs: args.timeout,
@@ -71,8 +69,8 @@ export function conformanceA2A(a2a: A2AFaceModel): ConformanceA2A {
   return { mount: a2a.mount, protocolVersions: a2a.protocolVersions, streaming: a2a.card.streaming, message: example ?? 'hello' };
 }
 
-export function conformanceOperations(model: Model): ConformanceOperation[] {
-  const manifest = buildManifest(model);
+export async function conformanceOperations(model: Model): Promise<ConformanceOperation[]> {
+  const manifest = await manifestOf(model);
   return model.operations.map((op, i) => ({ ...manifest[i]!, input: op.input, output: op.output }));
 }
 

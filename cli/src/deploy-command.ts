@@ -6,12 +6,12 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, posix, resolve as resolvePath } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { buildCreateRequest, defaultApiEndpoint, parentOf, summariseSource, type ReasoningEngineBody } from '../../generator/emit/deploy-request.js';
+import { createRequestBody, queryCommand, summariseSource } from '../../generator/index.js';
+import { defaultApiEndpoint, parentOf, type ReasoningEngineBody } from '../../contract/reasoning-engine.js';
 import { packSource, SourceArchiveError, type SourceArchive } from './deploy/source-archive.js';
 import { printableText } from '../../emulator/printable-text.js';
 import { deploySecretsNote, dryRunSourceReport } from './deploy/source-report.js';
 import { describeSplit } from './deploy/revisions.js';
-import { queryCommand } from '../../generator/emit/deploy-shell.js';
 import { tokenSource } from './deploy/access-token.js';
 import { ReasoningEnginesApiError } from './deploy/reasoning-engines-api-error.js';
 import { runDeploy, runTrafficAction, type DeployOutcome, type TrafficAction } from './deploy/deploy.js';
@@ -90,9 +90,9 @@ async function runDeployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv, reda
     throw new UsageError('--archive-out applies to --dry-run: it writes the archive the dry run packs');
   const source = deploy.image === undefined ? await packProject(spec, io.cwd, io, allowSecrets) : undefined;
   if (source === 'refused') return 1;
-  const body = buildCreateRequest(model, deploy, source === undefined ? undefined : { sourceArchive: source.archive.toString('base64') });
+  const body = await createRequestBody(model, deploy, source === undefined ? undefined : { sourceArchive: source.archive.toString('base64') });
   if (args['dry-run']) {
-    const shown = source === undefined ? body : summariseSource(body, source);
+    const shown = source === undefined ? body : await summariseSource(body, source);
     io.stdout(
       `dry run: nothing was called. The request a create sends (an update sends the same body with an updateMask):\nPOST ${endpoint}/${apiVersion}/${parentOf(deploy)}/reasoningEngines\n${JSON.stringify(shown, null, 2)}\n${source === undefined ? '' : dryRunSourceReport(source)}`,
     );
@@ -186,7 +186,7 @@ async function reportApiErrors(io: Io, run: () => Promise<number>): Promise<numb
   }
 }
 
-function reportDeploy(outcome: DeployOutcome, io: Io, endpoint: string, body: ReasoningEngineBody): number {
+async function reportDeploy(outcome: DeployOutcome, io: Io, endpoint: string, body: ReasoningEngineBody): Promise<number> {
   switch (outcome.kind) {
     case 'refused-breaking':
       io.stderr(
@@ -211,7 +211,7 @@ function reportDeploy(outcome: DeployOutcome, io: Io, endpoint: string, body: Re
             : [...outcome.notes, ...(outcome.split === undefined ? [] : [`traffic: ${describeSplit(outcome.split)}`])];
       const said = after.map((line) => `${line}\n`).join('');
       io.stdout(
-        `${what}${note}\n${said}\nCall it:\n${queryCommand(outcome.resource.name, endpoint, body.spec.classMethods as { name: string; api_mode: string }[])}`,
+        `${what}${note}\n${said}\nCall it:\n${await queryCommand(outcome.resource.name, endpoint, body.spec.classMethods as { name: string; api_mode: string }[])}`,
       );
       return 0;
     }

@@ -3,13 +3,16 @@
  * --deployed`) work from: the resolved model and the `deploy:` section with its `${VAR}`
  * references filled in from the environment, every problem reported at `file:line:col`.
  */
-import { SpecError } from '../../generator/load/spec-error.js';
-import { inTextOrder, type SpecProblem } from '../../generator/load/spec-error.js';
-import type { Model } from '../../generator/model.js';
-import { resolveDeploy, type DeployConfig } from '../../generator/resolve/deploy-config.js';
-import type { Environment } from '../../generator/resolve/env-references.js';
-import { resolve } from '../../generator/resolve/resolve.js';
-import { loadSpecFile } from '../../generator/pipeline.js';
+import {
+  inTextOrder,
+  loadSpecAndModel,
+  resolveDeploy,
+  SpecError,
+  type DeployConfig,
+  type Environment,
+  type Model,
+  type SpecProblem,
+} from '../../generator/index.js';
 
 export interface DeployTarget {
   readonly model: Model;
@@ -28,8 +31,7 @@ export async function loadDeployTarget(
   env: Environment,
   required: readonly RequiredDeployField[],
 ): Promise<DeployTarget> {
-  const loaded = await loadSpecFile(specFile, cwd);
-  const model = resolve(loaded);
+  const { loaded, model } = await loadSpecAndModel(specFile, cwd);
   const problems: SpecProblem[] = [];
   const deploy = resolveDeploy(loaded.document, env, problems);
   const missing = required.filter((field) => deploy[field] === undefined);

@@ -13,12 +13,8 @@ import type { ResourceDescription } from '../../emulator/resource.js';
 import { sessionsModes, type SessionsMode } from '../../emulator/container-env.js';
 import { killContainersNow } from '../../emulator/container-process.js';
 import { parseEngineName } from '../../emulator/engine-services/serve.js';
-import type { ManifestEntry } from '../../spec/index.js';
-import { buildCreateRequest } from '../../generator/emit/deploy-request.js';
-import { buildManifest } from '../../generator/resolve/manifest.js';
-import { resolveDeploy } from '../../generator/resolve/deploy-config.js';
-import { resolve } from '../../generator/resolve/resolve.js';
-import { loadSpecFile } from '../../generator/pipeline.js';
+import type { ManifestEntry } from '../../contract/index.js';
+import { createRequestBody, loadSpecAndModel, manifestOf, resolveDeploy } from '../../generator/index.js';
 import { devScriptHint } from './dev-script-hint.js';
 import type { Io } from './io.js';
 import type { Register, Verb } from './verb.js';
@@ -280,13 +276,12 @@ export function devCommand(loadManifest: ManifestLoader): Register {
  * as written, since the emulator deploys nothing).
  */
 export async function loadDevSpec(specFile: string | undefined, cwd: string): Promise<DevSpec> {
-  const loaded = await loadSpecFile(specFile, cwd);
-  const model = resolve(loaded);
+  const { loaded, model } = await loadSpecAndModel(specFile, cwd);
   // `resolve` has checked the section already: no problems can be added here.
   const deploy = resolveDeploy(loaded.document, undefined, []);
-  const { spec } = buildCreateRequest(model, deploy);
+  const { spec } = await createRequestBody(model, deploy);
   return {
-    manifest: buildManifest(model),
+    manifest: await manifestOf(model),
     ...(model.a2a === undefined ? {} : { a2aMount: model.a2a.mount }),
     displayName: deploy.displayName,
     agentFramework: deploy.agentFramework,

@@ -5,7 +5,7 @@
  * records them. Every unknown option reaches yargs (`args.ts` leaves what it does not know to it),
  * so this one place suggests for every verb.
  */
-import { nearestName } from '../../generator/nearest-name.js';
+import { nearestName } from '../../generator/index.js';
 
 /** The options yargs knows for the verb being parsed, recorded before it validates the command line. */
 export class DeclaredOptions {

@@ -1,32 +1,25 @@
 /** `generate`, `generate --watch` and `check`. */
 import { watch } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
-import { basename, dirname, join, resolve as resolvePath } from 'node:path';
+import { basename, dirname, resolve as resolvePath } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { SpecError } from '../../generator/load/spec-error.js';
-import type { LoadedSpec } from '../../generator/load/load-spec.js';
-import type { ImportExtension, RuntimeMode } from '../../generator/load/spec-format.js';
-import { bundledRuntimeMarker } from '../../generator/emit/bundled-runtime.js';
-import { headerSource } from '../../generator/emit/header.js';
-import { isAgentgenPackageJson, packageJsonPath } from '../../generator/emit/package-json.js';
-import type { EmittedFile, Model } from '../../generator/model.js';
-import { resolve, type ResolveOptions } from '../../generator/resolve/resolve.js';
 import {
-  foreignFiles,
-  leftoverRuntimeFiles,
-  removeLeftovers,
-  retiredFiles,
-  staleFiles,
-  writeOutput,
-  type FileStatus,
-} from '../../generator/write/write-output.js';
-import { prepareOutputRecord, recordedOutput, recordOutput } from '../../generator/write/output-record.js';
+  checkOutput,
+  defaultSpecFile,
+  generatedFromSpec,
+  generateOutput,
+  loadSpecFile,
+  missing,
+  SpecError,
+  standardSurface,
+  type ImportExtension,
+  type LoadedSpec,
+  type ResolveOptions,
+  type RuntimeMode,
+} from '../../generator/index.js';
 import type { Io } from './io.js';
 import { importExtensionFor } from './import-extension-default.js';
 import { missingPeers, missingPeersNote } from './missing-peers.js';
 import { importExtensionOption, outOption, runtimeOption, specOption } from './options.js';
-import { emitModel, loadSpecFile, missing, standardSurface } from '../../generator/pipeline.js';
-import { defaultSpecFile, noSpecSource } from '../../generator/load/spec-defaults.js';
 import { UsageError } from './usage-error.js';
 import { plainVerb } from './verb.js';
 
@@ -53,7 +46,7 @@ function resolveOptions(args: Args, outDir: string): ResolveOptions {
 async function loadSource(args: Args, io: Io): Promise<{ loaded: LoadedSpec; byDefault: boolean }> {
   if (args['standard-surface']) {
     if (args.spec !== undefined) throw new UsageError(`${standardSurfaceFlag} and --spec name two different sources; give one of them`);
-    return { loaded: standardSurface, byDefault: false };
+    return { loaded: await standardSurface(), byDefault: false };
   }
   const loaded = await loadSpecFile(args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec), io.cwd);
   return { loaded, byDefault: loaded.document === undefined };
@@ -71,46 +64,13 @@ export async function generateCommand(args: Args, io: Io): Promise<number> {
     const why = byDefault ? `no ./${defaultSpecFile}, so` : `${standardSurfaceFlag}:`;
     io.stderr(`agentgen: ${why} generating the standard agent-app surface into ${args.out}/\n`);
   }
-  const report = await writeModel(resolve(loaded, resolveOptions(args, outDir)), outDir, args.out);
+  const report = await generateOutput(loaded, resolveOptions(args, outDir), outDir, args.out);
   for (const result of report.results) {
     io.stdout(`${result.status === 'written' ? 'wrote    ' : 'unchanged'} ${args.out}/${result.path}\n`);
   }
   for (const path of report.removed) io.stdout(`removed   ${args.out}/${path}\n`);
   io.stderr(missingPeersNote(args.out, missingPeers(outDir, report.files)));
   return 0;
-}
-
-/** Emits the model and writes what changed; removes a bundled runtime's leftover files and retired ones. */
-async function writeModel(
-  model: Model,
-  outDir: string,
-  out: string,
-): Promise<{ files: EmittedFile[]; results: { path: string; status: FileStatus }[]; removed: string[] }> {
-  prepareOutputRecord();
-  const files = await emitModel(model);
-  await refuseForeignPackageJson(outDir, out, files);
-  const results = await writeOutput(outDir, files);
-  const removed = [...(await retiredFiles(outDir, writtenByAgentgen, files)), ...(await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker))];
-  await removeLeftovers(outDir, removed);
-  await recordOutput(outDir, model, files);
-  return { files, results, removed };
-}
-
-/**
- * The output's package.json makes its folder ES modules; a package.json there that agentgen did not
- * write is a project's own (`--out .`, or a package's folder) and is never replaced.
- */
-async function refuseForeignPackageJson(outDir: string, out: string, files: readonly EmittedFile[]): Promise<void> {
-  const foreign = await foreignFiles(
-    outDir,
-    files.filter((file) => file.path === packageJsonPath),
-    isAgentgenPackageJson,
-  );
-  if (foreign.length === 0) return;
-  throw new Error(
-    `${out}/${packageJsonPath} is not one agentgen wrote, and the output writes its own there (it makes the folder's files ES modules); ` +
-      `not replacing it. Generate into a folder that holds only agentgen's output (the default --out generated).`,
-  );
 }
 
 /**
@@ -132,46 +92,7 @@ async function outputOfAbsentSpec(verb: 'generate' | 'check', out: string, outDi
   );
 }
 
-/**
- * The spec file that the generated files in `outDir` name in their headers (see
- * `templates/header.hbs`), when it is not the standard surface; undefined when none does (no
- * folder, no generated file, or the standard surface).
- */
-async function generatedFromSpec(outDir: string): Promise<string | undefined> {
-  const entries = await readdir(outDir, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
-    const firstLine = await readFirstLine(join(outDir, entry.name));
-    const source = headerSource(firstLine);
-    if (source !== undefined && source !== noSpecSource) return source;
-  }
-  return undefined;
-}
-
-/** A file whose first line is agentgen's header. */
-const writtenByAgentgen = (text: string): boolean => headerSource(text.split('\n', 1)[0]!) !== undefined;
-
-/** The first line of a file (read up to 1 KiB), or '' when it cannot be read. */
-async function readFirstLine(path: string): Promise<string> {
-  const file = await open(path).catch(() => undefined);
-  if (file === undefined) return '';
-  try {
-    const { buffer, bytesRead } = await file.read({ buffer: Buffer.alloc(1024), position: 0 });
-    return buffer.subarray(0, bytesRead).toString('utf8').split('\n', 1)[0]!;
-  } catch {
-    return '';
-  } finally {
-    await file.close();
-  }
-}
-
-/**
- * Up to date when the whole output is on disk byte for byte, and nothing is left over. When the
- * record of what `generate` last wrote here has this model's and this generator's key and every
- * file on disk still has its recorded digest (`write/output-record.ts`), the output is what emit
- * would give without printing it; otherwise it is emitted again and compared, which also names
- * what is stale.
- */
+/** Up to date when the whole output is on disk byte for byte, and nothing is left over (`checkOutput`). */
 export async function checkCommand(args: Args, io: Io): Promise<number> {
   const { loaded, byDefault } = await loadSource(args, io);
   const outDir = resolvePath(io.cwd, args.out);
@@ -181,29 +102,14 @@ export async function checkCommand(args: Args, io: Io): Promise<number> {
     return 1;
   }
   if (byDefault) io.stderr(`agentgen: no ./${defaultSpecFile}, so checking ${args.out}/ against the standard agent-app surface\n`);
-  const model = resolve(loaded, resolveOptions(args, outDir));
-  const recorded = await recordedOutput(outDir, model);
-  if (recorded !== undefined) {
-    const paths = recorded.map((path) => ({ path }));
-    const leftovers = [...(await retiredFiles(outDir, writtenByAgentgen, paths)), ...(await leftoverRuntimeFiles(outDir, paths, bundledRuntimeMarker))];
-    if (leftovers.length === 0) return upToDate(args.out, recorded.length, io);
-  }
-  const files = await emitModel(model);
-  await refuseForeignPackageJson(outDir, args.out, files);
-  const leftovers = [...(await retiredFiles(outDir, writtenByAgentgen, files)), ...(await leftoverRuntimeFiles(outDir, files, bundledRuntimeMarker))];
-  const stale = [...(await staleFiles(outDir, files)), ...leftovers.map((path) => ({ path, reason: 'left over' as const }))];
-  if (stale.length === 0) {
-    await recordOutput(outDir, model, files);
-    return upToDate(args.out, files.length, io);
+  const report = await checkOutput(loaded, resolveOptions(args, outDir), outDir, args.out);
+  if (report.upToDate) {
+    io.stdout(`${args.out}/ is up to date (${report.files} files).\n`);
+    return 0;
   }
   io.stderr(`${args.out}/ is stale; run \`agentgen generate\`:\n`);
-  for (const file of stale) io.stderr(`  ${file.reason.padEnd(9)} ${args.out}/${file.path}\n`);
+  for (const file of report.stale) io.stderr(`  ${file.reason.padEnd(9)} ${args.out}/${file.path}\n`);
   return 1;
-}
-
-function upToDate(out: string, count: number, io: Io): number {
-  io.stdout(`${out}/ is up to date (${count} files).\n`);
-  return 0;
 }
 
 /** The local time as `12:03:04`, for watch output. */
@@ -239,7 +145,7 @@ export async function watchCommand(args: Args, io: Io): Promise<number> {
     try {
       // Named explicitly: if it goes away between the test above and the read, that is an error,
       // never the standard surface.
-      const { results, removed } = await writeModel(resolve(await loadSpecFile(specPath, io.cwd), resolveOptions(args, outDir)), outDir, args.out);
+      const { results, removed } = await generateOutput(await loadSpecFile(specPath, io.cwd), resolveOptions(args, outDir), outDir, args.out);
       absent = 'never';
       const written = results.filter((result) => result.status === 'written').length;
       const counts = `${written} written, ${results.length - written} unchanged${removed.length > 0 ? `, ${removed.length} removed` : ''}`;

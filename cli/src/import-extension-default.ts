@@ -11,8 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, parse } from 'node:path';
-import { tsMorph } from '../../generator/emit/ts-morph.js';
-import type { ImportExtension } from '../../generator/load/spec-defaults.js';
+import { tsMorph, type ImportExtension } from '../../generator/index.js';
 
 interface ResolutionOptions {
   module?: string;

@@ -5,10 +5,8 @@
 import { spawn } from 'node:child_process';
 import { access, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve as resolvePath } from 'node:path';
-import { loadAssets } from '../../generator/assets.js';
-import { parseSpec } from '../../generator/load/load-spec.js';
+import { defaultSpecFile, starterSpec } from '../../generator/index.js';
 import type { Io } from './io.js';
-import { defaultSpecFile } from '../../generator/load/spec-defaults.js';
 import { UsageError } from './usage-error.js';
 import { plainVerb, type PlainVerb } from './verb.js';
 import {
@@ -57,8 +55,7 @@ async function initSpec(args: Options, io: Io): Promise<number> {
     io.stderr(`agentgen: ${defaultSpecFile} already exists; use --force to overwrite it.\n`);
     return 1;
   }
-  const text = loadAssets().initSpec({ name: args.name ?? (basename(io.cwd) || 'agent') });
-  parseSpec(text, defaultSpecFile); // the starter must itself be a valid spec
+  const text = await starterSpec(args.name ?? (basename(io.cwd) || 'agent'));
   await writeFile(target, text, 'utf8');
   io.stdout(`wrote ${defaultSpecFile}; next: agentgen generate\n`);
   return 0;

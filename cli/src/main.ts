@@ -8,9 +8,7 @@
  * `main` returns the exit code instead of exiting, so tests can run it in-process.
  */
 import type { Argv } from 'yargs';
-import { SpecError } from '../../generator/load/spec-error.js';
-import { nearestName } from '../../generator/nearest-name.js';
-import { generatorVersion } from '../../generator/version.js';
+import { generatorVersion, nearestName, SpecError } from '../../generator/index.js';
 import { parseCommonForms } from './args.js';
 import { DeclaredOptions, flagSuggestion } from './flag-suggestion.js';
 import { processIo, type Io } from './io.js';

@@ -4,10 +4,9 @@
  * Loads no emitter but the manifest's and the chosen format's.
  */
 import { resolve as resolvePath } from 'node:path';
-import { buildManifest } from '../../generator/resolve/manifest.js';
 import type { Io } from './io.js';
 import { specOption } from './options.js';
-import { loadModel } from '../../generator/pipeline.js';
+import { createCommand, loadModel, manifestOf, manifestRequest, terraform } from '../../generator/index.js';
 import { plainVerb } from './verb.js';
 
 export const manifestFormats = ['class-methods', 'rest', 'terraform', 'terraform-json', 'curl', 'gcloud'] as const;
@@ -22,25 +21,22 @@ interface Args {
 export async function manifestCommand(args: Args, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const spec = args.spec === undefined ? undefined : resolvePath(io.cwd, args.spec);
   if (args.format === 'class-methods') {
-    io.stdout(`${JSON.stringify(buildManifest(await loadModel(spec, io.cwd)), null, 2)}\n`);
+    io.stdout(`${JSON.stringify(await manifestOf(await loadModel(spec, io.cwd)), null, 2)}\n`);
     return 0;
   }
-  const [{ loadDeployTarget }, request] = await Promise.all([import('./deploy-target.js'), import('../../generator/emit/deploy-request.js')]);
+  const { loadDeployTarget } = await import('./deploy-target.js');
   const shell = args.format === 'curl' || args.format === 'gcloud';
   const { model, deploy } = await loadDeployTarget(spec, io.cwd, env, shell ? ['project', 'location'] : []);
   // A source deploy (no image:): the archive is a placeholder here; only `agentgen deploy` packs the project.
-  const source = deploy.image === undefined ? { sourceArchive: request.sourceArchivePlaceholder } : undefined;
-  const body = request.withSourcePlaceholder(request.buildCreateRequest(model, deploy, source));
+  const { body, note } = await manifestRequest(model, deploy);
   if (args.format === 'rest') {
     // stdout stays one JSON document (for jq and the like): the note goes to stderr.
-    if (source !== undefined) io.stderr(`note: ${request.sourcePlaceholderNote}\n`);
+    if (note !== undefined) io.stderr(`note: ${note}\n`);
     io.stdout(`${JSON.stringify(body, null, 2)}\n`);
   } else if (shell) {
-    const { createCommand } = await import('../../generator/emit/deploy-shell.js');
-    io.stdout(createCommand(body, deploy, args.format as 'curl' | 'gcloud', args['api-endpoint']));
+    io.stdout(await createCommand(body, deploy, args.format as 'curl' | 'gcloud', args['api-endpoint']));
   } else {
-    const { terraformHcl, terraformJson } = await import('../../generator/emit/deploy-terraform.js');
-    io.stdout((args.format === 'terraform' ? terraformHcl : terraformJson)(body, deploy, model.name));
+    io.stdout(await terraform(args.format === 'terraform' ? 'hcl' : 'json', body, deploy, model.name));
   }
   return 0;
 }

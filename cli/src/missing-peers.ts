@@ -8,7 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { EmittedFile } from '../../generator/model.js';
+import type { EmittedFile } from '../../generator/index.js';
 
 const importsRe2js = /from '(?:@agentgen\/runtime\/codegenv1\/pattern|re2js)'/;
 

@@ -1,5 +1,5 @@
 /** Options that several verbs share. */
-import { defaultSpecFile, importExtensions, runtimeModes } from '../../generator/load/spec-defaults.js';
+import { defaultSpecFile, importExtensions, runtimeModes } from '../../generator/index.js';
 import type { OptionSpec } from './verb.js';
 
 export const specOption = {

@@ -5,7 +5,7 @@
  * the service derives from it: `effectiveIdentity`, and the environment a revision's container gets.
  */
 import { buildMethodTable, type MethodTable } from '../manifest.js';
-import type { ManifestEntry } from '../../spec/index.js';
+import type { ManifestEntry } from '../../contract/index.js';
 import { invalidArgument } from '../engine-services/service-error.js';
 import type { EngineName } from '../engine-services/serve.js';
 import { checkEnvironment, checkMethodNames } from './names.js';

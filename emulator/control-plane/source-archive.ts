@@ -4,10 +4,10 @@
  * at its root, which the platform builds (`imageSpec`). Dev does not build it: the revision runs
  * what `--command` or `--container` gives. Bounded, since the archive is the caller's: at most
  * `maxDecodedBytes` unpacked and `maxEntries` entries, the limits `agentgen deploy` packs within
- * (spec/source-archive-limits.ts), so that what deploy packs dev accepts.
+ * (contract/source-archive-limits.ts), so that what deploy packs dev accepts.
  */
 import { gunzipSync } from 'node:zlib';
-import { sourceArchiveLimits } from '../../spec/source-archive-limits.js';
+import { sourceArchiveLimits } from '../../contract/source-archive-limits.js';
 import { invalidArgument } from '../engine-services/service-error.js';
 
 export const maxDecodedBytes = sourceArchiveLimits.unpackedBytes;

@@ -1,5 +1,5 @@
 /**
- * The public API's errors as gRPC answers: the status name of the error table (`spec/errors.ts`)
+ * The public API's errors as gRPC answers: the status name of the error table (`contract/errors.ts`)
  * as a gRPC code, and the `google.rpc.Status` the real service also sends, serialized in the
  * `grpc-status-details-bin` trailer (google-gax decodes it into `error.statusDetails`).
  */

@@ -5,7 +5,7 @@
  * the `openapi` field and how a stream's answer is described (3.1 cannot describe one event; 3.2
  * can, with `itemSchema`).
  */
-import { apiModes, envelopeSchemas, errorConditions, refPrefix, streamContainerRoute, unaryContainerRoute, type ErrorCondition } from '../../spec/index.js';
+import { apiModes, envelopeSchemas, errorConditions, refPrefix, streamContainerRoute, unaryContainerRoute, type ErrorCondition } from '../../contract/index.js';
 import type { LicenseModel, Model, OperationModel } from '../model.js';
 import { toOpenApi, type Json } from './openapi-schema.js';
 

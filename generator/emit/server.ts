@@ -3,7 +3,7 @@
  * table and the typed factories. The machinery (routes, envelope, dispatch, validation, streaming,
  * errors) is the runtime's, imported.
  */
-import { isAnyJson } from '../../spec/index.js';
+import { isAnyJson } from '../../contract/index.js';
 import type { Assets } from '../assets.js';
 import { generatedTypeNames } from '../generated-names.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';

@@ -5,7 +5,7 @@
  * never declared again.
  */
 import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } from 'ts-morph';
-import { envelopeSchemas, isAnyJson, schemaTypes, type JsonSchema } from '../../spec/index.js';
+import { envelopeSchemas, isAnyJson, schemaTypes, type JsonSchema } from '../../contract/index.js';
 import type { Assets } from '../assets.js';
 import { generatedTypeNames } from '../generated-names.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';

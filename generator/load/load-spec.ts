@@ -17,6 +17,7 @@ import { salvage } from './salvage.js';
 import { inTextOrder, SpecError, type Locate, type Position, type SpecProblem } from './spec-error.js';
 import { keyPosition, locator, pathAt, position } from './yaml-positions.js';
 import { syntaxProblems } from './yaml-syntax.js';
+import { describeValue } from './describe-value.js';
 
 export { schemaKeywords } from './format-walk.js';
 
@@ -159,7 +160,7 @@ function toProblems(issue: z.core.$ZodIssue, keyAt: KeyPosition): SpecProblem[] 
     });
   }
   if (issue.code === 'invalid_type') {
-    const got = describe(issue.input);
+    const got = describeValue(issue.input, 'undefined');
     const message = got === 'undefined' ? `missing; expected ${issue.expected}` : `expected ${issue.expected}, got ${got}`;
     return [{ path, message }];
   }
@@ -170,16 +171,8 @@ function toProblems(issue: z.core.$ZodIssue, keyAt: KeyPosition): SpecProblem[] 
       option.length === 1 && option[0]!.code === 'invalid_type' && option[0]!.path.length === 0 ? option[0]!.expected : undefined,
     );
     if (expected.length > 0 && expected.every((type) => type !== undefined)) {
-      return [{ path, message: `expected ${[...new Set(expected)].join(' or ')}, got ${describe(issue.input)}` }];
+      return [{ path, message: `expected ${[...new Set(expected)].join(' or ')}, got ${describeValue(issue.input, 'undefined')}` }];
     }
   }
   return [{ path, message: issue.message }];
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${JSON.stringify(value)}`;
 }

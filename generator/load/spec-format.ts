@@ -4,7 +4,7 @@
  * `resolve/`, which knows the contract.
  */
 import { z } from 'zod';
-import { apiModes, jsonTypes, surfaceNames, type JsonSchema, type JsonType, type SurfaceName } from '../../spec/index.js';
+import { apiModes, jsonTypes, surfaceNames, type JsonSchema, type JsonType, type SurfaceName } from '../../contract/index.js';
 import { importExtensions, runtimeModes } from './spec-defaults.js';
 import { a2aFormat } from './a2a-format.js';
 import { deployFormat } from './deploy-format.js';
@@ -111,7 +111,7 @@ export const specFormat = z.strictObject({
     error: (issue) => `unsupported spec format version ${JSON.stringify(issue.input)}; this agentgen reads version ${specFormatVersion}`,
   }),
   name: z.string().min(1, 'expected a non-empty name'),
-  /** A standard surface by version; `agent-app` is `agent-app@1` (see spec/agent-app-surface/). */
+  /** A standard surface by version; `agent-app` is `agent-app@1` (see contract/agent-app-surface/). */
   surface: z
     .enum(surfaceNames as [SurfaceName, ...SurfaceName[]], {
       error: (issue) => `unknown surface ${JSON.stringify(issue.input)}; expected one of ${surfaceNames.map((n) => JSON.stringify(n)).join(', ')}`,

@@ -13,7 +13,7 @@ import {
   typesInclude,
   type JsonSchema,
   type JsonType,
-} from '../../spec/index.js';
+} from '../../contract/index.js';
 import { patternError } from '../schema/pattern.js';
 import type { SpecProblem } from '../load/spec-error.js';
 import { protocolNameProblem } from './protocol-names.js';

@@ -7,11 +7,12 @@
  * zod is loaded on first use (`schema/live-zod.ts`): a spec without values, and the standard
  * surface, never load it here.
  */
-import type { JsonSchema } from '../../spec/index.js';
+import type { JsonSchema } from '../../contract/index.js';
 import type { SpecProblem } from '../load/spec-error.js';
 import { liveBuilder } from '../schema/live-zod.js';
 import { buildZod } from '../schema/to-zod.js';
 import { subschemas, type SpecPath } from './check-schema.js';
+import { describeValue } from '../load/describe-value.js';
 
 /** What a value is checked as: which keyword holds it, and the schema it must match. */
 interface Value {
@@ -86,17 +87,9 @@ function typeMismatch(issue: import('zod').z.core.$ZodRawIssue): string | undefi
   const format = (issue.inst as { format?: unknown } | undefined)?.format;
   const expected =
     issue.expected === 'number' && (format === 'safeint' || format === 'int32') ? 'integer' : issue.expected === 'int' ? 'integer' : issue.expected;
-  return `expected ${expected}, got ${describe(issue.input)}`;
+  return `expected ${expected}, got ${describeValue(issue.input)}`;
 }
 
 function lowerFirst(message: string): string {
   return message.length > 0 ? message[0]!.toLowerCase() + message.slice(1) : 'not accepted';
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${JSON.stringify(value)}`;
 }

@@ -1,5 +1,5 @@
 import { reservedClientNames } from '@agentgen/runtime/client';
-import { envelopeSchemas } from '../../spec/index.js';
+import { envelopeSchemas } from '../../contract/index.js';
 import { generatedTypeNames } from '../generated-names.js';
 
 /**

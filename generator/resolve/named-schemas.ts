@@ -3,7 +3,7 @@
  * (cycles included), the order they are declared in, and the model form of every schema (`$ref`s
  * as `#/components/schemas/Name`, defaults as the validator gives them back).
  */
-import { refPrefix, specRefPrefix, type JsonSchema } from '../../spec/index.js';
+import { refPrefix, specRefPrefix, type JsonSchema } from '../../contract/index.js';
 import { camelCase, reservedWords } from '../schema/escape.js';
 import { protocolNameProblem } from './protocol-names.js';
 import type { SpecProblem } from '../load/spec-error.js';

@@ -13,7 +13,7 @@ import {
   surfaceOperations,
   type JsonSchema,
   type SurfaceOperation,
-} from '../../spec/index.js';
+} from '../../contract/index.js';
 import { camelCase, pascalCase, reservedWords } from '../schema/escape.js';
 import { protocolNameProblem } from './protocol-names.js';
 import type { LoadedSpec } from '../load/load-spec.js';

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import type { ZodType } from 'zod';
 import { matchesPattern } from '@agentgen/runtime/codegenv1/pattern';
 import { acceptCamelCase, excluding } from '@agentgen/runtime/codegenv1/validation';
-import type { JsonSchema } from '../../spec/index.js';
+import type { JsonSchema } from '../../contract/index.js';
 import { patternError } from './pattern.js';
 import { buildZod, refinements, type ZodBuilder } from './to-zod.js';
 

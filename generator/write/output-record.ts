@@ -73,8 +73,8 @@ async function packageManifest(name: string, from: string): Promise<string> {
 let generatorDigest: Promise<string> | undefined;
 
 /**
- * The generator as it is installed: its code and the spec module's (the standard surface, the
- * contract), its templates, the runtime package's code (the generator and the spec module import
+ * The generator as it is installed: its code and the contract's (the standard surface, the
+ * contract/), its templates, the runtime package's code (the generator and the contract import
  * names and routes from it), and the versions of the printer and template engine it loads.
  */
 function generatorIdentity(): Promise<string> {
@@ -84,7 +84,7 @@ function generatorIdentity(): Promise<string> {
     const runtimeManifest = require.resolve('@agentgen/runtime/package.json');
     const parts = await Promise.all([
       treeDigest(generatorDir),
-      treeDigest(join(dirname(generatorDir), 'spec')),
+      treeDigest(join(dirname(generatorDir), 'contract')),
       treeDigest(templatesDir()),
       readFile(runtimeManifest, 'utf8'),
       treeDigest(dirname(require.resolve('@agentgen/runtime'))),

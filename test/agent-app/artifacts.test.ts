@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentApiError, createAgentClient, type AgentClient } from '../../agent-app/generated/client.js';
 import { createAgentServer, type AgentServer } from '../../agent-app/generated/server.js';
-import type { ManifestEntry } from '../../spec/index.js';
+import type { ManifestEntry } from '../../contract/index.js';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { AgentApp } from '@agentgen/agent-app';
 import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';

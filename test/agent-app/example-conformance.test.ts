@@ -15,7 +15,7 @@ import { conformanceOperations, conformanceSchemas } from '../../cli/src/conform
 import { loadModel } from '../../generator/pipeline.js';
 import { createAgentServer, type AgentServer } from '../../examples/weather-agent/generated/server.js';
 import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
-import { agentAppSurfaces, type ManifestEntry } from '../../spec/index.js';
+import { agentAppSurfaces, type ManifestEntry } from '../../contract/index.js';
 import { ScriptedLlm } from './scripted-llm.js';
 
 const exampleDir = join(import.meta.dirname, '..', '..', 'examples', 'weather-agent');
@@ -52,7 +52,7 @@ beforeAll(async () => {
   server = createAgentServer(app, { port: 0, host: '127.0.0.1' });
   const { port } = await server.listen();
   const model = await loadModel(join(exampleDir, 'agentgen.yaml'), exampleDir);
-  operations = conformanceOperations(model);
+  operations = await conformanceOperations(model);
   results = await runConformance({ url: `http://127.0.0.1:${port}`, operations, schemas: conformanceSchemas(model), samples });
 });
 

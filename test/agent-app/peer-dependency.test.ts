@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
-const mayNotImport = ['spec', 'generator', 'generated', 'templates', 'emulator', 'conformance', 'bin'];
+const mayNotImport = ['contract', 'generator', 'generated', 'templates', 'emulator', 'conformance', 'bin'];
 
 function sources(dir: string): string[] {
   let entries: string[];

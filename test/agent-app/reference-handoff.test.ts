@@ -214,7 +214,7 @@ describe('async_stream_query as the reference runs it (adk.py: async_stream_quer
 
 describe('create_session / async_create_session pass ttl and expire_time to the session service (adk.py: async_create_session, **kwargs)', () => {
   // The generated server and client drop arguments their schema does not declare: this runs once
-  // spec/agent-app-surface.ts declares ttl and expire_time and agent-app/generated is regenerated.
+  // contract/agent-app-surface.ts declares ttl and expire_time and agent-app/generated is regenerated.
   const declared = ['create_session', 'async_create_session'].every((name) =>
     Object.hasOwn(manifest.find((entry) => entry.name === name)?.parameters?.properties ?? {}, 'ttl'),
   );

@@ -6,7 +6,7 @@
 import { InMemorySessionService, type Session, type VertexAiCreateSessionRequest } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { AgentError, agentAppOperations } from '@agentgen/agent-app';
-import { agentAppSurfaces } from '../../spec/index.js';
+import { agentAppSurfaces } from '../../contract/index.js';
 import { drain, makeApp, textOf } from './fixtures.js';
 
 const forms = [
@@ -15,7 +15,7 @@ const forms = [
 ] as const;
 
 describe('the surface', () => {
-  it('serves exactly the twenty operations of agent-app@2 (spec/agent-app-surface/), callable detached', async () => {
+  it('serves exactly the twenty operations of agent-app@2 (contract/agent-app-surface/), callable detached', async () => {
     expect([...agentAppOperations]).toEqual(agentAppSurfaces['agent-app@2'].map((op) => op.name));
     const { app } = makeApp();
     for (const name of agentAppOperations) expect(typeof app[name]).toBe('function');

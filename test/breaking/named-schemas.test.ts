@@ -7,9 +7,12 @@ import { compareSurfaces } from '../../cli/src/breaking/compare-surfaces.js';
 import { surfaceFromModel } from '../../cli/src/breaking/surface.js';
 import { parseSpec } from '../../generator/load/load-spec.js';
 import { resolve } from '../../generator/resolve/resolve.js';
+import { buildManifest } from '../../generator/resolve/manifest.js';
+import type { Model } from '../../generator/model.js';
 import { fanOutSpec } from '../fuzz/hostile-specs.js';
 
-const surface = (text: string, label: string) => surfaceFromModel(resolve(parseSpec(text, `${label}.yaml`)), label);
+const surface = (text: string, label: string) => surfaceOf(resolve(parseSpec(text, `${label}.yaml`)), label);
+const surfaceOf = (model: Model, label: string) => surfaceFromModel(model, buildManifest(model), label);
 const head =
   'agentgen: 1\nname: t\nschemas:\n  Item: { type: object, properties: { label: { type: string } } }\noperations:\n  fetch_item:\n    api_mode: async\n';
 

@@ -55,7 +55,7 @@ describe('conformance --spec with required properties that fan out, 20 levels', 
     const spec = join(dir, 'fan-out.yaml');
     writeFileSync(spec, requiredFanOut);
     const model = await loadModel(spec, dir);
-    const options = { url, operations: conformanceOperations(model), schemas: conformanceSchemas(model), timeoutMs: 3_000 };
+    const options = { url, operations: await conformanceOperations(model), schemas: conformanceSchemas(model), timeoutMs: 3_000 };
     // The whole run, some 50 probes of a local container: building the 7 MB input would take longer by far.
     const started = performance.now();
     const results = await runConformance(options);

@@ -26,7 +26,7 @@ let goodUrl = '';
 
 beforeAll(async () => {
   const model = await loadModel(spec, process.cwd());
-  declared = { operations: conformanceOperations(model), schemas: conformanceSchemas(model) };
+  declared = { operations: await conformanceOperations(model), schemas: conformanceSchemas(model) };
   goodUrl = await startPython();
 });
 afterAll(stopContainers);

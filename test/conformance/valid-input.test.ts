@@ -7,7 +7,7 @@ import { buildValue } from '../../conformance/index.js';
 import { patternSample } from '../../conformance/pattern-sample.js';
 import { maxInputBytes, type NamedSchemas } from '../../conformance/valid-input.js';
 import { schemaChecks } from '../../conformance/schema-check.js';
-import { contractSchemas, type JsonSchema } from '../../spec/index.js';
+import { contractSchemas, type JsonSchema } from '../../contract/index.js';
 
 const spec: Record<string, JsonSchema> = {
   Node: {

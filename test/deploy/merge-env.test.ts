@@ -5,7 +5,8 @@
  * for a new engine when the engine cannot become what the spec says.
  */
 import { describe, expect, test } from 'vitest';
-import { buildCreateRequest, summariseSource, type ReasoningEngineBody } from '../../generator/emit/deploy-request.js';
+import type { ReasoningEngineBody } from '../../contract/reasoning-engine.js';
+import { buildCreateRequest, summariseSource } from '../../generator/deploy/create-request.js';
 import { parseSpec } from '../../generator/load/load-spec.js';
 import type { SpecProblem } from '../../generator/load/spec-error.js';
 import { asyncQueryChange, resolveDeploy } from '../../generator/resolve/deploy-config.js';

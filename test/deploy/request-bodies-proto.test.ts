@@ -6,7 +6,8 @@
  * the message), and the traffic bodies. A misspelled field fails the check with its path.
  */
 import { describe, expect, test } from 'vitest';
-import { buildCreateRequest, type ReasoningEngineBody } from '../../generator/emit/deploy-request.js';
+import type { ReasoningEngineBody } from '../../contract/reasoning-engine.js';
+import { buildCreateRequest } from '../../generator/deploy/create-request.js';
 import { parseSpec } from '../../generator/load/load-spec.js';
 import type { SpecProblem } from '../../generator/load/spec-error.js';
 import { resolveDeploy } from '../../generator/resolve/deploy-config.js';

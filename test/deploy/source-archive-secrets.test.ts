@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packSource, SourceArchiveError, type SourceArchive } from '../../cli/src/deploy/source-archive.js';
 import { tarArchive, type TarEntry } from '../../cli/src/deploy/source-archive-tar.js';
 import { checkSourceArchive } from '../../emulator/control-plane/source-archive.js';
-import { sourceArchiveLimits } from '../../spec/source-archive-limits.js';
+import { sourceArchiveLimits } from '../../contract/source-archive-limits.js';
 
 let root: string;
 beforeAll(() => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceparent } from '@agentgen/runtime/server';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
-import type { ManifestEntry } from '../../spec/index.js';
+import type { ManifestEntry } from '../../contract/index.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 
 const resource = 'projects/p/locations/l/reasoningEngines/9';

@@ -13,7 +13,7 @@ import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { batchedLines, batchMs } from '../../emulator/log-lines.js';
 import { SilenceWatch } from '../../emulator/replica-liveness.js';
 import { RequestTargets } from '../../emulator/request-targets.js';
-import type { ManifestEntry } from '../../spec/index.js';
+import type { ManifestEntry } from '../../contract/index.js';
 
 const resource = 'projects/p/locations/l/reasoningEngines/3';
 const manifest: ManifestEntry[] = [

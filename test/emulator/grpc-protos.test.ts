@@ -13,7 +13,7 @@ import { loadProtos, protosDir } from '../../emulator/grpc/protos.js';
 import { NdjsonLines } from '../../emulator/grpc/ndjson-lines.js';
 import { grpcCode } from '../../emulator/grpc/status-codes.js';
 import { jsonToValue, structToJson, type ProtoStruct } from '../../emulator/grpc/struct-json.js';
-import { errorConditions } from '../../spec/index.js';
+import { errorConditions } from '../../contract/index.js';
 
 const shippedFiles = (readdirSync(protosDir, { recursive: true, encoding: 'utf8' }) as string[])
   .map((path) => path.split('\\').join('/'))

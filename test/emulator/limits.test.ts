@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContainer, type AgentServer, type ServerOperationTable } from '@agentgen/runtime/server';
 import { z } from 'zod';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
-import type { ManifestEntry } from '../../spec/index.js';
+import type { ManifestEntry } from '../../contract/index.js';
 import { slowloris } from '../server/slow-client.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 

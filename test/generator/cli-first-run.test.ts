@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { main } from '../../cli/src/main.js';
-import { agentAppSurfaces } from '../../spec/index.js';
+import { agentAppSurfaces } from '../../contract/index.js';
 import { root } from './golden-cases.js';
 
 let dir: string;

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { buildManifest } from '../../generator/resolve/manifest.js';
 import { noSpecSource } from '../../generator/load/load-spec.js';
 import { resolve } from '../../generator/resolve/resolve.js';
-import type { ManifestEntry } from '../../spec/index.js';
+import type { ManifestEntry } from '../../contract/index.js';
 
 const manifest = buildManifest(resolve({ source: noSpecSource, document: undefined, locate: () => undefined }));
 

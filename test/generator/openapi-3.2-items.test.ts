@@ -13,7 +13,7 @@ import type * as z from 'zod/mini';
 import * as standardValidators from '../../generated/validators.js';
 import { buildOpenApi32 } from '../../generator/emit/openapi-3.2.js';
 import type { Model } from '../../generator/model.js';
-import { streamContainerRoute } from '../../spec/index.js';
+import { streamContainerRoute } from '../../contract/index.js';
 import * as customValidators from '../fixtures/custom/expected/validators.js';
 import { goldenCases } from './golden-cases.js';
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { AgentError, createAgentServer, type AgentHandlers, type AgentServer } from '../../generated/server.js';
 import type * as T from '../../generated/types.js';
-import { streamContainerRoute, type ManifestEntry } from '../../spec/index.js';
+import { streamContainerRoute, type ManifestEntry } from '../../contract/index.js';
 
 // The documents are walked by path, checked by the assertions rather than by types.
 type Json = Record<string, any>;

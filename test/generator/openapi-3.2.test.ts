@@ -14,7 +14,7 @@ import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { buildOpenApi32 } from '../../generator/emit/openapi-3.2.js';
 import { buildOpenApi } from '../../generator/emit/openapi.js';
-import { streamContainerRoute } from '../../spec/index.js';
+import { streamContainerRoute } from '../../contract/index.js';
 import { goldenCases, root } from './golden-cases.js';
 
 // The documents are walked by path, checked by the assertions rather than by types.

@@ -1,13 +1,13 @@
 /**
  * The runtime's contract module (runtime/src/contract-schemas/) is what the generator writes from
- * spec/contract-schemas.ts today (`npm run golden` rewrites it), and every generated output
+ * contract/contract-schemas.ts today (`npm run golden` rewrites it), and every generated output
  * imports the contract from there instead of declaring it: no contract schema in its types.ts or
  * validators.ts.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contractSchemas, envelopeSchemas } from '../../spec/index.js';
+import { contractSchemas, envelopeSchemas } from '../../contract/index.js';
 import { loadAssets } from '../../generator/assets.js';
 import { emitRuntimeContract } from '../../generator/emit/contract-module.js';
 import { standardSurface } from '../../generator/pipeline.js';

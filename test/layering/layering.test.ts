@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { root } from '../generator/golden-cases.js';
 import { placeOf, violation } from './layers.js';
 
-const folders = ['runtime/src', 'agent-app/src', 'spec', 'generator', 'emulator', 'conformance', 'cli/src'];
+const folders = ['runtime/src', 'agent-app/src', 'contract', 'generator', 'emulator', 'conformance', 'cli/src'];
 
 function sources(folder: string): string[] {
   return readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
@@ -48,6 +48,49 @@ describe('the import graph', () => {
   it('has every generator folder placed (a new one must be given a place)', () => {
     for (const file of sources('generator')) expect(() => placeOf(file)).not.toThrow();
   });
+
+  it('has no import cycle but the one the emulator is being cut out of (issue 46, item 3)', () => {
+    // The emulator's folders are redrawn on another branch; this entry goes once that is merged,
+    // and the test fails as soon as the cycle is gone, so that it cannot outlive it.
+    const emulatorFields = ['emulator/engine-services/fields.ts', 'emulator/engine-services/body-shape.ts', 'emulator/engine-services/fields.ts'];
+    expect(cycles(edges)).toEqual([emulatorFields]);
+  });
+});
+
+/** Each import cycle of the graph, once, as the files around it (a depth-first walk that keeps its path). */
+function cycles(graph: readonly { file: string; target: string }[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const { file, target } of graph) next.set(file, [...(next.get(file) ?? []), target]);
+  const done = new Set<string>();
+  const found: string[][] = [];
+  const walk = (file: string, path: string[]) => {
+    const at = path.indexOf(file);
+    if (at >= 0) return void found.push([...path.slice(at), file]);
+    if (done.has(file)) return;
+    for (const target of next.get(file) ?? []) walk(target, [...path, file]);
+    done.add(file);
+  };
+  for (const file of next.keys()) walk(file, []);
+  return found;
+}
+
+describe('the cycle finder', () => {
+  it('finds a cycle, and none in a graph that only branches', () => {
+    expect(
+      cycles([
+        { file: 'a', target: 'b' },
+        { file: 'b', target: 'c' },
+        { file: 'c', target: 'a' },
+      ]),
+    ).toEqual([['a', 'b', 'c', 'a']]);
+    expect(
+      cycles([
+        { file: 'a', target: 'b' },
+        { file: 'a', target: 'c' },
+        { file: 'b', target: 'c' },
+      ]),
+    ).toEqual([]);
+  });
 });
 
 describe('the rules', () => {
@@ -64,10 +107,17 @@ describe('the rules', () => {
     ['emulator/emulator.ts', 'generator/emit/manifest.ts'],
     ['emulator/emulator.ts', 'conformance/run.ts'],
     ['emulator/emulator.ts', 'cli/src/dev-command.ts'],
-    ['runtime/src/server/exchange.ts', 'spec/index.ts'],
+    ['runtime/src/server/exchange.ts', 'contract/index.ts'],
     ['runtime/src/index.ts', 'generator/model.ts'],
     ['agent-app/src/agent-app.ts', 'runtime/src/index.ts'],
-    ['spec/index.ts', 'generator/model.ts'],
+    ['contract/index.ts', 'generator/model.ts'],
+    ['cli/src/main.ts', 'generator/pipeline.ts'],
+    ['cli/src/deploy-command.ts', 'generator/deploy/create-request.ts'],
+    ['cli/src/conformance-command.ts', 'conformance/run.ts'],
+    ['generator/emit/types.ts', 'generator/index.ts'],
+    ['generator/emit/manifest.ts', 'generator/deploy/create-request.ts'],
+    ['generator/resolve/resolve.ts', 'generator/deploy/shell.ts'],
+    ['generator/deploy/shell.ts', 'generator/write/write-output.ts'],
   ];
   it.each(refused)('refuses %s → %s', (from, to) => expect(violation(from, to)).toBeTypeOf('string'));
 
@@ -78,9 +128,16 @@ describe('the rules', () => {
     ['generator/pipeline.ts', 'generator/emit/emit-all.ts'],
     ['conformance/schema-check.ts', 'generator/schema/live-zod.ts'],
     ['conformance/run.ts', 'generator/model.ts'],
-    ['emulator/emulator.ts', 'spec/index.ts'],
+    ['emulator/emulator.ts', 'contract/index.ts'],
     ['cli/src/dev-command.ts', 'emulator/emulator.ts'],
-    ['cli/src/main.ts', 'generator/emit/manifest.ts'],
+    ['cli/src/main.ts', 'generator/index.ts'],
+    ['cli/src/conformance-command.ts', 'conformance/index.ts'],
+    ['cli/src/deploy/deploy.ts', 'contract/reasoning-engine.ts'],
+    ['generator/index.ts', 'generator/pipeline.ts'],
+    ['generator/index.ts', 'generator/deploy/terraform.ts'],
+    ['generator/deploy/create-request.ts', 'generator/resolve/manifest.ts'],
+    ['generator/pipeline.ts', 'generator/write/write-policy.ts'],
+    ['generator/write/write-policy.ts', 'generator/emit/header.ts'],
     ['runtime/src/server/exchange.ts', 'runtime/src/contract.ts'],
     ['agent-app/src/wire.ts', 'agent-app/generated/types.ts'],
   ];

@@ -7,12 +7,15 @@
  * - `generator/` runs one way, load → resolve → emit → write: no stage imports a later one, and
  *   the schema layer (`generator/schema/`, JSON Schema → TypeScript text, zod text, live zod, and
  *   the escaping and naming every stage uses) imports no stage at all. `pipeline.ts` composes the
- *   stages; nothing of the generator imports it.
+ *   stages; nothing of the generator imports it. `deploy/` (the renderings of the create request
+ *   for `manifest` and `deploy`) stands beside emit: it reads the resolved model, and no stage
+ *   imports it. `index.ts` is the generator's one face: nothing of the generator imports it.
  * - `generator/` imports nothing of the emulator, the conformance checker or the CLI.
  * - `emulator/` and `conformance/` import nothing of `generator/` but the schema layer and the
  *   model, and nothing of the CLI.
- * - `spec/` (the contract as data) imports only itself.
- * - `cli/src` composes everything.
+ * - `contract/` (the contract as data) imports only itself.
+ * - `cli/src` composes everything, but reaches `generator/` and `conformance/` only through
+ *   their entry files (`index.ts`); tests may go deeper.
  */
 
 /** The generator's stages in the order they run; a stage may import only those before it. */
@@ -20,25 +23,27 @@ const stages = ['load', 'resolve', 'emit', 'write'] as const;
 
 /** Where a repository file sits, as the rules see it. */
 export type Place =
-  | { readonly area: 'runtime' | 'agent-app' | 'spec' | 'emulator' | 'conformance' | 'cli' | 'other' }
-  | { readonly area: 'generator'; readonly part: 'schema' | 'model' | 'pipeline' | 'shared' | (typeof stages)[number] };
+  | { readonly area: 'runtime' | 'agent-app' | 'contract' | 'emulator' | 'conformance' | 'cli' | 'other' }
+  | { readonly area: 'generator'; readonly part: 'schema' | 'model' | 'pipeline' | 'index' | 'deploy' | 'shared' | (typeof stages)[number] };
 
 export function placeOf(path: string): Place {
   const [top, second, third] = path.split('/');
   if (top === 'runtime' && second === 'src') return { area: 'runtime' };
   if (top === 'agent-app' && second === 'src') return { area: 'agent-app' };
   if (top === 'cli' && second === 'src') return { area: 'cli' };
-  if (top === 'spec' || top === 'emulator' || top === 'conformance') return { area: top };
+  if (top === 'contract' || top === 'emulator' || top === 'conformance') return { area: top };
   if (top === 'generator') {
     if (third === undefined) {
       if (second === 'model.ts') return { area: 'generator', part: 'model' };
       if (second === 'pipeline.ts') return { area: 'generator', part: 'pipeline' };
+      if (second === 'index.ts') return { area: 'generator', part: 'index' };
       return { area: 'generator', part: 'shared' }; // assets.ts, version.ts
     }
     if (second === 'schema') return { area: 'generator', part: 'schema' };
+    if (second === 'deploy') return { area: 'generator', part: 'deploy' };
     const stage = stages.find((name) => name === second);
     if (stage !== undefined) return { area: 'generator', part: stage };
-    throw new Error(`generator/${second}/ is neither a stage nor the schema layer: say where it sits in test/layering/layers.ts`);
+    throw new Error(`generator/${second}/ is neither a stage, deploy/ nor the schema layer: say where it sits in test/layering/layers.ts`);
   }
   return { area: 'other' };
 }
@@ -56,8 +61,8 @@ export function violation(from: string, to: string): string | undefined {
       return to.startsWith('agent-app/src/') || to.startsWith('agent-app/generated/')
         ? undefined
         : 'the agent-app package imports nothing of the repository but its own sources';
-    case 'spec':
-      return target.area === 'spec' ? undefined : 'spec/ (the contract as data) imports only itself';
+    case 'contract':
+      return target.area === 'contract' ? undefined : 'contract/ (the contract as data) imports only itself';
     case 'emulator':
     case 'conformance':
       if (target.area === 'cli') return `${source.area}/ does not import the CLI`;
@@ -72,6 +77,10 @@ export function violation(from: string, to: string): string | undefined {
       }
       if (target.area !== 'generator') return undefined;
       return generatorViolation(source.part, target.part);
+    case 'cli':
+      if (target.area === 'generator' && to !== 'generator/index.ts') return 'cli/src reaches generator/ only through generator/index.ts';
+      if (target.area === 'conformance' && to !== 'conformance/index.ts') return 'cli/src reaches conformance/ only through conformance/index.ts';
+      return undefined;
     default:
       return undefined;
   }
@@ -80,10 +89,14 @@ export function violation(from: string, to: string): string | undefined {
 type GeneratorPart = Extract<Place, { area: 'generator' }>['part'];
 
 function generatorViolation(from: GeneratorPart, to: GeneratorPart): string | undefined {
+  if (from === 'index') return undefined;
+  if (to === 'index') return 'nothing of the generator imports index.ts: it is the face the CLI uses';
   if (to === 'pipeline' && from !== 'pipeline') return 'nothing of the generator imports the pipeline: it composes the stages';
   if (from === 'schema') {
     return to === 'schema' ? undefined : 'the schema layer imports no stage of the generator (every stage imports it)';
   }
+  if (to === 'deploy' && from !== 'deploy' && from !== 'pipeline') return 'no stage imports deploy/: it renders the resolved model for manifest and deploy';
+  if (from === 'deploy' && (to === 'emit' || to === 'write')) return `deploy/ reads the resolved model: it imports no ${to} stage`;
   const order = (part: GeneratorPart) => stages.indexOf(part as (typeof stages)[number]);
   if (order(from) >= 0 && order(to) > order(from)) return `the ${from} stage imports the later ${to} stage`;
   return undefined;

@@ -103,7 +103,7 @@ test('setVersion refuses what npm cannot publish, and writes nothing', () => {
 
 test('no other source file of the packages writes the version out: the table has every copy', async () => {
   const version = readVersion(repositoryRoot);
-  const folders = ['runtime/src', 'agent-app/src', 'cli/src', 'cli/bin', 'create-agentgen/bin', 'generator', 'templates', 'spec'];
+  const folders = ['runtime/src', 'agent-app/src', 'cli/src', 'cli/bin', 'create-agentgen/bin', 'generator', 'templates', 'contract'];
   const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...folders], repositoryRoot);
   // A version literal: quoted, or after `@` or `^` (a range).
   const literal = new RegExp(`["'\`@^]${version.replace(/[.+-]/g, '\\$&')}(?![\\w.-])`, 'g');

@@ -6,7 +6,7 @@
  * are compared once, where first reached, whatever number of places use them: a few schemas that
  * each refer to the next twice would otherwise be walked 2^n times.
  */
-import { refPrefix } from '../../../spec/index.js';
+import { refPrefix } from '../../../contract/index.js';
 import { change, type Change, type RuleId } from './rules.js';
 import type { Schema } from './surface.js';
 

@@ -4,9 +4,8 @@
  * with `$ref`s to its named schemas), or from a manifest (a `class-methods.json`, a REST body or a deployed
  * resource's `classMethods`), which has no results: then results are not compared.
  */
-import type { ApiMode } from '../../../spec/index.js';
-import type { Model } from '../../../generator/model.js';
-import { buildManifest } from '../../../generator/resolve/manifest.js';
+import type { ApiMode, ManifestEntry } from '../../../contract/index.js';
+import type { Model } from '../../../generator/index.js';
 
 export type Schema = Readonly<Record<string, unknown>>;
 
@@ -24,13 +23,14 @@ export interface Surface {
   readonly schemas: ReadonlyMap<string, Schema>;
 }
 
-export function surfaceFromModel(model: Model, label: string): Surface {
+/** A spec's surface: its model, and the manifest of it (`manifestOf`). */
+export function surfaceFromModel(model: Model, manifest: readonly Required<ManifestEntry>[], label: string): Surface {
   const outputs = new Map(model.operations.map((op) => [op.name, op.output as Schema]));
   return {
     label,
     schemas: new Map(model.schemas.map((s) => [s.name, s.schema as Schema])),
     operations: new Map(
-      buildManifest(model).map((entry): [string, SurfaceOperation] => [
+      manifest.map((entry): [string, SurfaceOperation] => [
         entry.name,
         { apiMode: entry.api_mode as ApiMode, input: entry.parameters, output: outputs.get(entry.name) },
       ]),

@@ -7,7 +7,7 @@
  * `APP_URL`). A value the spec gives itself (`deploy.env.APP_URL`) is left as it is.
  */
 import { passthroughBase } from '@agentgen/runtime/server';
-import type { EnvVar, ReasoningEngineBody } from '../../../generator/emit/deploy-request.js';
+import type { EnvVar, ReasoningEngineBody } from '../../../contract/reasoning-engine.js';
 
 export const appUrlVariable = 'APP_URL';
 

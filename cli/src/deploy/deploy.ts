@@ -7,8 +7,7 @@
 import { compareSurfaces } from '../breaking/compare-surfaces.js';
 import { reportTable } from '../breaking/report.js';
 import { surfaceFromManifest } from '../breaking/surface.js';
-import { parentOf, type ReasoningEngineBody } from '../../../generator/emit/deploy-request.js';
-import type { DeployConfig } from '../../../generator/resolve/deploy-config.js';
+import { parentOf, type ReasoningEngineBody } from '../../../contract/reasoning-engine.js';
 import { ReasoningEnginesApiError } from './reasoning-engines-api-error.js';
 import type { ReasoningEnginesClient, Resource } from './reasoning-engines-client.js';
 import { updateMask } from './update-mask.js';
@@ -16,7 +15,7 @@ import { mergeEnv } from './merge-env.js';
 import { withAppUrl } from './app-url.js';
 import { currentSplit, describeSplit, isPinned, revisionId, rollbackTarget, splitWithNew, statusTable, type Share } from './revisions.js';
 import { trafficBody, trafficMask } from './traffic.js';
-import { asyncQueryChange } from '../../../generator/resolve/deploy-config.js';
+import { asyncQueryChange, type DeployConfig } from '../../../generator/index.js';
 import { waitForOperation, type WaitOptions } from './wait-for-operation.js';
 
 export type DeployOutcome =

@@ -10,8 +10,8 @@
  * The engine's `agentgen-async-query` label is kept too when the spec sets labels without it: it
  * records how the engine was created (`asyncQueryChange`), not something the spec chooses.
  */
-import type { EnvVar, ReasoningEngineBody, SecretEnvVar } from '../../../generator/emit/deploy-request.js';
-import { asyncQueryLabel } from '../../../generator/resolve/deploy-rules.js';
+import type { EnvVar, ReasoningEngineBody, SecretEnvVar } from '../../../contract/reasoning-engine.js';
+import { asyncQueryLabel } from '../../../generator/index.js';
 
 export interface MergedEnv {
   readonly body: ReasoningEngineBody;

@@ -4,7 +4,7 @@
  * local fake. Errors are `ReasoningEnginesApiError`s that say what was being done; this client never puts the
  * token in one, though the API's answer they quote may (see `api-error.ts`).
  */
-import type { ReasoningEngineBody } from '../../../generator/emit/deploy-request.js';
+import type { ReasoningEngineBody } from '../../../contract/reasoning-engine.js';
 import { ReasoningEnginesApiError, httpError } from './reasoning-engines-api-error.js';
 import type { TokenSource } from './access-token.js';
 

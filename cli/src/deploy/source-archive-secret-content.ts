@@ -4,7 +4,7 @@
  * downloaded as `my-project-1a2b3c.json`), AWS keys, an `.npmrc` with a registry token. Run over
  * the bytes the packer has already read to pack, with fixed strings found by Buffer.indexOf and
  * regular expressions without nested repetition, so the cost is linear in the bytes packed, which
- * the archive's limit bounds (spec/source-archive-limits.ts). Only the finding is returned, never
+ * the archive's limit bounds (contract/source-archive-limits.ts). Only the finding is returned, never
  * what matched: no caller prints a secret's content.
  */
 import { namesFor, type SecretFinding } from './source-archive-secrets.js';

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { lstat, readFile, readdir, readlink, realpath } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { sourceArchiveLimits } from '../../../spec/source-archive-limits.js';
+import { sourceArchiveLimits } from '../../../contract/source-archive-limits.js';
 import { printableBytes, printableText } from '../../../emulator/printable-text.js';
 import { SourceArchiveError } from './source-archive-error.js';
 import { loadIgnoreRules, type IgnoreRules } from './source-archive-ignore-file.js';
@@ -57,7 +57,7 @@ export interface PackOptions {
   readonly allowSecrets?: ReadonlySet<string>;
 }
 
-/** agentgen's cap on the compressed archive (see spec/source-archive-limits.ts). */
+/** agentgen's cap on the compressed archive (see contract/source-archive-limits.ts). */
 export const inlineSourceLimitBytes = sourceArchiveLimits.compressedBytes;
 
 /** More files than this is a folder that should have been left out (build output, a vendored tree). */

@@ -5,7 +5,7 @@
  * percent}]}` and `trafficSplitAlwaysLatest {}`. Checked before anything is sent: percents are
  * whole numbers 0 to 100 that sum to 100, and each revision is named once, by its full name.
  */
-import type { ReasoningEngineBody } from '../../../generator/emit/deploy-request.js';
+import type { ReasoningEngineBody } from '../../../contract/reasoning-engine.js';
 
 export const trafficMask = 'trafficConfig';
 

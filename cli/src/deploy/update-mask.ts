@@ -10,8 +10,8 @@
  * deterministic (same files, same bytes), and its digest is the label `agentgen-source-sha256`,
  * so `spec.sourceCodeSpec` is a change when that digest or the imageSpec differs.
  */
-import type { ReasoningEngineBody } from '../../../generator/emit/deploy-request.js';
-import { sourceDigestLabel } from '../../../generator/resolve/deploy-rules.js';
+import type { ReasoningEngineBody } from '../../../contract/reasoning-engine.js';
+import { sourceDigestLabel } from '../../../generator/index.js';
 import { mergeEnv } from './merge-env.js';
 
 /** The paths an update may name, most specific first where the API takes a sub-field. */

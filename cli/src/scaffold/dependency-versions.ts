@@ -4,7 +4,7 @@
  * runs with the same code it was created and tested with. The others are the ranges this
  * repository builds and tests against (see the root and example package.json files).
  */
-import { generatorVersion } from '../../../generator/version.js';
+import { generatorVersion } from '../../../generator/index.js';
 
 export const agentgenVersion = generatorVersion;
 

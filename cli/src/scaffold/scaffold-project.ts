@@ -3,11 +3,7 @@
  * `generated/` folder from the real generator run on the project's own spec (so `agentgen check`
  * passes in the new project from the start). No I/O beyond reading the templates.
  */
-import { parseSpec } from '../../../generator/load/load-spec.js';
-import { defaultSpecFile } from '../../../generator/load/spec-defaults.js';
-import type { EmittedFile } from '../../../generator/model.js';
-import { emitModel } from '../../../generator/pipeline.js';
-import { resolve } from '../../../generator/resolve/resolve.js';
+import { defaultSpecFile, emitModel, modelOfText, type EmittedFile } from '../../../generator/index.js';
 import { agentgenVersion, thirdPartyVersions } from './dependency-versions.js';
 import { agentIdentifier, imageName, imageUri, type ProjectOptions, type TemplateName } from './project-options.js';
 import { loadScaffoldTemplates, type ScaffoldData } from './scaffold-templates.js';
@@ -29,7 +25,7 @@ export async function scaffoldProject(options: ProjectOptions): Promise<EmittedF
   const spec = rendered.find((file) => file.path === defaultSpecFile);
   if (spec === undefined) throw new Error(`agentgen: the ${options.template} template has no ${defaultSpecFile}`);
   // The spec is checked as any spec is: a template that renders a bad one fails here, not later.
-  const model = resolve(parseSpec(spec.contents, defaultSpecFile));
+  const model = await modelOfText(spec.contents, defaultSpecFile);
   const generated = (await emitModel(model)).map((file) => ({ path: `${generatedDir}/${file.path}`, contents: file.contents }));
   const files = [{ path: 'package.json', contents: packageJson(options) }, ...rendered, ...generated];
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

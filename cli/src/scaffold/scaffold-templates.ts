@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
-import { lineComment, stringLiteral } from '../../../generator/schema/escape.js';
+import { lineComment, stringLiteral } from '../../../generator/index.js';
 import type { TemplateName } from './project-options.js';
 
 /** What every template may read. */

@@ -5,7 +5,7 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { EmittedFile } from '../../../generator/model.js';
+import type { EmittedFile } from '../../../generator/index.js';
 
 /** Entries of `dir` that make it "not empty" (sorted); [] when it is missing or empty. */
 export async function occupyingEntries(dir: string): Promise<string[]> {

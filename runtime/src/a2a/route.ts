@@ -9,7 +9,9 @@
  * JSON-RPC over HTTP answers them; nothing of the request is quoted in them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkContentType, nestedDeeperThan, rawHeaderList } from '../server/envelope.js';
+import { checkContentType } from '../server/content-type.js';
+import { nestedDeeperThan } from '../server/json-depth.js';
+import { rawHeaderList } from '../server/raw-headers.js';
 import type { AgentServerLogger } from '../server/logger.js';
 import { readBody } from '../server/request-body.js';
 import type { Tracker } from '../server/tracker.js';

@@ -4,7 +4,7 @@
  * artifact shapes…) and of the envelopes (see `codegenv1/server.ts` for the promise this entry
  * keeps). A generated `types.ts` and `validators.ts` import and re-export them instead of writing
  * them again, as protobuf-es's generated files import its well-known types. Both modules are
- * written by agentgen from `spec/contract-schemas.ts` (`npm run golden`); no `node:` imports.
+ * written by agentgen from `contract/contract-schemas.ts` (`npm run golden`); no `node:` imports.
  */
 export type * from '../contract-schemas/types.js';
 export * from '../contract-schemas/validators.js';

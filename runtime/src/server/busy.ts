@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { containerRoutes } from '../contract.js';
-import { jsonMediaType } from './envelope.js';
+import { jsonMediaType } from './content-type.js';
 import { healthPaths, refusedUnlessGet } from './health.js';
 
 export const defaultBusyPath = '/is_busy';

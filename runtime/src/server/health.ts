@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { containerErrors } from '../contract.js';
-import { jsonMediaType } from './envelope.js';
+import { jsonMediaType } from './content-type.js';
 import { errorBody } from './errors.js';
 
 export const healthPaths: readonly string[] = ['/', '/health'];

@@ -14,7 +14,10 @@ export { shutdownOnSignals, type ShutdownSignalOptions } from './signals.js';
 export { createDispatcher, type Dispatcher } from './dispatcher.js';
 export { readEngineId } from './engine-id.js';
 export { closeWithoutReading, refusedBodyGraceMs } from './refused-body.js';
-export { checkContentType, nestedDeeperThan, parseEnvelope, rawHeaderList, type Envelope } from './envelope.js';
+export { checkContentType } from './content-type.js';
+export { parseEnvelope, type Envelope } from './envelope.js';
+export { nestedDeeperThan } from './json-depth.js';
+export { rawHeaderList } from './raw-headers.js';
 export { syntaxErrorAt } from './json-error-position.js';
 export { isWellFormed, loneSurrogatePath } from './well-formed.js';
 export type {

@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import { containerErrors, type ErrorRow } from '../contract.js';
 import type { A2AFace } from '../a2a/types.js';
 import { createDispatcher } from './dispatcher.js';
-import { rawHeader } from './envelope.js';
+import { rawHeader } from './raw-headers.js';
 import { checkedTimeouts } from './timeouts.js';
 import { errorBody } from './errors.js';
 import type { AgentServerLogger } from './logger.js';

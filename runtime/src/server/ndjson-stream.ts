@@ -1,6 +1,6 @@
 /** NDJSON output: one JSON line per event, the events of one tick in one write, with backpressure. */
 import type { ServerResponse } from 'node:http';
-import { jsonMediaType } from './envelope.js';
+import { jsonMediaType } from './content-type.js';
 
 /** A stream writes at once when this much is pending, even within one tick. */
 const streamBatchChars = 64 * 1024;

@@ -4,7 +4,7 @@
  * value; a validator that throws fails the call with its own error.
  */
 import type { Validator } from '../contract.js';
-import { describeIssues } from './envelope.js';
+import { describeIssues } from './input-issues.js';
 import { AgentError } from './errors.js';
 
 export function checkResult(operation: string, output: Validator, result: unknown): void {

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallSpan, TraceIds } from './call-span.js';
-import { jsonMediaType } from './envelope.js';
+import { jsonMediaType } from './content-type.js';
 import { errorBody } from './errors.js';
 import type { AgentServerLogger, LogEntry } from './logger.js';
 import type { Refusal } from './request-checks.js';

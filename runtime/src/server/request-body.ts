@@ -3,7 +3,7 @@
  * before any of it is read, one that grows too large as soon as it passes the limit.
  */
 import type { IncomingMessage } from 'node:http';
-import { rawHeader } from './envelope.js';
+import { rawHeader } from './raw-headers.js';
 
 /** Who is told about the body (an Exchange): an interface, not callbacks, so no closure per request. */
 export interface BodyReader {

@@ -5,7 +5,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { containerErrors, containerRoutes, type ErrorRow, type ResponseKind } from '../contract.js';
-import { checkContentType, describeIssues, nestedDeeperThan, rawHeaderList } from './envelope.js';
+import { checkContentType } from './content-type.js';
+import { describeIssues } from './input-issues.js';
+import { nestedDeeperThan } from './json-depth.js';
+import { rawHeaderList } from './raw-headers.js';
 import type { ResolvedOperation } from './server-settings.js';
 import { clip } from './values.js';
 

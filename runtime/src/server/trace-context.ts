@@ -4,7 +4,7 @@
  * which is not a valid trace context (so generic HTTP instrumentation would start broken traces).
  * Both of Google's ADKs read the headers this way and record the support id as `supportID`.
  */
-import { rawHeader } from './envelope.js';
+import { rawHeader } from './raw-headers.js';
 
 export const googleTraceparentHeader = 'google-agent-engine-traceparent';
 

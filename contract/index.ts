@@ -4,3 +4,4 @@ export * from './json-schema.js';
 export * from './contract-schemas.js';
 export * from './agent-app-surface/index.js';
 export type { ManifestEntry } from '@agentgen/runtime';
+export * from './reasoning-engine.js';

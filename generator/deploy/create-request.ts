@@ -10,69 +10,15 @@
  * `containerSpec.port`, `deploymentSpec.keepAliveProbe`, `agentServerMode` and
  * `agentGatewayConfig` are the reference's (python-aiplatform `agentplatform/_genai/types/common.py`
  * @91cc8ce), not yet in the protos `@google-cloud/aiplatform` publishes (the table in
- * test/deploy/reasoning-engine-proto.ts).
+ * test/deploy/reasoning-engine-proto.ts). The message's shapes are the contract's
+ * (contract/reasoning-engine.ts).
  */
+import { createHash } from 'node:crypto';
+import type { AgentGatewayConfig, DeploymentSpec, ReasoningEngineBody, SourceCodeSpec } from '../../contract/index.js';
 import type { DeployConfig } from '../resolve/deploy-config.js';
 import type { Model } from '../model.js';
 import { buildManifest } from '../resolve/manifest.js';
-import { createHash } from 'node:crypto';
 import { asyncQueryLabel, asyncQueryLabelValue, sourceDigestLabel } from '../resolve/deploy-rules.js';
-
-export interface EnvVar {
-  readonly name: string;
-  readonly value: string;
-}
-
-export interface SecretEnvVar {
-  readonly name: string;
-  readonly secretRef: { readonly secret: string; readonly version: string };
-}
-
-/** The platform polls `httpGet.path` to keep a busy instance alive, for at most `maxSeconds`. */
-export interface KeepAliveProbe {
-  readonly httpGet: { readonly path: string; readonly port?: number };
-  readonly maxSeconds?: number;
-}
-
-/** Inbound and outbound Agent Gateways, each `projects/{p}/locations/{l}/agentGateways/{g}`. */
-export interface AgentGatewayConfig {
-  readonly clientToAgentConfig?: { readonly agentGateway: string };
-  readonly agentToAnywhereConfig?: { readonly agentGateway: string };
-}
-
-/** A source deploy: the project as a base64 .tar.gz, built by the platform from its Dockerfile. */
-export interface SourceCodeSpec {
-  readonly inlineSource?: { readonly sourceArchive: string };
-  readonly imageSpec?: { readonly buildArgs?: Readonly<Record<string, string>> };
-}
-
-export interface DeploymentSpec {
-  readonly env?: readonly EnvVar[];
-  readonly secretEnv?: readonly SecretEnvVar[];
-  readonly minInstances?: number;
-  readonly maxInstances?: number;
-  readonly resourceLimits?: Readonly<Record<string, string>>;
-  readonly containerConcurrency?: number;
-  readonly keepAliveProbe?: KeepAliveProbe;
-  readonly agentServerMode?: string;
-  readonly agentGatewayConfig?: AgentGatewayConfig;
-}
-
-export interface ReasoningEngineBody {
-  readonly displayName: string;
-  readonly description?: string;
-  readonly labels?: Readonly<Record<string, string>>;
-  readonly encryptionSpec?: { readonly kmsKeyName: string };
-  readonly spec: {
-    readonly agentFramework: string;
-    readonly classMethods: readonly Readonly<Record<string, unknown>>[];
-    readonly containerSpec?: { readonly imageUri?: string; readonly port?: number };
-    readonly sourceCodeSpec?: SourceCodeSpec;
-    readonly deploymentSpec?: DeploymentSpec;
-    readonly serviceAccount?: string;
-    readonly identityType?: string;
-  };
-}
 
 /** Drops the keys whose value is undefined, so the body holds only what the spec sets. */
 function defined<T extends object>(object: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
@@ -191,6 +137,15 @@ export const sourceArchivePlaceholder = "<the project's .tar.gz, base64: agentge
 export const sourcePlaceholderNote =
   'A source deploy: sourceArchive is a placeholder, not the project; agentgen deploy packs the project (honouring .gcloudignore or .dockerignore, leaving out secrets) and sends it.';
 
+/**
+ * The create request `manifest --format rest|terraform|curl|gcloud` prints: a source deploy's
+ * archive is the placeholder (with the note to print beside it), since only `deploy` packs the project.
+ */
+export function manifestRequest(model: Model, deploy: DeployConfig): { readonly body: ReasoningEngineBody; readonly note: string | undefined } {
+  const source = deploy.image === undefined ? { sourceArchive: sourceArchivePlaceholder } : undefined;
+  return { body: withSourcePlaceholder(buildCreateRequest(model, deploy, source)), note: source === undefined ? undefined : sourcePlaceholderNote };
+}
+
 /** The body a manifest prints for a source deploy: the placeholder, and no digest label (there is no archive to digest). */
 export function withSourcePlaceholder(body: ReasoningEngineBody): ReasoningEngineBody {
   if (body.spec.sourceCodeSpec === undefined) return body;
@@ -201,14 +156,4 @@ export function withSourcePlaceholder(body: ReasoningEngineBody): ReasoningEngin
     ...(Object.keys(labels).length > 0 ? { labels } : {}),
     spec: { ...body.spec, sourceCodeSpec: { ...body.spec.sourceCodeSpec, inlineSource: { sourceArchive: sourceArchivePlaceholder } } },
   };
-}
-
-/** `projects/P/locations/L`: where the resource is created and listed. */
-export function parentOf(deploy: Pick<DeployConfig, 'project' | 'location'>): string {
-  return `projects/${deploy.project}/locations/${deploy.location}`;
-}
-
-/** The regional API host, as the platform's client libraries use it. */
-export function defaultApiEndpoint(location: string): string {
-  return `https://${location}-aiplatform.googleapis.com`;
 }
