@@ -261,6 +261,8 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
     if (this.stopped) return;
     try {
       this.reply.log('info', 'ok', 200);
+      // Without a span the end is written in this turn (now, or after the log lines).
+      if (this.reply.span === undefined) pump.stream.endsThisTurn();
       this.reply.end(200, () => pump.stream.finish(''));
     } catch (error) {
       this.fail(error);
@@ -292,6 +294,7 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
     }
     const stream = this.pump?.stream;
     if (stream !== undefined && stream.hasOutput) {
+      if (reply.span === undefined) stream.endsThisTurn();
       reply.end(200, () => stream.finish(errorLine(status, http, message)));
       return;
     }

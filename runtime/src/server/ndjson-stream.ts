@@ -96,6 +96,16 @@ export class NdjsonStream {
     unblock?.();
   }
 
+  /**
+   * The stream's end comes later in this turn (after the log lines, stdout-lines.ts): what is
+   * pending waits for it, so that the events and the end go out in one write, as they do when the
+   * end is written at once, rather than in two (the turn-end flush was scheduled first and would
+   * run first).
+   */
+  endsThisTurn(): void {
+    this.unschedule();
+  }
+
   /** Writes what is pending plus `last`, and ends the response. */
   finish(last: string): void {
     const { res } = this;
