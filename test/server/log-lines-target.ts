@@ -26,6 +26,7 @@ const table: ServerOperationTable = new Map([
   ['fails', { kind: 'unary', input: z.object({}) }],
   ['slow', { kind: 'unary', input: z.object({ ms: z.number() }) }],
   ['then_busy', { kind: 'unary', input: z.object({ ms: z.number() }) }],
+  ['big', { kind: 'unary', input: z.object({ chars: z.number() }) }],
 ]);
 const handlers = {
   now: () => ({ at: 'now' }),
@@ -49,6 +50,8 @@ const handlers = {
    * throttled CPU would after a response: a line written later than its response would be
    * missing for that long, where the test looks for it.
    */
+  /** An answer long enough to end at once rather than at the end of the turn (reply.ts). */
+  big: ({ chars }: { chars: number }) => ({ text: 'x'.repeat(chars) }),
   then_busy: ({ ms }: { ms: number }) => {
     process.nextTick(() => {
       const until = Date.now() + ms;

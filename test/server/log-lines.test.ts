@@ -95,7 +95,7 @@ function call(url: string, agent: Agent, path: string, body: string, traceId: st
   });
 }
 
-/** The calls of connection `c`: sync and async unary, streams, a failure, a refusal, a busy turn after the answer, in a fixed mix. */
+/** The calls of connection `c`: sync and async unary, streams, a failure, a refusal, a busy turn after the answer, a 40 KB answer, in a fixed mix. */
 function callOf(i: number): { path: string; body: string; status: number } {
   switch (i % 5) {
     case 0:
@@ -111,7 +111,7 @@ function callOf(i: number): { path: string; body: string; status: number } {
     default:
       return i % 10 === 4
         ? { path: '/api/reasoning_engine', body: envelope('then_busy', { ms: 30 }), status: 200 }
-        : { path: '/api/reasoning_engine', body: envelope('now', {}), status: 200 };
+        : { path: '/api/reasoning_engine', body: envelope('big', { chars: 40_000 }), status: 200 };
   }
 }
 

@@ -261,9 +261,12 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
     if (this.stopped) return;
     try {
       this.reply.log('info', 'ok', 200);
+      const { stream } = pump;
       // Without a span the end is written in this turn (now, or after the log lines).
-      if (this.reply.span === undefined) pump.stream.endsThisTurn();
-      this.reply.end(200, () => pump.stream.finish(''));
+      if (this.reply.span === undefined) stream.endsThisTurn();
+      // A stream that has sent before ran over several turns (a model's): it ends at once, after
+      // its line, rather than at the end of a turn that may be a later one; see Reply.#afterLines.
+      this.reply.end(200, () => stream.finish(''), stream.started ? Infinity : stream.pendingChars);
     } catch (error) {
       this.fail(error);
     }

@@ -32,6 +32,11 @@ export class NdjsonStream {
     this.schedule();
   }
 
+  /** How much text is queued for the next write. */
+  get pendingChars(): number {
+    return this.pending.length;
+  }
+
   /** True once anything was sent or queued: an error then has to be the last line. */
   get hasOutput(): boolean {
     return this.started || this.pending !== '';

@@ -12,6 +12,9 @@ import type { Refusal } from './request-checks.js';
 import { stdoutLines, type HeldForLines } from './stdout-lines.js';
 import { readIncomingTrace } from './trace-context.js';
 
+/** An answer this long ends at once, its log lines written first, rather than at the end of the turn (`#afterLines`). */
+const heldAnswerChars = 16 * 1024;
+
 export class Reply implements HeldForLines {
   /** The call's server span; only when OpenTelemetry is installed. */
   span: CallSpan | undefined;
@@ -27,6 +30,8 @@ export class Reply implements HeldForLines {
   #status = 0;
   #body = '';
   #last: (() => void) | undefined;
+  /** How much text the end writes: the body, or what a stream has pending. */
+  #size = 0;
   /** `send` or `end` was called: the first one answers, as it did when each wrote at once. */
   #ending = false;
 
@@ -49,16 +54,27 @@ export class Reply implements HeldForLines {
     this.#ending = true;
     this.#status = status;
     this.#body = body;
+    this.#size = body.length;
     const span = this.span;
     // No closure on the hot path: only a traced call waits for its telemetry (see `end`).
     if (span === undefined) this.#afterLines();
     else span.endThen(status, () => this.#afterLines());
   }
 
-  /** The response ends after the log lines queued so far are written (stdout-lines.ts): at once when none are. */
+  /**
+   * The response ends after the log lines queued so far are written (stdout-lines.ts): at once
+   * when none are. A large answer does not wait for the end of the turn: the lines are written now
+   * and it ends at once, since holding its text across the rest of the turn (while other calls
+   * allocate) cost more than the one write it would share (64 KB answers at 50 connections: a
+   * fifth more CPU per request).
+   */
   #afterLines(): void {
-    if (stdoutLines.pending) stdoutLines.whenWritten(this);
-    else this.linesWritten();
+    if (!stdoutLines.pending) this.linesWritten();
+    else if (this.#size < heldAnswerChars) stdoutLines.whenWritten(this);
+    else {
+      stdoutLines.flush();
+      this.linesWritten();
+    }
   }
 
   linesWritten(): void {
@@ -92,10 +108,11 @@ export class Reply implements HeldForLines {
    * of the event loop, and `last` runs right after (stdout-lines.ts); a custom logger has written
    * it already. With a span, it is ended and the SDK flushed first. Otherwise `last` runs now.
    */
-  end(status: number, last: () => void): void {
+  end(status: number, last: () => void, size = 0): void {
     if (this.#ending) return;
     this.#ending = true;
     this.#last = last;
+    this.#size = size;
     const span = this.span;
     if (span === undefined) this.#afterLines();
     else span.endThen(status, () => this.#afterLines());
