@@ -4,10 +4,13 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** Forks `script` (relative to bench/) and resolves once it listens; rejects if it exits first. */
-export async function forkTarget(script, args = [], { env = {}, execArgv = [] } = {}) {
+/**
+ * Forks `script` (relative to bench/) and resolves once it listens; rejects if it exits first.
+ * `stdout`: a file descriptor the server's stdout goes to (its log lines), else ours.
+ */
+export async function forkTarget(script, args = [], { env = {}, execArgv = [], stdout } = {}) {
   const child = fork(fileURLToPath(new URL(script, import.meta.url)), args, {
-    stdio: 'inherit',
+    stdio: stdout === undefined ? 'inherit' : ['inherit', stdout, 'inherit', 'ipc'],
     env: { ...process.env, ...env },
     execArgv: [...process.execArgv, ...execArgv],
   });

@@ -2,6 +2,9 @@
 // the same work on the same schemas (parse the envelope, decode a string body once more, validate
 // the input, answer the same result or stream the same events):
 //   generated     the standard surface's server.ts (agent-app/dist), validateResults off as in production
+//   generated, logs on  the same with the default log format on the platform (AGENT_LOG_FORMAT=json:
+//                 Cloud Logging's structured line per call on stdout), stdout to a file, as a user
+//                 runs it; the other servers write no log
 //   hand-written  a minimal node:http server checking the same fields by hand (the floor of Node)
 //   fastify       fastify 5, the same input schemas as JSON Schema (ajv), response serialisation
 //   fastapi       FastAPI on uvicorn (Debian's python3-fastapi, python3-uvicorn; httptools and
@@ -18,7 +21,8 @@
 //
 //   node bench/server-peers.mjs [--rounds 3] [--seconds 1]      (npm run bench -- server)
 import { execFileSync, fork, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -57,9 +61,24 @@ const workloads = [
 const connections = [1, 50];
 
 /** A Node target (bench/fork-target.mjs), its CPU time as µs. */
-async function nodeTarget(name, script, args = []) {
-  const target = await forkTarget(script, args, { env: quiet });
+async function nodeTarget(name, script, args = [], setup = { env: quiet }) {
+  const target = await forkTarget(script, args, setup);
   return { ...target, name, cpuMicros: async () => ((usage) => usage.user + usage.system)(await target.cpu()) };
+}
+
+// The logs-on server's stdout: a file, as `node server.js > log` or a platform's log collector reads it.
+const logDir = mkdtempSync(join(tmpdir(), 'agentgen-bench-logs-'));
+const logFile = join(logDir, 'stdout.log');
+const logFd = openSync(logFile, 'w');
+const logsOn = { env: { AGENT_LOG_FORMAT: 'json', GOOGLE_CLOUD_PROJECT: 'bench-project' }, stdout: logFd };
+
+/** The logs-on server wrote a whole JSON line per call: the rows measure what they say. */
+function checkLogFile(minimum) {
+  const lines = readFileSync(logFile, 'utf8').split('\n');
+  if (lines.pop() !== '') throw new Error(`${logFile}: the last log line is not whole`);
+  for (const line of lines) JSON.parse(line);
+  if (lines.length < minimum) throw new Error(`${logFile}: ${lines.length} log lines for at least ${minimum} calls`);
+  return lines.length;
 }
 
 const clockTicks = (() => {
@@ -147,11 +166,17 @@ async function window(target, workload, concurrency) {
   const faults = faultsBefore === undefined ? undefined : minorFaults(target.pid) - faultsBefore;
   if (result.errors > 0) throw new Error(`${target.name}, ${workload.name}: ${result.errors} failed requests`);
   const rate = workload.unit === 'req/s' ? result.requests : result.events;
-  return { rate, cpuPer: cpu / (rate * elapsed), faultsPer: faults === undefined ? undefined : faults / (result.requests * elapsed) };
+  return {
+    rate,
+    calls: Math.floor(result.requests * elapsed),
+    cpuPer: cpu / (rate * elapsed),
+    faultsPer: faults === undefined ? undefined : faults / (result.requests * elapsed),
+  };
 }
 
 const targets = [
   await nodeTarget('generated', './server-targets.mjs', ['generated']),
+  await nodeTarget('generated, logs on', './server-targets.mjs', ['generated'], logsOn),
   await nodeTarget('hand-written', './server-targets.mjs', ['hand-written']),
   await nodeTarget('fastify', './peers/fastify-server.mjs'),
 ];
@@ -162,6 +187,8 @@ else targets.push(fastapi);
 for (const target of targets) pin(target.pid, 1);
 
 const rows = [];
+/** Calls the logs-on server answered in measured windows: each must have its line. */
+let loggedCalls = 0;
 try {
   console.log(
     `server peers: ${targets.map((t) => (t.note ? `${t.name} (${t.note})` : t.name)).join(', ')}${missing.fastapi ? `; fastapi missing: ${missing.fastapi}` : ''}; ` +
@@ -174,6 +201,7 @@ try {
         const shift = round % targets.length;
         for (const target of [...targets.slice(shift), ...targets.slice(0, shift)]) {
           const got = await window(target, workload, concurrency);
+          if (target.name === 'generated, logs on') loggedCalls += got.calls;
           if (round === 0) continue;
           samples.get(target.name).rate.push(got.rate);
           samples.get(target.name).cpuPer.push(got.cpuPer);
@@ -186,38 +214,46 @@ try {
       for (const target of targets) {
         const s = samples.get(target.name);
         console.log(
-          `  ${target.name.padEnd(13)} ${of(target.name, 'rate').toFixed(0).padStart(8)} ${workload.unit.padEnd(8)} [${Math.min(...s.rate).toFixed(0)}–${Math.max(...s.rate).toFixed(0)}]` +
+          `  ${target.name.padEnd(18)} ${of(target.name, 'rate').toFixed(0).padStart(8)} ${workload.unit.padEnd(8)} [${Math.min(...s.rate).toFixed(0)}–${Math.max(...s.rate).toFixed(0)}]` +
             `   server CPU ${of(target.name, 'cpuPer').toFixed(1).padStart(7)} µs per ${workload.unit === 'req/s' ? 'request' : 'event'}` +
             (s.faultsPer.length === 0 ? '' : `, ${of(target.name, 'faultsPer').toFixed(1)} page faults per request`),
         );
-        if (target.name === 'generated') continue;
-        rows.push(...peerRows(label, workload, target.name, samples));
+        if (target.name.startsWith('generated')) continue;
+        rows.push(...peerRows(label, workload, 'generated', target.name, samples));
+        if (target.name === 'hand-written') rows.push(...peerRows(label, workload, 'generated, logs on', target.name, samples));
       }
     }
   }
 } finally {
   load.kill();
   await Promise.all(targets.map((t) => t.stop()));
+  closeSync(logFd);
 }
+// Most windows are cut mid-call: the file holds at least nine in ten of the calls counted.
+const logLines = checkLogFile(Math.floor(loggedCalls * 0.9));
+rmSync(logDir, { recursive: true, force: true });
+console.log(`\nlogs on: ${logLines} whole JSON lines on stdout (a file) for about ${loggedCalls} calls`);
 
-/** The generated server against one peer on one workload: throughput and CPU ratios, with the issue's targets. */
-function peerRows(label, workload, peer, samples) {
-  const generated = samples.get('generated');
+/** A generated server (`name`: logs off or on) against one peer on one workload: throughput and CPU ratios, with the issue's targets. */
+function peerRows(label, workload, name, peer, samples) {
+  const generated = samples.get(name);
   const other = samples.get(peer);
   const rateRatio = median(generated.rate) / median(other.rate);
   const cpuRatio = median(generated.cpuPer) / median(other.cpuPer);
   const unary = workload.unit === 'req/s';
-  // Issue 34: server CPU per request and per event within 5% of the hand-written server on every
-  // row, and throughput at least fastify's on every row; the streams' throughput against the
-  // hand-written server and FastAPI's targets are issue 13's.
-  const rateTarget = { 'hand-written': unary ? undefined : 0.95, fastify: 1, fastapi: unary ? 2.5 : 5 }[peer];
-  const cpuTarget = peer === 'hand-written' ? 1.05 : undefined;
+  // Issue 48: against the hand-written server, targets that guard against a regression rather than
+  // chase the last microseconds (profiles put what is left in the contract's checks; see
+  // docs/performance.md): throughput at least 0.9 of its own and CPU at most 1.15 of its own per
+  // request or event, logs off and on alike. Against fastify, throughput at least fastify's (issue
+  // 34); against FastAPI, issue 13's.
+  const rateTarget = { 'hand-written': 0.9, fastify: 1, fastapi: unary ? 2.5 : 5 }[peer];
+  const cpuTarget = peer === 'hand-written' ? 1.15 : undefined;
   // Against the hand-written server (same node:http, same allocator): where CPU goes to memory.
   const faults =
     peer === 'hand-written' && generated.faultsPer.length > 0 && other.faultsPer.length > 0
       ? [
           {
-            metric: `${label}: generated vs ${peer}, page faults per request`,
+            metric: `${label}: ${name} vs ${peer}, page faults per request`,
             unit: 'faults',
             ...spread(generated.faultsPer),
             baseline: peer,
@@ -228,7 +264,7 @@ function peerRows(label, workload, peer, samples) {
       : [];
   return [
     {
-      metric: `${label}: generated vs ${peer}, ${workload.unit}`,
+      metric: `${label}: ${name} vs ${peer}, ${workload.unit}`,
       unit: workload.unit,
       ...spread(generated.rate),
       baseline: peer,
@@ -237,7 +273,7 @@ function peerRows(label, workload, peer, samples) {
       ...(rateTarget === undefined ? {} : { target: `>= ${rateTarget}`, met: rateRatio >= rateTarget }),
     },
     {
-      metric: `${label}: generated vs ${peer}, server CPU per ${unary ? 'request' : 'event'}`,
+      metric: `${label}: ${name} vs ${peer}, server CPU per ${unary ? 'request' : 'event'}`,
       unit: 'µs',
       ...spread(generated.cpuPer),
       baseline: peer,

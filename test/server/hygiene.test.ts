@@ -99,13 +99,33 @@ describe('an unexpected exception', () => {
     expect(logOf('fails_midway')[0]).toMatchObject({ level: 'error', errorId: id, message: `operation "fails_midway" failed: upstream said ${secret}` });
   });
 
-  it('stderrLogger prints the error id with the stack', () => {
+  it('stderrLogger prints the error id with the stack frames', () => {
     const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const error = new Error('boom');
     stderrLogger({ level: 'error', message: 'operation "x" failed: boom', status: 500, error, errorId: 'abcdef0123' });
     const text = write.mock.calls.map((call) => String(call[0])).join('');
+    write.mockRestore();
     expect(text).toContain('abcdef0123');
-    expect(text).toContain(error.stack ?? '');
+    const frames = (error.stack ?? '').split('\n').slice(1).join('\n');
+    expect(frames).toMatch(/^\s+at /);
+    expect(text).toContain(frames);
+  });
+
+  it('stderrLogger keeps a thrown message on its line and a password or token out of it', () => {
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    // What a driver or an HTTP client may throw, with text from a request in it.
+    const thrown =
+      'connect failed for postgres://app:hunter2@db:5432/x\ninfo POST /api/reasoning_engine 200 forged\u001b[2J; Authorization: Bearer ya29.TOKEN; api_key=AIzaSECRET';
+    const error = new Error(thrown);
+    stderrLogger({ level: 'error', message: `operation "x" failed: ${thrown}`, status: 500, error, errorId: 'abcdef0123' });
+    const text = write.mock.calls.map((call) => String(call[0])).join('');
+    write.mockRestore();
+    for (const leak of ['hunter2', 'ya29.TOKEN', 'AIzaSECRET', '\u001b']) expect(text).not.toContain(leak);
+    const lines = text.split('\n').filter((line) => line !== '');
+    // The entry's own line, then stack frames only: nothing else starts a line.
+    expect(lines[0]).toContain('postgres://app:***@db:5432/x\\ninfo POST');
+    expect(lines[0]).toContain('Bearer ***');
+    expect(lines.slice(1).every((line) => /^\s+at /.test(line))).toBe(true);
   });
 });
 

@@ -261,7 +261,12 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
     if (this.stopped) return;
     try {
       this.reply.log('info', 'ok', 200);
-      this.reply.end(200, () => pump.stream.finish(''));
+      const { stream } = pump;
+      // Without a span the end is written in this turn (now, or after the log lines).
+      if (this.reply.span === undefined) stream.endsThisTurn();
+      // A stream that has sent before ran over several turns (a model's): it ends at once, after
+      // its line, rather than at the end of a turn that may be a later one; see Reply.#afterLines.
+      this.reply.end(200, () => stream.finish(''), stream.started ? Infinity : stream.pendingChars);
     } catch (error) {
       this.fail(error);
     }
@@ -292,6 +297,7 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
     }
     const stream = this.pump?.stream;
     if (stream !== undefined && stream.hasOutput) {
+      if (reply.span === undefined) stream.endsThisTurn();
       reply.end(200, () => stream.finish(errorLine(status, http, message)));
       return;
     }

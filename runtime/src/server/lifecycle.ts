@@ -15,6 +15,7 @@ import { rawHeader } from './raw-headers.js';
 import { checkedTimeouts } from './timeouts.js';
 import { errorBody } from './errors.js';
 import type { AgentServerLogger } from './logger.js';
+import { stdoutLines } from './stdout-lines.js';
 import type { AgentServer, AgentServerOptions, RequestListener, ServerOperationTable } from './types.js';
 
 /** The bare `(req, res)` listener over the table, to mount in an existing `node:http` server. */
@@ -50,7 +51,12 @@ export function createContainer(table: ServerOperationTable, handlers: object, o
         return;
       }
       // Stop accepting at once; requests already on a connection are answered `Connection: close`.
-      server.close((error) => (error ? reject(error) : resolve()));
+      // Closed, the server's last lines are on stdout before the process may exit.
+      server.close((error) => {
+        stdoutLines.flush();
+        if (error) reject(error);
+        else resolve();
+      });
       dispatcher.drain();
       server.closeIdleConnections();
       const ended = new Promise<void>((done) => {
@@ -175,22 +181,23 @@ function refuseNoHost(res: ServerResponse, logger: AgentServerLogger | undefined
   const row = containerErrors.malformedRequest;
   const message = 'the request has no Host header, which HTTP/1.1 requires';
   const body = errorBody(row.status, row.http, message);
+  log(logger, message, row.http);
   res.writeHead(row.http, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
   res.end(body);
-  log(logger, message, row.http);
 }
 
 /** A whole answer written to the socket (node:http has no response object here), then the connection closes. */
 function answerRaw(socket: Duplex, row: ErrorRow, message: string, headers: string, logger: AgentServerLogger | undefined): void {
   const body = errorBody(row.status, row.http, message);
   const reason = http[row.http as keyof typeof http];
+  log(logger, message, row.http);
   socket.end(
     `HTTP/1.1 ${row.http} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
       `${headers}connection: close\r\n\r\n${body}`,
   );
-  log(logger, message, row.http);
 }
 
+/** Logs a refusal answered outside an exchange, and writes the line at once: the answer follows it (stdout-lines.ts). */
 function log(logger: AgentServerLogger | undefined, message: string, status: number): void {
   if (logger === undefined) return;
   try {
@@ -198,6 +205,7 @@ function log(logger: AgentServerLogger | undefined, message: string, status: num
   } catch {
     // A failing logger must not take the server down with it.
   }
+  stdoutLines.flush();
 }
 
 /** The interface to listen on: `$AGENT_SERVER_HOST` when set, else 0.0.0.0 (contract rule 6). */

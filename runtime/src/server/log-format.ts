@@ -6,7 +6,9 @@
  * only the route, the operation, the status and the server's own message.
  */
 import { readEngineId } from './engine-id.js';
+import { redacted } from './log-text.js';
 import { stderrLogger, type AgentServerLogger, type LogEntry } from './logger.js';
+import { stdoutLines } from './stdout-lines.js';
 
 export type LogFormat = 'json' | 'text' | 'off';
 const formats: readonly LogFormat[] = ['json', 'text', 'off'];
@@ -37,39 +39,49 @@ export function loggerFromEnv(env: NodeJS.ProcessEnv = process.env): AgentServer
 /**
  * One JSON line per entry on stdout, in Cloud Logging's structured form. `project` (from
  * `GOOGLE_CLOUD_PROJECT`) makes the trace a link (`projects/P/traces/T`); without it the trace
- * field is left out, since a bare id links nowhere.
+ * field is left out, since a bare id links nowhere. On stdout the lines of one turn of the event
+ * loop are written together, each before its call's response ends (stdout-lines.ts); an error's
+ * line is written at once, with those queued before it. With `write`, each line is handed to it
+ * as it comes.
  */
-export function cloudLoggingLogger(project: string | undefined, write: (line: string) => void = writeStdout): AgentServerLogger {
-  return (entry) => write(`${JSON.stringify(cloudLoggingEntry(entry, project))}\n`);
+export function cloudLoggingLogger(project: string | undefined, write?: (line: string) => void): AgentServerLogger {
+  if (write !== undefined) return (entry) => write(cloudLoggingLine(entry, project));
+  return (entry) => {
+    stdoutLines.line(cloudLoggingLine(entry, project));
+    if (entry.level === 'error') stdoutLines.flush();
+  };
 }
 
-export function cloudLoggingEntry(entry: LogEntry, project: string | undefined): Record<string, unknown> {
-  const record: Record<string, unknown> = {
-    severity: entry.level === 'error' ? 'ERROR' : 'INFO',
-    // Error Reporting picks up a stack trace at the start of the message's lines.
-    message: entry.error instanceof Error && entry.error.stack !== undefined ? `${entry.message}\n${entry.error.stack}` : entry.message,
-  };
+/**
+ * The entry as one line of JSON (with its `\n`): severity, message, httpRequest, the trace fields
+ * and the labels, in that order, fields without a value left out. Written as text, not as an
+ * object given to `JSON.stringify`, which took twice as long as the rest of the line's work; each
+ * value that is text goes through `JSON.stringify`, so the line is JSON whatever it holds.
+ */
+export function cloudLoggingLine(entry: LogEntry, project: string | undefined): string {
+  const error = entry.error;
+  // Error Reporting picks up a stack trace at the start of the message's lines.
+  // A password or token a thrown message quotes is `***` (log-text.ts).
+  const message = redacted(error instanceof Error && error.stack !== undefined ? `${entry.message}\n${error.stack}` : entry.message);
+  let line = `{"severity":"${entry.level === 'error' ? 'ERROR' : 'INFO'}","message":${JSON.stringify(message)}`;
   if (entry.method !== undefined || entry.status !== undefined) {
-    record['httpRequest'] = {
-      requestMethod: entry.method,
-      requestUrl: entry.path,
-      status: entry.status,
-      latency: entry.durationMs === undefined ? undefined : `${(entry.durationMs / 1000).toFixed(6)}s`,
-    };
+    let request = '';
+    if (entry.method !== undefined) request += `,"requestMethod":${JSON.stringify(entry.method)}`;
+    if (entry.path !== undefined) request += `,"requestUrl":${JSON.stringify(entry.path)}`;
+    if (entry.status !== undefined) request += `,"status":${JSON.stringify(entry.status)}`;
+    if (entry.durationMs !== undefined) request += `,"latency":"${(entry.durationMs / 1000).toFixed(6)}s"`;
+    line += `,"httpRequest":{${request.slice(1)}}`;
   }
   const trace = entry.trace;
   if (trace !== undefined) {
-    if (project !== undefined) record['logging.googleapis.com/trace'] = `projects/${project}/traces/${trace.traceId}`;
-    record['logging.googleapis.com/spanId'] = trace.spanId;
-    record['logging.googleapis.com/trace_sampled'] = trace.sampled;
+    if (project !== undefined) line += `,"logging.googleapis.com/trace":${JSON.stringify(`projects/${project}/traces/${trace.traceId}`)}`;
+    line += `,"logging.googleapis.com/spanId":${JSON.stringify(trace.spanId)},"logging.googleapis.com/trace_sampled":${trace.sampled === true}`;
   }
-  const labels: Record<string, string> = {};
-  if (entry.operation !== undefined) labels['operation'] = entry.operation;
-  if (entry.errorId !== undefined) labels['error_id'] = entry.errorId;
-  if (entry.operation !== undefined || entry.errorId !== undefined) record['logging.googleapis.com/labels'] = labels;
-  return record;
-}
-
-function writeStdout(line: string): void {
-  process.stdout.write(line);
+  if (entry.operation !== undefined || entry.errorId !== undefined) {
+    let labels = '';
+    if (entry.operation !== undefined) labels += `,"operation":${JSON.stringify(entry.operation)}`;
+    if (entry.errorId !== undefined) labels += `,"error_id":${JSON.stringify(entry.errorId)}`;
+    line += `,"logging.googleapis.com/labels":{${labels.slice(1)}}`;
+  }
+  return `${line}}\n`;
 }

@@ -1,5 +1,6 @@
 /** The server's optional log callback, and a ready one that writes a line per entry to stderr. */
 import type { TraceIds } from './call-span.js';
+import { oneLine, redacted, stackFrames } from './log-text.js';
 
 export interface LogEntry {
   readonly level: 'info' | 'error';
@@ -22,7 +23,12 @@ export interface LogEntry {
 
 export type AgentServerLogger = (entry: LogEntry) => void;
 
-/** One line per entry on stderr; pass as `logger` to see requests and handler failures. */
+/**
+ * One line per entry on stderr (for an unexpected failure, followed by its stack frames, each
+ * indented); pass as `logger` to see requests and handler failures. The message is redacted and
+ * escaped (log-text.ts): a thrown message's newlines or escape sequences cannot forge a line or
+ * act on a terminal, and a password or token in it is `***`.
+ */
 export const stderrLogger: AgentServerLogger = (entry) => {
   const parts: string[] = [entry.level];
   if (entry.method !== undefined) parts.push(entry.method);
@@ -32,7 +38,16 @@ export const stderrLogger: AgentServerLogger = (entry) => {
   if (entry.durationMs !== undefined) parts.push(`${entry.durationMs.toFixed(1)}ms`);
   if (entry.errorId !== undefined) parts.push(`[error id ${entry.errorId}]`);
   if (entry.trace !== undefined) parts.push(`[trace ${entry.trace.traceId}]`);
-  parts.push(entry.message);
-  if (entry.error instanceof Error && entry.error.stack !== undefined) parts.push(`\n${entry.error.stack}`);
+  parts.push(oneLine(redacted(entry.message)));
+  const frames = stackFrames(entry.error);
+  if (frames !== undefined) parts.push(`\n${oneLineEach(redacted(frames))}`);
   process.stderr.write(`${parts.join(' ')}\n`);
 };
+
+/** Each frame escaped on its own: the frames stay on their lines, nothing else starts one. */
+function oneLineEach(frames: string): string {
+  return frames
+    .split('\n')
+    .map((frame) => oneLine(frame))
+    .join('\n');
+}

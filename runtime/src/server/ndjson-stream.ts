@@ -32,6 +32,11 @@ export class NdjsonStream {
     this.schedule();
   }
 
+  /** How much text is queued for the next write. */
+  get pendingChars(): number {
+    return this.pending.length;
+  }
+
   /** True once anything was sent or queued: an error then has to be the last line. */
   get hasOutput(): boolean {
     return this.started || this.pending !== '';
@@ -94,6 +99,16 @@ export class NdjsonStream {
     this.blocked = undefined;
     this.unblock = undefined;
     unblock?.();
+  }
+
+  /**
+   * The stream's end comes later in this turn (after the log lines, stdout-lines.ts): what is
+   * pending waits for it, so that the events and the end go out in one write, as they do when the
+   * end is written at once, rather than in two (the turn-end flush was scheduled first and would
+   * run first).
+   */
+  endsThisTurn(): void {
+    this.unschedule();
   }
 
   /** Writes what is pending plus `last`, and ends the response. */

@@ -1,0 +1,115 @@
+/**
+ * The container's log lines on stdout, one write for all the lines of one turn of the event loop,
+ * and never after the response they belong to has ended.
+ *
+ * A write per line was a tenth of a small call's CPU with stdout on a file (issue 48: unary
+ * throughput against a plain node:http server fell from 0.92× to 0.81× with the default log
+ * format on). Lines queued during one turn (every socket that was readable in it, and the
+ * promises they resolved) go out together in the turn's check phase (`setImmediate`); dev batches
+ * its log the same way (emulator/log-lines.ts), but over 10 ms, which the platform does not allow
+ * here: it throttles a container's CPU once a response has ended, so a line still queued then may
+ * wait for the next request to be written. So a response whose line is queued is held
+ * (`whenWritten`) and ends right after the write, in the same turn: each call's line is with the
+ * OS before its caller has the last byte. The order of lines is the order they were queued, each
+ * whole (one `write` of whole lines). What is queued is also written at once on `flush()`: on
+ * an error entry, a refusal answered outside an exchange, the server's close, and the process's
+ * `exit` (which runs on `process.exit` and after an uncaught exception). A process killed by a
+ * signal with no handler loses the lines of its current turn, but no response of theirs has ended.
+ */
+import { fstatSync, writeSync } from 'node:fs';
+
+/** What waits for the queued lines: a response's end. */
+export interface HeldForLines {
+  linesWritten(): void;
+}
+
+export class LineQueue {
+  #text = '';
+  #held: HeldForLines[] = [];
+  #immediate: ReturnType<typeof setImmediate> | undefined;
+  #onExit: (() => void) | undefined;
+  /** Where the lines go; the first write of the process's queue chooses (stdoutWriter). */
+  write: (text: string) => void;
+
+  constructor(write: (text: string) => void) {
+    this.write = write;
+  }
+
+  /** Lines are queued and not yet written. */
+  get pending(): boolean {
+    return this.#text !== '';
+  }
+
+  /** Queues `text`, whole lines each ending in `\n`. */
+  line(text: string): void {
+    // A string built by `+=` is a rope in V8: one flat copy when it is written.
+    this.#text += text;
+    if (this.#immediate === undefined) {
+      this.#immediate = setImmediate(this.#flushNow);
+      if (this.#onExit === undefined) {
+        this.#onExit = this.#flushNow;
+        process.on('exit', this.#onExit);
+      }
+    }
+  }
+
+  /** Runs `held.linesWritten()` once what is queued now is written: at once when nothing is. */
+  whenWritten(held: HeldForLines): void {
+    if (this.#text === '') held.linesWritten();
+    else this.#held.push(held);
+  }
+
+  /** Writes what is queued now, then lets the responses that waited for it end. */
+  flush(): void {
+    if (this.#immediate !== undefined) clearImmediate(this.#immediate);
+    this.#immediate = undefined;
+    const text = this.#text;
+    this.#text = '';
+    if (text !== '') {
+      try {
+        this.write(text);
+      } catch {
+        // stdout is gone (EPIPE): the lines are lost, the responses must still end.
+      }
+    }
+    const held = this.#held;
+    if (held.length === 0) return;
+    this.#held = [];
+    for (const one of held) {
+      try {
+        one.linesWritten();
+      } catch {
+        // One response failing to end must not keep the others waiting.
+      }
+    }
+  }
+
+  readonly #flushNow = (): void => this.flush();
+}
+
+/**
+ * Writes to stdout: straight to the file with `writeSync` when stdout is a regular file (what
+ * `process.stdout` does there too, through a stream's machinery that cost as much as the system
+ * call), else through `process.stdout` (a pipe or a terminal), which keeps the order of writes.
+ */
+function stdoutWriter(): (text: string) => void {
+  let file = false;
+  try {
+    file = fstatSync(1).isFile();
+  } catch {
+    // No stdout to look at: `process.stdout` decides.
+  }
+  if (!file) return (text) => void process.stdout.write(text);
+  return (text) => {
+    const bytes = Buffer.from(text, 'utf8');
+    let written = 0;
+    while (written < bytes.length) written += writeSync(1, bytes, written, bytes.length - written);
+  };
+}
+
+/** The process's stdout queue: every built-in JSON logger of the process shares it, as they share stdout. */
+export const stdoutLines = new LineQueue((text) => {
+  const write = stdoutWriter();
+  stdoutLines.write = write;
+  write(text);
+});
