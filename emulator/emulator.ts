@@ -4,23 +4,23 @@
  * declared `api_mode` only, forwarding, as the runtime does) and serves it through its faces.
  */
 import type { AddressInfo } from 'node:net';
-import { checkSessionsMode, containerEnvironment, localAddress, type SessionsMode } from './container-env.js';
-import { spawnContainer, type ContainerProcess } from './container-process.js';
-import { createCore } from './core.js';
-import { streamLimitMs } from './forward.js';
-import { defaultLivenessTiming, type LivenessTiming } from './replica-liveness.js';
+import { checkSessionsMode, containerEnvironment, localAddress, type SessionsMode } from './containers/container-env.js';
+import { spawnContainer, type ContainerProcess } from './containers/container-process.js';
+import { createCore } from './core/core.js';
+import { streamLimitMs } from './containers/forward.js';
+import { defaultLivenessTiming, type LivenessTiming } from './containers/replica-liveness.js';
 import { createEngineEndpoints, parseEngineName } from './engine-services/serve.js';
-import { buildMethodTable } from './manifest.js';
+import { buildMethodTable } from './calls/manifest.js';
 import { checkMaxDepth } from './limits.js';
 import { checkedTimeouts } from '@agentgen/runtime/server';
-import { ReplicaPool } from './replicas.js';
+import { ReplicaPool } from './containers/replicas.js';
 import type { ManifestEntry } from '../spec/index.js';
-import type { ResourceDescription } from './resource.js';
-import { createRestFace, type RestFace, type RestFaceOptions } from './rest-face.js';
-import { defaultMaxDepth } from './envelope.js';
-import { PublicError } from './status.js';
-import { isAddressInUse, PortInUseError } from './port-in-use.js';
-import { printableLine } from './printable-text.js';
+import type { ResourceDescription } from './core/resource.js';
+import { createRestFace, type RestFace, type RestFaceOptions } from './rest/rest-face.js';
+import { defaultMaxDepth } from './calls/envelope.js';
+import { PublicError } from './google-api/status.js';
+import { isAddressInUse, PortInUseError } from './core/port-in-use.js';
+import { printableLine } from './text/printable-text.js';
 import { ControlPlane } from './control-plane/control-plane.js';
 import { controlPlaneRoutes } from './control-plane/http.js';
 import type { Backend } from './control-plane/revision.js';

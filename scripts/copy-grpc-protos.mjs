@@ -1,9 +1,9 @@
-// Copies the .proto files `agentgen dev`'s gRPC face loads into emulator/grpc/protos/, unmodified
+// Copies the .proto files `agentgen dev`'s gRPC face loads into emulator/proto/protos/, unmodified
 // (license headers included), from the packages Google publishes them in: the aiplatform service
 // definitions from @google-cloud/aiplatform, their google/api, google/rpc and google/longrunning
 // imports from the google-gax that package depends on. Only the import closure of the served
 // services is copied; google/protobuf/* is not, because the face loads protobufjs's own copies of
-// those files (emulator/grpc/protos.ts).
+// those files (emulator/proto/protos.ts).
 //
 //   node scripts/copy-grpc-protos.mjs          refresh the copies (after updating @google-cloud/aiplatform)
 //   node scripts/copy-grpc-protos.mjs stage    put the copies into cli/dist/ (the cli build runs this)
@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const shipped = fileURLToPath(new URL('../emulator/grpc/protos/', import.meta.url));
+const shipped = fileURLToPath(new URL('../emulator/proto/protos/', import.meta.url));
 
 /** The service files the gRPC face serves; everything else is their import closure. */
 export const rootProtos = [
@@ -66,7 +66,7 @@ function refresh() {
 }
 
 function stage() {
-  const target = fileURLToPath(new URL('../cli/dist/emulator/grpc/protos/', import.meta.url));
+  const target = fileURLToPath(new URL('../cli/dist/emulator/proto/protos/', import.meta.url));
   rmSync(target, { recursive: true, force: true });
   cpSync(shipped, target, { recursive: true });
 }

@@ -5,13 +5,13 @@
  */
 import { resolve as resolvePath } from 'node:path';
 import { defaultPort, defaultResource, startEmulator } from '../../emulator/emulator.js';
-import { defaultMaxDepth } from '../../emulator/envelope.js';
-import { PortInUseError, type Face } from '../../emulator/port-in-use.js';
-import { batchedLines } from '../../emulator/log-lines.js';
+import { defaultMaxDepth } from '../../emulator/calls/envelope.js';
+import { PortInUseError, type Face } from '../../emulator/core/port-in-use.js';
+import { batchedLines } from '../../emulator/text/log-lines.js';
 import { createConsoleHandler, isLoopbackHost } from '../../emulator/console/serve.js';
-import type { ResourceDescription } from '../../emulator/resource.js';
-import { sessionsModes, type SessionsMode } from '../../emulator/container-env.js';
-import { killContainersNow } from '../../emulator/container-process.js';
+import type { ResourceDescription } from '../../emulator/core/resource.js';
+import { sessionsModes, type SessionsMode } from '../../emulator/containers/container-env.js';
+import { killContainersNow } from '../../emulator/containers/container-process.js';
 import { parseEngineName } from '../../emulator/engine-services/serve.js';
 import type { ManifestEntry } from '../../spec/index.js';
 import { buildCreateRequest } from '../../generator/emit/deploy-request.js';

@@ -8,16 +8,16 @@
  * not changed: deploy creates another.
  */
 import { randomBytes } from 'node:crypto';
-import type { EmulatorCore } from '../core.js';
-import type { ApiVersion } from '../grpc/protos.js';
+import type { EmulatorCore } from '../core/core.js';
+import type { ApiVersion } from '../proto/protos.js';
 import { parseEngineName, type EngineEndpoints } from '../engine-services/serve.js';
-import { pageOf, pageSizeOf } from '../engine-services/paging.js';
-import { invalidArgument, notFound, ServiceError } from '../engine-services/service-error.js';
-import { typeUrl } from '../engine-services/operations.js';
+import { pageOf, pageSizeOf } from '../google-api/paging.js';
+import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
+import { typeUrl } from '../google-api/operations.js';
 import { checkSpec, effectiveIdentity, type CheckedSpec, type Spec } from './engine-spec.js';
 import { checkName } from './names.js';
 import { OperationStore, type Operation } from './operations.js';
-import type * as ProtoCheck from './proto-check.js';
+import type * as ProtoCheck from '../proto/proto-check.js';
 import { startRevision, type Backend, type CoreSettings, type Revision } from './revision.js';
 import { checkTraffic, TrafficSplitter, type TrafficConfig } from './traffic.js';
 
@@ -29,7 +29,7 @@ let protoReaders: { readonly check: typeof ProtoCheck; readonly mask: typeof Upd
 
 export async function loadProtoReaders(): Promise<void> {
   if (protoReaders !== undefined) return;
-  const [check, mask] = await Promise.all([import('./proto-check.js'), import('./update-mask.js')]);
+  const [check, mask] = await Promise.all([import('../proto/proto-check.js'), import('./update-mask.js')]);
   protoReaders = { check, mask };
 }
 

@@ -8,13 +8,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeWithoutReading } from '@agentgen/runtime/server';
-import { maxRequestBody } from '../forward.js';
-import { readBoundedBody } from '../request-body.js';
-import { PublicError, sendStatus } from '../status.js';
-import { parseBody } from '../engine-services/fields.js';
-import { internalError } from '../unforeseen-error.js';
-import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from '../engine-services/service-error.js';
-import type { ApiVersion } from '../grpc/protos.js';
+import { maxRequestBody } from '../containers/forward.js';
+import { readBoundedBody } from '../google-api/request-body.js';
+import { PublicError, sendStatus } from '../google-api/status.js';
+import { parseBody } from '../proto/fields.js';
+import { internalError } from '../google-api/unforeseen-error.js';
+import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from '../google-api/service-error.js';
+import type { ApiVersion } from '../proto/protos.js';
 import { loadProtoReaders, type ControlPlane } from './control-plane.js';
 import { checkPathIds } from './resource-ids.js';
 

@@ -8,16 +8,16 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeWithoutReading } from '@agentgen/runtime/server';
-import { maxRequestBody } from '../forward.js';
-import { readBoundedBody } from '../request-body.js';
-import { PublicError, sendStatus } from '../status.js';
-import { parseBody } from './fields.js';
+import { maxRequestBody } from '../containers/forward.js';
+import { readBoundedBody } from '../google-api/request-body.js';
+import { PublicError, sendStatus } from '../google-api/status.js';
+import { parseBody } from '../proto/fields.js';
 import { Memories } from './memories.js';
 import { metadataPrefix, serveMetadata } from './metadata-server.js';
-import { Operations } from './operations.js';
+import { Operations } from '../google-api/operations.js';
 import { routeOf, type EngineServices } from './routes.js';
-import { internalError } from '../unforeseen-error.js';
-import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from './service-error.js';
+import { internalError } from '../google-api/unforeseen-error.js';
+import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from '../google-api/service-error.js';
 import { Sessions } from './sessions.js';
 
 export interface EngineName {

@@ -21,10 +21,10 @@ import {
   requiredString,
   timestampMs,
   type JsonObject,
-} from './fields.js';
-import { numericId, typeUrl, type Operations } from './operations.js';
-import { pageOf, pageSizeOf } from './paging.js';
-import { invalidArgument, notFound, ServiceError } from './service-error.js';
+} from '../proto/fields.js';
+import { numericId, typeUrl, type Operations } from '../google-api/operations.js';
+import { pageOf, pageSizeOf } from '../google-api/paging.js';
+import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
 import { maskedExpiry, maskedFields } from './update-mask.js';
 
 /** One request, as the router hands it over. */

@@ -8,22 +8,22 @@
  * The server is agentgen's own (wire/server.ts: node:http2, messages encoded by protobufjs), so
  * installing @agentgen/cli pulls in no gRPC stack and no install script.
  */
-import type { EmulatorCore } from '../core.js';
-import type { PublicEndpoint, ResolvedCall } from '../envelope.js';
-import type { StreamSink } from '../forward.js';
-import { maxRequestBody } from '../forward.js';
-import { containerFailure, PublicError, statusOf } from '../status.js';
-import { platformTraceHeaders } from '../trace-headers.js';
+import type { EmulatorCore } from '../core/core.js';
+import type { PublicEndpoint, ResolvedCall } from '../calls/envelope.js';
+import type { StreamSink } from '../containers/forward.js';
+import { maxRequestBody } from '../containers/forward.js';
+import { containerFailure, PublicError, statusOf } from '../google-api/status.js';
+import { platformTraceHeaders } from '../calls/trace-headers.js';
 import { NdjsonLines } from './ndjson-lines.js';
-import { fromProtoJson } from './proto-json.js';
-import { apiVersions, isUndecodable, loadProtos, type ApiVersion, type LoadedProtos, type MethodDefinition, type ServiceName } from './protos.js';
-import { pruneToProto } from '../control-plane/proto-check.js';
+import { fromProtoJson } from '../proto/proto-json.js';
+import { apiVersions, isUndecodable, loadProtos, type ApiVersion, type LoadedProtos, type MethodDefinition, type ServiceName } from '../proto/protos.js';
+import { pruneToProto } from '../proto/proto-check.js';
 import { loadProtoReaders } from '../control-plane/control-plane.js';
-import { grpcError, type GrpcStatus } from './status-codes.js';
-import { isAddressInUse, PortInUseError } from '../port-in-use.js';
+import { grpcError, type GrpcStatus } from '../proto/status-codes.js';
+import { isAddressInUse, PortInUseError } from '../core/port-in-use.js';
 import { createGrpcServer, type GrpcMethod, type ServerCall, type StopReason } from './wire/server.js';
-import { jsonToValue, structToJson, type ProtoStruct } from './struct-json.js';
-import { reportUnforeseen } from '../unforeseen-error.js';
+import { jsonToValue, structToJson, type ProtoStruct } from '../proto/struct-json.js';
+import { reportUnforeseen } from '../google-api/unforeseen-error.js';
 
 export interface GrpcFaceOptions {
   readonly core: EmulatorCore;

@@ -10,7 +10,7 @@
  */
 import { constants, createServer, type Http2Session, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { grpcStatus, type GrpcStatus } from '../status-codes.js';
+import { grpcStatus, type GrpcStatus } from '../../proto/status-codes.js';
 import { FramingError, MessageReader, frame } from './framing.js';
 import { firstHeader, metadataHeaders, parseTimeout, percentEncode } from './headers.js';
 

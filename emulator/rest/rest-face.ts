@@ -6,21 +6,21 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { checkContentType as checkJsonContentType, closeWithoutReading, rawHeaderList, refusedBodyGraceMs } from '@agentgen/runtime/server';
-import type { EmulatorCore } from './core.js';
-import type { PublicEndpoint, ResolvedCall } from './envelope.js';
-import { maxRequestBody, type StreamSink } from './forward.js';
-import { readBoundedBody } from './request-body.js';
+import type { EmulatorCore } from '../core/core.js';
+import type { PublicEndpoint, ResolvedCall } from '../calls/envelope.js';
+import { maxRequestBody, type StreamSink } from '../containers/forward.js';
+import { readBoundedBody } from '../google-api/request-body.js';
 import { passthroughPath, passthroughRequest, relayAnswer } from './passthrough.js';
-import { CallGone } from './call-signal.js';
+import { CallGone } from '../calls/call-signal.js';
 import { CallsInFlight } from './calls-in-flight.js';
 import { RequestTargets } from './request-targets.js';
-import { parseEngineName } from './engine-services/serve.js';
-import type { Replica } from './replicas.js';
+import { parseEngineName } from '../engine-services/serve.js';
+import type { Replica } from '../containers/replicas.js';
 import { restStreamSink } from './rest-stream.js';
-import type { ErrorCondition } from '../spec/index.js';
-import { PublicError, sendStatus, statusBody, statusOf } from './status.js';
-import { platformTraceHeaders } from './trace-headers.js';
-import { reportUnforeseen } from './unforeseen-error.js';
+import type { ErrorCondition } from '../../spec/index.js';
+import { PublicError, sendStatus, statusBody, statusOf } from '../google-api/status.js';
+import { platformTraceHeaders } from '../calls/trace-headers.js';
+import { reportUnforeseen } from '../google-api/unforeseen-error.js';
 
 export interface RestFaceOptions {
   /** Host names accepted besides the loopback ones (`--allowed-host`). */

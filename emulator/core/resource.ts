@@ -6,7 +6,7 @@
  * What a local emulator cannot know (the image, the deployment) is a placeholder, documented in
  * docs/dev.md.
  */
-import type { ManifestEntry } from '../spec/index.js';
+import type { ManifestEntry } from '../../spec/index.js';
 
 /**
  * Stands for `spec.containerSpec.imageUri`: the emulator forwards to a process or URL, not an image.

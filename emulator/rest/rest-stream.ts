@@ -3,7 +3,7 @@
  * server-sent events for `?alt=sse`; the broken-off stream's last line framed the same way.
  */
 import type { ServerResponse } from 'node:http';
-import type { StreamSink } from './forward.js';
+import type { StreamSink } from '../containers/forward.js';
 import { SseFramer, sseFrame } from './sse-framer.js';
 
 const newline = 0x0a;

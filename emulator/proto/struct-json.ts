@@ -3,7 +3,7 @@
  * {kind: 'stringValue', stringValue: 'x'}}}`), to and from plain JSON: the request's `input`
  * becomes the envelope the core resolves, the container's `output` becomes the response's Value.
  */
-import { PublicError } from '../status.js';
+import { PublicError } from '../google-api/status.js';
 
 /** A `google.protobuf.Value` in protobufjs's object form (one of the kinds set, `kind` naming it). */
 export interface ProtoValue {

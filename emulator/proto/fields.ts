@@ -6,8 +6,8 @@
  * Map fields (`scope`, `labels`, `sessionState`) keep their keys as sent.
  */
 import { checkBodyShape } from './body-shape.js';
-import { quotedName } from '../quoted-name.js';
-import { invalidArgument } from './service-error.js';
+import { quotedName } from '../text/quoted-name.js';
+import { invalidArgument } from '../google-api/service-error.js';
 
 export type JsonObject = Record<string, unknown>;
 

@@ -12,8 +12,8 @@
  * this path is not documented, so dev adds nothing.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { Answer, ContainerRequest } from './forward.js';
-import { PublicError } from './status.js';
+import type { Answer, ContainerRequest } from '../containers/forward.js';
+import { PublicError } from '../google-api/status.js';
 
 export const passthroughPrefix = '/reasoningEngines/v1/';
 

@@ -7,12 +7,12 @@
  * as they come, stay on node:http.
  */
 import { request, type IncomingMessage, type RequestOptions } from 'node:http';
-import type { CallSignal } from './call-signal.js';
-import { containerEnvelopeText, type ResolvedCall } from './envelope.js';
+import type { CallSignal } from '../calls/call-signal.js';
+import { containerEnvelopeText, type ResolvedCall } from '../calls/envelope.js';
 import type { Exchange } from './container-client/client.js';
 import { SilenceWatch } from './replica-liveness.js';
 import type { Replica, ReplicaPool } from './replicas.js';
-import { containerFailure, PublicError, quoteBody, statusBody } from './status.js';
+import { containerFailure, PublicError, quoteBody, statusBody } from '../google-api/status.js';
 
 /**
  * The one body limit at the public edge: the container's default (`bodyLimitBytes`, 16 MiB). The

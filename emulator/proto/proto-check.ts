@@ -2,14 +2,14 @@
  * Request bodies read as the platform's ProtoJSON parser reads them: each field named by its
  * lowerCamel or proto (snake_case) name, an unknown name refused with the parser's own words
  * (`Invalid JSON payload received. Unknown name "x" at 'reasoning_engine.spec': Cannot find field.`),
- * checked against the `.proto` files dev already ships for its gRPC face (../grpc/protos/, the
+ * checked against the `.proto` files dev already ships for its gRPC face (./protos/, the
  * published v1 and v1beta1 definitions), loaded on the first management call. A few fields Google's
  * own Python SDK sends are not in the published files yet (sdk-only-fields.ts): they are accepted.
  */
 import type * as Protobuf from 'protobufjs';
-import { loadProtos, type ApiVersion } from '../grpc/protos.js';
-import { invalidArgument } from '../engine-services/service-error.js';
-import { quotedName } from '../quoted-name.js';
+import { loadProtos, type ApiVersion } from './protos.js';
+import { invalidArgument } from '../google-api/service-error.js';
+import { quotedName } from '../text/quoted-name.js';
 import { sdkOnlyFields } from './sdk-only-fields.js';
 
 const snakeToCamel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());

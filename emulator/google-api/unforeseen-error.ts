@@ -6,7 +6,7 @@
  * handlers (docs/limits-and-errors.md). Used by every face and service of dev.
  */
 import { randomBytes } from 'node:crypto';
-import { ServiceError } from './engine-services/service-error.js';
+import { ServiceError } from './service-error.js';
 
 /** Logs what failed under a fresh id; the caller's message. `what`: who failed, e.g. "agentgen dev's engine services". */
 export function reportUnforeseen(error: unknown, what: string, log: (line: string) => void): string {

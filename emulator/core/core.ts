@@ -3,7 +3,7 @@
  * which declared method a call names and where its `api_mode` routes it, and the forwarding to
  * the container's fixed routes. The faces only translate their wire to and from this.
  */
-import { defaultMaxDepth, resolveCall, resolveEnvelope, type PublicEndpoint, type ResolvedCall } from './envelope.js';
+import { defaultMaxDepth, resolveCall, resolveEnvelope, type PublicEndpoint, type ResolvedCall } from '../calls/envelope.js';
 import {
   forwardStream,
   forwardUnary,
@@ -13,13 +13,13 @@ import {
   type StreamOutcome,
   type StreamSink,
   type UnaryOutcome,
-} from './forward.js';
-import type { CallSignal } from './call-signal.js';
-import type { MethodTable } from './manifest.js';
-import type { ReplicaPool } from './replicas.js';
+} from '../containers/forward.js';
+import type { CallSignal } from '../calls/call-signal.js';
+import type { MethodTable } from '../calls/manifest.js';
+import type { ReplicaPool } from '../containers/replicas.js';
 import { describeResource, type ReasoningEngineResource, type ResourceDescription } from './resource.js';
-import { PublicError } from './status.js';
-import type { ManifestEntry } from '../spec/index.js';
+import { PublicError } from '../google-api/status.js';
+import type { ManifestEntry } from '../../spec/index.js';
 
 export interface CoreOptions {
   /** What GET of the resource returns as `classMethods`, as given. */
