@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { checkSessionsMode, containerEnvironment, localAddress, type SessionsMode } from './containers/container-env.js';
 import { spawnContainer, type ContainerProcess } from './containers/container-process.js';
 import { createCore } from './core/core.js';
-import { streamLimitMs } from './containers/forward.js';
+import { streamLimitMs } from './limits.js';
 import { defaultLivenessTiming, type LivenessTiming } from './containers/replica-liveness.js';
 import { createEngineEndpoints, parseEngineName } from './engine-services/serve.js';
 import { buildMethodTable } from './calls/manifest.js';

@@ -13,14 +13,7 @@ import type { Exchange } from './container-client/client.js';
 import { SilenceWatch } from './replica-liveness.js';
 import type { Replica, ReplicaPool } from './replicas.js';
 import { containerFailure, PublicError, quoteBody, statusBody } from '../google-api/status.js';
-
-/**
- * The one body limit at the public edge: the container's default (`bodyLimitBytes`, 16 MiB). The
- * caller's body is refused over it, and so is what is sent on to the container (the sync route's
- * JSON-string re-encoding grows a body heavy in quotes or backslashes), so the container never
- * gets a body it would refuse.
- */
-export const maxRequestBody = 16 * 1024 * 1024;
+import { maxContainerBody, maxContainerLine, maxRequestBody, streamLimitMs } from '../limits.js';
 
 /**
  * The Content-Type the runtime forwards query payloads with: doubled (google/adk-js PR #440, found
@@ -29,8 +22,6 @@ export const maxRequestBody = 16 * 1024 * 1024;
  */
 export const forwardedContentType = 'application/json,application/json';
 
-/** Bound on a container answer the emulator buffers (unary bodies, error bodies). */
-const maxContainerBody = 32 * 1024 * 1024;
 const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
 export interface Answer {
@@ -308,12 +299,6 @@ export async function forwardUnary(
   return { output: (answer as { output: unknown }).output, replica };
 }
 
-/**
- * How long the runtime lets a stream run: 15 minutes, and it will not be raised (a Google
- * maintainer on google/adk-python #3464, 2026-06-01: raised from 10 to 15 minutes, no further).
- */
-export const streamLimitMs = 15 * 60 * 1000;
-
 /** The last line's message when a stream is cut. The runtime's own wording is not documented. */
 export function streamLimitMessage(limitMs: number): string {
   return `The stream ran past the runtime's limit of ${limitMs / 1000} s and was cut; break the task into shorter turns`;
@@ -341,13 +326,6 @@ export interface StreamOutcome {
   readonly note: string | undefined;
   readonly replica: Replica;
 }
-
-/**
- * The longest line a container's stream may send (dev's one limit, the request body's): the gRPC
- * face and `?alt=sse` hold a line until its newline, and a 200 MiB line without one grew dev from
- * 67 to 868 MB. Past it, on every face, the stream ends with a last FAILED_PRECONDITION error.
- */
-export const maxContainerLine = maxRequestBody;
 
 /**
  * Streaming: once the container accepts (2xx), the sink opens and every chunk is passed on as it

@@ -38,6 +38,7 @@ function readers(): NonNullable<typeof protoReaders> {
   return protoReaders;
 }
 import type * as UpdateMask from './update-mask.js';
+import { maxEngines, maxRevisionsPerEngine } from '../limits.js';
 
 export interface ControlPlaneOptions {
   /** The engine dev started with: listed and readable as it is, never changed. */
@@ -69,9 +70,6 @@ interface Engine {
   nextRevision: number;
 }
 
-/** Bounds, so a script in a loop cannot start processes without end. */
-const maxEngines = 100;
-const maxRevisionsPerEngine = 50;
 const listPages = { default: 50, max: 100 };
 
 const startFailed =

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeWithoutReading } from '@agentgen/runtime/server';
-import { maxRequestBody } from '../containers/forward.js';
+import { maxRequestBody } from '../limits.js';
 import { readBoundedBody } from '../google-api/request-body.js';
 import { PublicError, sendStatus } from '../google-api/status.js';
 import { parseBody } from '../proto/fields.js';

@@ -10,7 +10,7 @@
  * one MemoryMetadataValue (optionalMetadata), and the copies a generate call makes bounded.
  */
 import { isObject, messageFields, optionalArray, optionalBoolean, optionalString, timestampMs, type JsonObject } from '../proto/fields.js';
-import { maxRequestBody } from '../containers/forward.js';
+import { maxMetadataFilters, maxRequestBody } from '../limits.js';
 import { invalidArgument } from '../google-api/service-error.js';
 
 type Kind = 'stringValue' | 'doubleValue' | 'boolValue' | 'timestampValue';
@@ -81,12 +81,6 @@ export function checkMetadataCopies(metadata: JsonObject | undefined, facts: num
     );
   }
 }
-
-/**
- * Every memory of the scope is checked against every filter: 20,000 filters over 20,000 memories
- * held dev for 12 s. dev takes at most 100 in all (the platform publishes no figure).
- */
-export const maxMetadataFilters = 100;
 
 /** The groups of a request's `filterGroups`, checked; an empty list filters nothing. */
 export function parseFilterGroups(fields: JsonObject, where: string): MetadataFilter[][] {

@@ -26,6 +26,7 @@ import { numericId, typeUrl, type Operations } from '../google-api/operations.js
 import { pageOf, pageSizeOf } from '../google-api/paging.js';
 import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
 import { maskedExpiry, maskedFields } from './update-mask.js';
+import { maxEventBytesPerSession, maxEventsPerSession } from '../limits.js';
 
 /** One request, as the router hands it over. */
 export interface ServiceCall {
@@ -65,14 +66,6 @@ const createFields = ['userId', 'displayName', 'sessionState', 'ttl', 'expireTim
 const updatableFields = ['displayName', 'sessionState', 'labels', 'ttl', 'expireTime'];
 const updateFields = ['name', 'createTime', 'updateTime', ...createFields];
 const appendFields = ['author', 'invocationId', 'timestamp', 'content', 'actions', 'errorCode', 'errorMessage', 'eventMetadata', 'rawEvent'];
-
-/**
- * dev's bounds on one session (the platform publishes none we found): 10,000 events and 256 MiB of
- * them. Past either, appendEvent is RESOURCE_EXHAUSTED and the session stays as it was, readable
- * page by page (paging.ts bounds a page by bytes).
- */
-export const maxEventsPerSession = 10_000;
-export const maxEventBytesPerSession = 256 * 1024 * 1024;
 
 /** The platform's page sizes (REST reference, sessions.list and sessions.events.list). */
 const sessionPages = { default: 100, max: 100 };

@@ -4,19 +4,12 @@
  * query; a token from another query, or made up, is 400 INVALID_ARGUMENT.
  */
 import { invalidArgument } from './service-error.js';
+import { maxPageBytes } from '../limits.js';
 
 export interface Page<T> {
   readonly items: readonly T[];
   readonly nextPageToken: string | undefined;
 }
-
-/**
- * The most one page answers, in bytes of JSON (a page holds one item at least, whatever its size):
- * 100 events of 15 MiB made a page past V8's longest string, a 500, and the session could no
- * longer be read. Past it the page ends early and `nextPageToken` continues, as AIP-158 allows
- * ("the server may return fewer than pageSize").
- */
-export const maxPageBytes = 32 * 1024 * 1024;
 
 export function pageSizeOf(raw: unknown, defaultSize: number, maxSize: number, where: string): number {
   if (raw === undefined || raw === null || raw === '' || raw === 0 || raw === '0') return defaultSize;

@@ -5,7 +5,7 @@
  * each word the refusal their own way.
  */
 import type { IncomingMessage } from 'node:http';
-import { maxRequestBody } from '../containers/forward.js';
+import { maxRequestBody } from '../limits.js';
 
 export function readBoundedBody(req: IncomingMessage, tooLarge: (size: number | undefined) => Error): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);

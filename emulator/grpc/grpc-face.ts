@@ -11,7 +11,7 @@
 import type { EmulatorCore } from '../core/core.js';
 import type { PublicEndpoint, ResolvedCall } from '../calls/envelope.js';
 import type { StreamSink } from '../containers/forward.js';
-import { maxRequestBody } from '../containers/forward.js';
+import { maxRequestBody } from '../limits.js';
 import { containerFailure, PublicError, statusOf } from '../google-api/status.js';
 import { platformTraceHeaders } from '../calls/trace-headers.js';
 import { NdjsonLines } from './ndjson-lines.js';
