@@ -9,7 +9,8 @@ import { spawnContainer, type ContainerProcess } from './containers/container-pr
 import { createCore } from './core/core.js';
 import { streamLimitMs } from './limits.js';
 import { defaultLivenessTiming, type LivenessTiming } from './containers/replica-liveness.js';
-import { createEngineEndpoints, parseEngineName } from './engine-services/serve.js';
+import { createEngineEndpoints } from './engine-services/serve.js';
+import { parseEngineName } from './google-api/engine-name.js';
 import { buildMethodTable } from './calls/manifest.js';
 import { checkMaxDepth } from './limits.js';
 import { checkedTimeouts } from '@agentgen/runtime/server';
@@ -21,7 +22,7 @@ import { defaultMaxDepth } from './calls/envelope.js';
 import { PublicError } from './google-api/status.js';
 import { isAddressInUse, PortInUseError } from './core/port-in-use.js';
 import { printableLine } from './text/printable-text.js';
-import { ControlPlane } from './control-plane/control-plane.js';
+import { ControlPlane, loadProtoReaders } from './control-plane/control-plane.js';
 import { controlPlaneRoutes } from './control-plane/http.js';
 import type { Backend } from './control-plane/revision.js';
 // Type only: the gRPC face and the protos load when a gRPC face is asked for, not on every start.
@@ -292,6 +293,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     });
     if (options.grpcPort !== undefined) {
       const { startGrpcFace } = await import('./grpc/grpc-face.js');
+      // The gRPC face reads deployed engines through the control plane, whose readers of the protos it loads anyway.
+      await loadProtoReaders();
       grpc = await startGrpcFace({
         core,
         host: options.host ?? '127.0.0.1',

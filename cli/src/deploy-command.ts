@@ -8,7 +8,7 @@ import { dirname, posix, resolve as resolvePath } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { buildCreateRequest, defaultApiEndpoint, parentOf, summariseSource, type ReasoningEngineBody } from '../../generator/emit/deploy-request.js';
 import { packSource, SourceArchiveError, type SourceArchive } from './deploy/source-archive.js';
-import { printableText } from '../../emulator/text/printable-text.js';
+import { printableText } from '../../emulator/index.js';
 import { deploySecretsNote, dryRunSourceReport } from './deploy/source-report.js';
 import { describeSplit } from './deploy/revisions.js';
 import { queryCommand } from '../../generator/emit/deploy-shell.js';

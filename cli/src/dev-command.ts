@@ -4,15 +4,22 @@
  * `runDev`, so tests can hand it a manifest.
  */
 import { resolve as resolvePath } from 'node:path';
-import { defaultPort, defaultResource, startEmulator } from '../../emulator/emulator.js';
-import { defaultMaxDepth } from '../../emulator/calls/envelope.js';
-import { PortInUseError, type Face } from '../../emulator/core/port-in-use.js';
-import { batchedLines } from '../../emulator/text/log-lines.js';
-import { createConsoleHandler, isLoopbackHost } from '../../emulator/console/serve.js';
-import type { ResourceDescription } from '../../emulator/core/resource.js';
-import { sessionsModes, type SessionsMode } from '../../emulator/containers/container-env.js';
-import { killContainersNow } from '../../emulator/containers/container-process.js';
-import { parseEngineName } from '../../emulator/engine-services/serve.js';
+import {
+  batchedLines,
+  createConsoleHandler,
+  defaultMaxDepth,
+  defaultPort,
+  defaultResource,
+  isLoopbackHost,
+  killContainersNow,
+  parseEngineName,
+  PortInUseError,
+  sessionsModes,
+  startEmulator,
+  type Face,
+  type ResourceDescription,
+  type SessionsMode,
+} from '../../emulator/index.js';
 import type { ManifestEntry } from '../../spec/index.js';
 import { buildCreateRequest } from '../../generator/emit/deploy-request.js';
 import { buildManifest } from '../../generator/resolve/manifest.js';

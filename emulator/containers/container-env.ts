@@ -19,7 +19,7 @@
  * Model calls are left alone: no credential or API key variable is set or cleared.
  */
 import { passthroughBase } from '@agentgen/runtime/server';
-import { parseEngineName } from '../engine-services/serve.js';
+import { parseEngineName } from '../google-api/engine-name.js';
 
 /** `engine`: sessions and memory in dev's engine services; `memory`: in the container, as before. */
 export type SessionsMode = 'engine' | 'memory';

@@ -10,7 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import type { EmulatorCore } from '../core/core.js';
 import type { ApiVersion } from '../proto/protos.js';
-import { parseEngineName, type EngineEndpoints } from '../engine-services/serve.js';
+import type { EngineEndpoints } from '../engine-services/serve.js';
+import { parseEngineName } from '../google-api/engine-name.js';
 import { pageOf, pageSizeOf } from '../google-api/paging.js';
 import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
 import { typeUrl } from '../google-api/operations.js';

@@ -7,7 +7,7 @@
 import { buildMethodTable, type MethodTable } from '../calls/manifest.js';
 import type { ManifestEntry } from '../../spec/index.js';
 import { invalidArgument } from '../google-api/service-error.js';
-import type { EngineName } from '../engine-services/serve.js';
+import type { EngineName } from '../google-api/engine-name.js';
 import { checkEnvironment, checkMethodNames } from './names.js';
 import { checkSourceArchive, type ArchiveSummary } from './source-archive.js';
 

@@ -19,18 +19,7 @@ import { routeOf, type EngineServices } from './routes.js';
 import { internalError } from '../google-api/unforeseen-error.js';
 import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from '../google-api/service-error.js';
 import { Sessions } from './sessions.js';
-
-export interface EngineName {
-  readonly project: string;
-  readonly location: string;
-  readonly engineId: string;
-}
-
-/** The parts of `projects/{p}/locations/{l}/reasoningEngines/{id}`, or undefined for another shape. */
-export function parseEngineName(resource: string): EngineName | undefined {
-  const match = /^projects\/([^/]+)\/locations\/([^/]+)\/reasoningEngines\/([^/:]+)$/.exec(resource);
-  return match === null ? undefined : { project: match[1] as string, location: match[2] as string, engineId: match[3] as string };
-}
+import { parseEngineName } from '../google-api/engine-name.js';
 
 export interface EngineEndpointsOptions {
   /** The engine served (a reasoningEngine name); every other engine is NOT_FOUND. */

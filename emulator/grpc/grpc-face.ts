@@ -18,7 +18,6 @@ import { NdjsonLines } from './ndjson-lines.js';
 import { fromProtoJson } from '../proto/proto-json.js';
 import { apiVersions, isUndecodable, loadProtos, type ApiVersion, type LoadedProtos, type MethodDefinition, type ServiceName } from '../proto/protos.js';
 import { pruneToProto } from '../proto/proto-check.js';
-import { loadProtoReaders } from '../control-plane/control-plane.js';
 import { grpcError, type GrpcStatus } from '../proto/status-codes.js';
 import { isAddressInUse, PortInUseError } from '../core/port-in-use.js';
 import { createGrpcServer, type GrpcMethod, type ServerCall, type StopReason } from './wire/server.js';
@@ -96,7 +95,6 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
     throw new TypeError(`grpcPort must be an integer from 0 to 65535, got ${JSON.stringify(options.port)}`);
   }
   const protos = loadProtos();
-  if (options.controlPlane !== undefined) await loadProtoReaders();
   // Converted once: a field the published proto lacks fails here, at start-up.
   const resources = new Map(
     apiVersions.map((version) => [version, fromProtoJson(protos.type(`google.cloud.aiplatform.${version}.ReasoningEngine`), core.description)]),

@@ -15,7 +15,7 @@ import { passthroughPath, passthroughRequest, relayAnswer } from './passthrough.
 import { CallGone } from '../calls/call-signal.js';
 import { CallsInFlight } from './calls-in-flight.js';
 import { RequestTargets } from './request-targets.js';
-import { parseEngineName } from '../engine-services/serve.js';
+import { parseEngineName } from '../google-api/engine-name.js';
 import type { Replica } from '../containers/replicas.js';
 import { restStreamSink } from './rest-stream.js';
 import type { ErrorCondition } from '../../spec/index.js';

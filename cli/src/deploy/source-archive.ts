@@ -17,7 +17,7 @@ import { lstat, readFile, readdir, readlink, realpath } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sourceArchiveLimits } from '../../../spec/source-archive-limits.js';
-import { printableBytes, printableText } from '../../../emulator/text/printable-text.js';
+import { printableBytes, printableText } from '../../../emulator/index.js';
 import { SourceArchiveError } from './source-archive-error.js';
 import { loadIgnoreRules, type IgnoreRules } from './source-archive-ignore-file.js';
 import { secretInContent } from './source-archive-secret-content.js';
