@@ -2,7 +2,8 @@
  * The local emulator of the runtime's public API (`agentgen dev`): the one door the CLI uses
  * (test/layering/ holds it to that); tests may import deeper.
  */
-export { startEmulator, defaultPort, defaultResource, type Emulator, type EmulatorOptions } from './emulator.js';
+export { startEmulator, type Emulator } from './emulator.js';
+export { defaultPort, defaultResource, type EmulatorOptions } from './options.js';
 export { localImageUri, type ReasoningEngineResource, type ResourceDescription } from './core/resource.js';
 export { PortInUseError, type Face } from './core/port-in-use.js';
 export { defaultMaxDepth } from './calls/envelope.js';

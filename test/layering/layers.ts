@@ -66,7 +66,7 @@ export const emulatorRooms = [
 ] as const;
 
 /** The emulator's top-level files: its entry and composition, and the limits every room reads. */
-const emulatorTopFiles = { entry: ['index.ts', 'emulator.ts'], limits: ['limits.ts'] } as const;
+const emulatorTopFiles = { entry: ['index.ts', 'emulator.ts', 'options.ts'], limits: ['limits.ts'] } as const;
 
 type EmulatorPlace = { readonly room: (typeof emulatorRooms)[number] } | { readonly top: 'entry' | 'limits' };
 
