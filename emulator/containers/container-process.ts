@@ -156,23 +156,8 @@ export async function spawnContainer(options: ContainerProcessOptions): Promise<
   }
 }
 
-async function spawnOnPort(options: ContainerProcessOptions, port: number): Promise<ContainerProcess> {
-  const label = options.label ?? 'container';
-  const child = spawn(options.command, {
-    shell: true,
-    detached: process.platform !== 'win32',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      ...options.env,
-      PORT: String(port),
-    },
-  });
-
-  const group = process.platform !== 'win32' ? child.pid : undefined;
-  if (group !== undefined) runningGroups.add(group);
-
-  // The container's output goes to the log, and its tail explains a failed start.
+/** The container's output goes to the log, line by line; its last lines are kept, as they explain a failed start. */
+function logOutput(child: ChildProcess, label: string, logger: (line: string) => void): readonly string[] {
   const tail: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {
     let partial = '';
@@ -181,51 +166,84 @@ async function spawnOnPort(options: ContainerProcessOptions, port: number): Prom
       const lines = (partial + text).split('\n');
       partial = lines.pop() ?? '';
       for (const line of lines) {
-        options.logger(`[${label}] ${line}`);
+        logger(`[${label}] ${line}`);
         tail.push(line);
         if (tail.length > keptOutputLines) tail.shift();
       }
     });
   }
+  return tail;
+}
 
-  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  let spawnError: Error | undefined;
+/** How the process ended, once it has: its exit, or the error that kept it from starting. */
+interface ProcessEnd {
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  spawnError: Error | undefined;
+  /** Settles when the process has exited or could not start. */
+  readonly exited: Promise<void>;
+}
+
+function watchEnd(child: ChildProcess): ProcessEnd {
+  const end: { exit: ProcessEnd['exit']; spawnError: Error | undefined } = { exit: undefined, spawnError: undefined };
   const exited = new Promise<void>((resolve) => {
     child.once('exit', (code, signal) => {
-      exit = { code, signal };
+      end.exit = { code, signal };
       resolve();
     });
     child.once('error', (error) => {
-      spawnError = error;
+      end.spawnError = error;
       resolve();
     });
   });
+  return Object.assign(end, { exited });
+}
 
-  // Done only when the whole group is gone: the shell may exit before what it started.
-  const stop = async (): Promise<void> => {
-    if (spawnError !== undefined || child.pid === undefined) return;
-    if (exit === undefined || groupAlive(child.pid)) {
+/** Stops the process's group: done only when the whole group is gone (the shell may exit before what it started). */
+function stopper(child: ChildProcess, end: ProcessEnd, group: number | undefined): () => Promise<void> {
+  return async () => {
+    if (end.spawnError !== undefined || child.pid === undefined) return;
+    if (end.exit === undefined || groupAlive(child.pid)) {
       signalGroup(child, 'SIGTERM');
-      if (!(await groupGone(child, exited, killGraceMs))) {
+      if (!(await groupGone(child, end.exited, killGraceMs))) {
         signalGroup(child, 'SIGKILL');
-        await groupGone(child, exited, killGraceMs);
+        await groupGone(child, end.exited, killGraceMs);
       }
     }
     if (group !== undefined) runningGroups.delete(group);
   };
+}
 
+/** The start failed because the process exited: its last lines say why (a taken port is told apart, to try another). */
+async function exitedBeforeListening(
+  options: ContainerProcessOptions,
+  child: ChildProcess,
+  end: ProcessEnd,
+  tail: readonly string[],
+  port: number,
+): Promise<Error> {
+  const exit = end.exit as NonNullable<ProcessEnd['exit']>;
+  // Its last lines may still be in the pipes when 'exit' comes: they explain the failure.
+  await outputEnded(child, 200);
+  const how = exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+  const output = tail.length > 0 ? `\nLast output:\n${tail.join('\n')}` : ' (no output)';
+  const message = `The container command ${JSON.stringify(options.command)} ${how} before listening on PORT=${port}${output}`;
+  return tail.some((line) => line.includes('EADDRINUSE')) ? new PortTakenError(message) : new Error(message);
+}
+
+/** Waits until the process accepts connections on `port`; throws when it exits, dev stops, or the start times out. */
+async function waitListening(
+  options: ContainerProcessOptions,
+  child: ChildProcess,
+  end: ProcessEnd,
+  tail: readonly string[],
+  port: number,
+  stop: () => Promise<void>,
+) {
   const deadline = Date.now() + options.startTimeoutMs;
   for (;;) {
-    if (spawnError !== undefined) throw new Error(`Could not start the container command ${JSON.stringify(options.command)}: ${spawnError.message}`);
-    if (exit !== undefined) {
-      // Its last lines may still be in the pipes when 'exit' comes: they explain the failure.
-      await outputEnded(child, 200);
-      const how = exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-      const output = tail.length > 0 ? `\nLast output:\n${tail.join('\n')}` : ' (no output)';
-      const message = `The container command ${JSON.stringify(options.command)} ${how} before listening on PORT=${port}${output}`;
-      throw tail.some((line) => line.includes('EADDRINUSE')) ? new PortTakenError(message) : new Error(message);
-    }
-    if (await accepts(port)) break;
+    if (end.spawnError !== undefined) throw new Error(`Could not start the container command ${JSON.stringify(options.command)}: ${end.spawnError.message}`);
+    if (end.exit !== undefined) throw await exitedBeforeListening(options, child, end, tail, port);
+    if (await accepts(port)) return;
     if (options.signal?.aborted === true) {
       // dev is stopping: waiting out startTimeoutMs (30 s by default) would hold its shutdown that long.
       await stop();
@@ -239,9 +257,29 @@ async function spawnOnPort(options: ContainerProcessOptions, port: number): Prom
     }
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
+}
+
+async function spawnOnPort(options: ContainerProcessOptions, port: number): Promise<ContainerProcess> {
+  const label = options.label ?? 'container';
+  const child = spawn(options.command, {
+    shell: true,
+    detached: process.platform !== 'win32',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      ...options.env,
+      PORT: String(port),
+    },
+  });
+  const group = process.platform !== 'win32' ? child.pid : undefined;
+  if (group !== undefined) runningGroups.add(group);
+  const tail = logOutput(child, label, options.logger);
+  const end = watchEnd(child);
+  const stop = stopper(child, end, group);
+  await waitListening(options, child, end, tail, port, stop);
   options.logger(`[${label}] started (pid ${child.pid}) on PORT=${port}`);
-  void exited.then(() => {
-    if (exit !== undefined) options.logger(`[${label}] exited (${exit.signal ?? `code ${exit.code}`})`);
+  void end.exited.then(() => {
+    if (end.exit !== undefined) options.logger(`[${label}] exited (${end.exit.signal ?? `code ${end.exit.code}`})`);
   });
   return { url: `http://127.0.0.1:${port}`, pid: child.pid ?? 0, close: stop };
 }

@@ -346,86 +346,125 @@ export async function forwardStream(
   const status = exchange.statusCode;
   if (status < 200 || status > 299) return failed(route, exchange, replica);
   sink.open();
-
   return new Promise<StreamOutcome>((resolve) => {
-    let settled = false;
-    const settle = (note: string | undefined): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(limit);
-      watch.stop();
-      resolve({ note, replica });
-    };
+    const relay = new StreamRelay({ pool, call, sink, exchange, replica, signal, limitMs, started }, resolve);
+    exchange.consume({ data: (chunk) => relay.data(chunk), end: () => relay.end(), error: (error) => relay.broken(error.message) });
+    signal.addEventListener('abort', () => relay.settle('caller disconnected'), { once: true });
+  });
+}
+
+/** What a stream relay passes on, from where to where, and within what time. */
+interface RelayParts {
+  readonly pool: ReplicaPool;
+  readonly call: ResolvedCall;
+  readonly sink: StreamSink;
+  readonly exchange: Exchange;
+  readonly replica: Replica;
+  readonly signal: CallSignal;
+  readonly limitMs: number;
+  /** When the call started (performance.now()): the stream limit counts from it. */
+  readonly started: number;
+}
+
+/**
+ * One accepted stream passed on to its sink, chunk by chunk with backpressure, until it ends in one
+ * of its ways (each settles it once, with the log's note): the container's end, its breaking off,
+ * the caller's going away, a replica gone silent, the stream limit, a line over the limit.
+ */
+class StreamRelay {
+  #settled = false;
+  /** Bytes of the line under way (since the last newline); a line within one chunk is at most the chunk. */
+  #lineBytes = 0;
+  readonly #watch: SilenceWatch;
+  readonly #limit: NodeJS.Timeout;
+  readonly #resume: () => void;
+  readonly #parts: RelayParts;
+  readonly #resolve: (outcome: StreamOutcome) => void;
+
+  constructor(parts: RelayParts, resolve: (outcome: StreamOutcome) => void) {
+    this.#parts = parts;
+    this.#resolve = resolve;
+    const { pool, replica, limitMs, started, exchange } = parts;
+    this.#resume = () => exchange.resume();
     // A replica that goes silent mid-stream and answers no liveness probe: the stream ends with UNAVAILABLE.
-    const watch = new SilenceWatch(
+    this.#watch = new SilenceWatch(
       pool.liveness.quietMs,
       () => pool.alive(replica),
-      () => {
-        if (settled) return;
-        settle(`${replica.name} frozen`);
-        pool.frozen(replica);
-        sink.end(
-          JSON.stringify(statusBody('containerUnreachable', `The agent container (${replica.name}) stopped answering mid-stream, not even its liveness route`)),
-        );
-        exchange.destroy();
-      },
+      () => this.#frozen(),
     );
     // The runtime cuts a stream at its limit: the caller gets a last error line, the container its connection closed.
-    const limit = setTimeout(
-      () => {
-        if (settled) return;
-        settle(`cut at the ${limitMs} ms stream limit`);
-        sink.end(JSON.stringify(statusBody('streamLimit', streamLimitMessage(limitMs))));
-        exchange.destroy();
-      },
-      Math.max(0, limitMs - (performance.now() - started)),
+    this.#limit = setTimeout(() => this.#cut(), Math.max(0, limitMs - (performance.now() - started)));
+  }
+
+  settle(note: string | undefined): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    clearTimeout(this.#limit);
+    this.#watch.stop();
+    this.#resolve({ note, replica: this.#parts.replica });
+  }
+
+  data(chunk: Buffer): void {
+    const { sink, exchange } = this.#parts;
+    this.#watch.heard();
+    const first = chunk.indexOf(0x0a);
+    const longest = first === -1 ? this.#lineBytes + chunk.length : this.#lineBytes + first;
+    this.#lineBytes = first === -1 ? longest : chunk.length - chunk.lastIndexOf(0x0a) - 1;
+    if (longest > maxContainerLine || this.#lineBytes > maxContainerLine) return this.#lineTooLong();
+    if (!sink.write(chunk)) {
+      exchange.pause(); // backpressure: the caller reads slower than the container writes
+      sink.onceDrained(this.#resume);
+    }
+  }
+
+  end(): void {
+    this.#parts.sink.end();
+    this.settle(undefined);
+  }
+
+  /** The container died mid-stream (or the caller left and the request was aborted). */
+  broken(reason: string): void {
+    if (this.#settled) return;
+    const { signal, sink, call, replica } = this.#parts;
+    if (signal.aborted || sink.gone) {
+      this.settle('caller disconnected');
+      return;
+    }
+    sink.end(JSON.stringify(statusBody('containerFailed', `The agent container's stream for ${call.method} broke off: ${reason}`)));
+    this.settle(`${replica.name} stream broke off`);
+  }
+
+  #frozen(): void {
+    if (this.#settled) return;
+    const { pool, replica, sink, exchange } = this.#parts;
+    this.settle(`${replica.name} frozen`);
+    pool.frozen(replica);
+    sink.end(
+      JSON.stringify(statusBody('containerUnreachable', `The agent container (${replica.name}) stopped answering mid-stream, not even its liveness route`)),
     );
-    const resume = (): void => {
-      exchange.resume();
-    };
-    // The container died mid-stream (or the caller left and the request was aborted).
-    const broken = (reason: string): void => {
-      if (settled) return;
-      if (signal.aborted || sink.gone) {
-        settle('caller disconnected');
-        return;
-      }
-      sink.end(JSON.stringify(statusBody('containerFailed', `The agent container's stream for ${call.method} broke off: ${reason}`)));
-      settle(`${replica.name} stream broke off`);
-    };
-    // Bytes of the line under way (since the last newline); a line within one chunk is at most the chunk.
-    let lineBytes = 0;
-    exchange.consume({
-      data(chunk) {
-        watch.heard();
-        const first = chunk.indexOf(0x0a);
-        const longest = first === -1 ? lineBytes + chunk.length : lineBytes + first;
-        lineBytes = first === -1 ? longest : chunk.length - chunk.lastIndexOf(0x0a) - 1;
-        if (longest > maxContainerLine || lineBytes > maxContainerLine) {
-          if (settled) return;
-          settle(`${replica.name} sent a line over ${maxContainerLine} bytes`);
-          sink.end(
-            JSON.stringify(
-              statusBody(
-                'containerFailed',
-                `The agent container's stream for ${call.method} sent a line longer than ${maxContainerLine} bytes: agentgen dev ended it.`,
-              ),
-            ),
-          );
-          exchange.destroy();
-          return;
-        }
-        if (!sink.write(chunk)) {
-          exchange.pause(); // backpressure: the caller reads slower than the container writes
-          sink.onceDrained(resume);
-        }
-      },
-      end() {
-        sink.end();
-        settle(undefined);
-      },
-      error: (error) => broken(error.message),
-    });
-    signal.addEventListener('abort', () => settle('caller disconnected'), { once: true });
-  });
+    exchange.destroy();
+  }
+
+  #cut(): void {
+    if (this.#settled) return;
+    const { limitMs, sink, exchange } = this.#parts;
+    this.settle(`cut at the ${limitMs} ms stream limit`);
+    sink.end(JSON.stringify(statusBody('streamLimit', streamLimitMessage(limitMs))));
+    exchange.destroy();
+  }
+
+  #lineTooLong(): void {
+    if (this.#settled) return;
+    const { replica, sink, call, exchange } = this.#parts;
+    this.settle(`${replica.name} sent a line over ${maxContainerLine} bytes`);
+    sink.end(
+      JSON.stringify(
+        statusBody(
+          'containerFailed',
+          `The agent container's stream for ${call.method} sent a line longer than ${maxContainerLine} bytes: agentgen dev ended it.`,
+        ),
+      ),
+    );
+    exchange.destroy();
+  }
 }
