@@ -17,6 +17,7 @@ import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } f
 import type { ApiVersion } from '../proto/protos.js';
 import { loadProtoReaders, type ControlPlane } from './control-plane.js';
 import { checkPathIds } from './resource-ids.js';
+import type { EngineEndpoints } from '../engine-services/serve.js';
 
 export type ControlPlaneRoutes = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
 
@@ -53,6 +54,110 @@ function only(method: string, byVerb: Readonly<Record<string, Handler>>, what: s
   return handler;
 }
 
+/** A management call the control plane takes: what the log names it, and what answers it. */
+interface Route {
+  readonly label: string;
+  readonly handler: Handler;
+}
+
+/** What a route reads of the request. */
+interface Asked {
+  readonly version: ApiVersion;
+  /** The path after the version, decoded. */
+  readonly name: string;
+  readonly method: string;
+  readonly url: URL;
+  /** The body, checked and parsed; read only by the verbs that take one. */
+  readonly body: () => Promise<Record<string, unknown>>;
+}
+
+/** A NOT_FOUND the control plane answers itself (the engine is not one of its own, or the version has no such collection). */
+function notFoundRoute(message: string): Route {
+  return {
+    label: 'control plane',
+    handler: () => {
+      throw notFound(message);
+    },
+  };
+}
+
+/**
+ * The management route `asked` names; an engine's own services (Sessions, Memory Bank) for a path
+ * under one of its engines; undefined for a path that is not the control plane's.
+ */
+function routeOf(plane: ControlPlane, asked: Asked): Route | { readonly services: EngineEndpoints } | undefined {
+  const { version, name, method, url, body } = asked;
+  let match: RegExpExecArray | null;
+  if (collectionPath.test(name)) {
+    const parent = name.slice(0, -'/reasoningEngines'.length);
+    const label = 'reasoningEngines';
+    return {
+      label,
+      handler: only(method, { POST: async () => plane.create(version, parent, await body()), GET: () => plane.list(version, parent, url.searchParams) }, label),
+    };
+  }
+  if ((match = enginePath.exec(name)) !== null) {
+    const target = match[1] as string;
+    // The startup engine under /v1/ answers as it always has (the REST face's GET, its 405s); only a change is refused here.
+    if (target === plane.startupName && version === 'v1' && method !== 'PATCH' && method !== 'DELETE') return undefined;
+    const label = 'reasoningEngine';
+    const byVerb = {
+      GET: () => plane.get(version, target),
+      PATCH: async () => plane.patch(version, target, await body(), url.searchParams),
+      DELETE: () => plane.delete(version, target, url.searchParams),
+    };
+    return { label, handler: only(method, byVerb, label) };
+  }
+  if ((match = operationPath.exec(name)) !== null && plane.operation(name) !== undefined) {
+    return { label: 'operation', handler: only(method, { GET: () => plane.operation(name) as object }, 'operation') };
+  }
+  if ((match = revisionsPath.exec(name) ?? revisionPath.exec(name)) !== null) {
+    const target = match[1] as string;
+    if (target !== plane.startupName && !plane.has(target)) return notFoundRoute(`ReasoningEngine ${target} not found.`);
+    if (version !== 'v1beta1') return notFoundRoute('runtimeRevisions are served under /v1beta1/ only, as by the API.');
+    const label = name.endsWith('/runtimeRevisions') ? 'runtimeRevisions' : 'runtimeRevision';
+    return {
+      label,
+      handler: only(method, { GET: () => (label === 'runtimeRevisions' ? plane.revisions(target, url.searchParams) : plane.revision(name)) }, label),
+    };
+  }
+  if ((match = servicesPath.exec(name)) !== null && plane.has(match[1] as string)) {
+    // The engine's Sessions and Memory Bank: its own services, as the startup engine has.
+    return { services: plane.servicesOf(match[1] as string) as EngineEndpoints };
+  }
+  return undefined;
+}
+
+/** Runs a route: the token, the path's ids, the protos loaded, then its handler; logs one line. */
+function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  name: string,
+  route: Route,
+  authenticate: (authorization: string | undefined) => void,
+  log: (line: string) => void,
+): void {
+  const started = performance.now();
+  void (async () => {
+    let status: number;
+    try {
+      authenticate(req.headers.authorization);
+      checkPathIds(name);
+      await loadProtoReaders();
+      status = sendJson(res, 200, await route.handler());
+    } catch (error) {
+      if (!req.complete) closeWithoutReading(req, res);
+      status =
+        error instanceof ServiceError
+          ? sendServiceError(res, error, error instanceof WrongMethod ? { allow: error.allow.join(', ') } : {})
+          : error instanceof PublicError
+            ? sendStatus(res, error)
+            : sendServiceError(res, internalError(error, "agentgen dev's control plane", log));
+    }
+    log(`${req.method ?? 'GET'} ${route.label} ${status} ${(performance.now() - started).toFixed(1)} ms`);
+  })();
+}
+
 export function controlPlaneRoutes(
   plane: ControlPlane,
   authenticate: (authorization: string | undefined) => void,
@@ -67,84 +172,16 @@ export function controlPlaneRoutes(
     }
     const versioned = /^\/(v1|v1beta1)\/(.*)$/.exec(path);
     if (versioned === null) return false;
-    const version = versioned[1] as ApiVersion;
     const name = versioned[2] as string;
-    const method = req.method ?? 'GET';
     const body = async (): Promise<Record<string, unknown>> => {
       const type = req.headers['content-type'];
       if (type !== undefined && !/^application\/json\s*(;|,|$)/i.test(type)) throw invalidArgument('Content-Type must be application/json.');
       return parseBody((await readBoundedBody(req, tooLarge)).toString('utf8'));
     };
-
-    let label!: string;
-    let handler!: Handler;
-    let match: RegExpExecArray | null;
-    if (collectionPath.test(name)) {
-      const parent = name.slice(0, -'/reasoningEngines'.length);
-      label = 'reasoningEngines';
-      handler = only(
-        method,
-        { POST: async () => plane.create(version, parent, await body()), GET: () => plane.list(version, parent, url.searchParams) },
-        label,
-      );
-    } else if ((match = enginePath.exec(name)) !== null) {
-      const target = match[1] as string;
-      // The startup engine under /v1/ answers as it always has (the REST face's GET, its 405s); only a change is refused here.
-      if (target === plane.startupName && version === 'v1' && method !== 'PATCH' && method !== 'DELETE') return false;
-      label = 'reasoningEngine';
-      handler = only(
-        method,
-        {
-          GET: () => plane.get(version, target),
-          PATCH: async () => plane.patch(version, target, await body(), url.searchParams),
-          DELETE: () => plane.delete(version, target, url.searchParams),
-        },
-        label,
-      );
-    } else if ((match = operationPath.exec(name)) !== null && plane.operation(name) !== undefined) {
-      label = 'operation';
-      handler = only(method, { GET: () => plane.operation(name) as object }, label);
-    } else if ((match = revisionsPath.exec(name) ?? revisionPath.exec(name)) !== null) {
-      const target = match[1] as string;
-      if (target !== plane.startupName && !plane.has(target)) return notFoundHere(`ReasoningEngine ${target} not found.`);
-      if (version !== 'v1beta1') return notFoundHere('runtimeRevisions are served under /v1beta1/ only, as by the API.');
-      label = name.endsWith('/runtimeRevisions') ? 'runtimeRevisions' : 'runtimeRevision';
-      handler = only(method, { GET: () => (label === 'runtimeRevisions' ? plane.revisions(target, url.searchParams) : plane.revision(name)) }, label);
-    } else if ((match = servicesPath.exec(name)) !== null && plane.has(match[1] as string)) {
-      // The engine's Sessions and Memory Bank: its own services, as the startup engine has.
-      return (plane.servicesOf(match[1] as string) as NonNullable<ReturnType<ControlPlane['servicesOf']>>)(req, res, url);
-    } else return false;
-
-    function notFoundHere(message: string): boolean {
-      label = 'control plane';
-      handler = () => {
-        throw notFound(message);
-      };
-      return run();
-    }
-    return run();
-
-    function run(): boolean {
-      const started = performance.now();
-      void (async () => {
-        let status: number;
-        try {
-          authenticate(req.headers.authorization);
-          checkPathIds(name);
-          await loadProtoReaders();
-          status = sendJson(res, 200, await handler());
-        } catch (error) {
-          if (!req.complete) closeWithoutReading(req, res);
-          status =
-            error instanceof ServiceError
-              ? sendServiceError(res, error, error instanceof WrongMethod ? { allow: error.allow.join(', ') } : {})
-              : error instanceof PublicError
-                ? sendStatus(res, error)
-                : sendServiceError(res, internalError(error, "agentgen dev's control plane", log));
-        }
-        log(`${method} ${label} ${status} ${(performance.now() - started).toFixed(1)} ms`);
-      })();
-      return true;
-    }
+    const route = routeOf(plane, { version: versioned[1] as ApiVersion, name, method: req.method ?? 'GET', url, body });
+    if (route === undefined) return false;
+    if ('services' in route) return route.services(req, res, url);
+    answer(req, res, name, route, authenticate, log);
+    return true;
   };
 }
