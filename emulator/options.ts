@@ -20,7 +20,7 @@ export interface EmulatorOptions {
    * robin). Exactly one of `container` and `command`.
    */
   readonly container: URL | string | readonly (URL | string)[] | undefined;
-  /** A shell command that starts the container; it gets `PORT` and what the runtime injects (container-env.ts). */
+  /** A shell command that starts the container; it gets `PORT` and what the runtime injects (containers/container-env.ts). */
   readonly command?: string;
   /**
    * Where a `command` container keeps sessions and memory: `engine` (default), in dev's engine
@@ -53,7 +53,7 @@ export interface EmulatorOptions {
    * `Host` passed the check; returns true when it answered.
    */
   readonly pages?: RestFaceOptions['pages'];
-  /** One line per call, and the container's output under `--command`, control characters escaped (printable-text.ts). Default: console.log. */
+  /** One line per call, and the container's output under `--command`, control characters escaped (text/printable-text.ts). Default: console.log. */
   readonly logger?: (line: string) => void;
   /** How long `--command` may take to accept connections. Default 30 s. */
   readonly startTimeoutMs?: number;
@@ -95,7 +95,7 @@ export interface EmulatorOptions {
   /**
    * When a replica silent during a call is asked GET /health, and how long it may take to answer;
    * one that answers neither gets the call answered UNAVAILABLE and is taken out until it answers
-   * (replica-liveness.ts). Default 5 s of silence, 2 s for the probe.
+   * (containers/replica-liveness.ts). Default 5 s of silence, 2 s for the probe.
    */
   readonly liveness?: LivenessTiming;
 }

@@ -29,7 +29,7 @@ export interface Answer {
   readonly replica: Replica;
 }
 
-/** One request for a container: the contract routes' POSTs, or a passthrough call (passthrough.ts). */
+/** One request for a container: the contract routes' POSTs, or a passthrough call (rest/passthrough.ts). */
 export interface ContainerRequest {
   readonly method: string;
   readonly path: string;
@@ -206,7 +206,7 @@ async function firstAccepting<T>(pool: ReplicaPool, send: (replica: Replica) => 
   );
 }
 
-/** A passthrough request (passthrough.ts) on node:http, to the first replica that accepts it: any method, its answer relayed as it is. */
+/** A passthrough request (rest/passthrough.ts) on node:http, to the first replica that accepts it: any method, its answer relayed as it is. */
 export async function sendToPool(pool: ReplicaPool, call: ContainerRequest, signal: CallSignal): Promise<Answer> {
   const headers: Record<string, string | number> = { ...call.headers, 'content-length': checkedSize(call.payload) };
   const { answer, replica } = await firstAccepting(pool, (replica) => sendTo(pool, replica, call, headers, signal));
@@ -271,7 +271,7 @@ export interface UnaryOutcome {
 
 /**
  * Unary: the container's `output`, or a PublicError. `trace`: the platform's trace headers for
- * the container (see trace-headers.ts).
+ * the container (see calls/trace-headers.ts).
  */
 export async function forwardUnary(
   pool: ReplicaPool,

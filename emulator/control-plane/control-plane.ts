@@ -179,7 +179,7 @@ export class ControlPlane {
       ...[...this.#engines.values()].filter((engine) => engine.name.startsWith(`${parent}/reasoningEngines/`)).map((engine) => this.#render(engine, version)),
     ].filter((engine) => wanted === undefined || engine['displayName'] === wanted);
     const size = pageSizeOf(query.get('pageSize') ?? undefined, listPages.default, listPages.max, 'pageSize');
-    // An engine's spec may be megabytes (classMethods): the page is bounded by what it answers (paging.ts).
+    // An engine's spec may be megabytes (classMethods): the page is bounded by what it answers (google-api/paging.ts).
     const page = pageOf(all, size, query.get('pageToken') ?? undefined, `engines ${parent} ${filter}`, (one) => JSON.stringify(one).length);
     return {
       ...(page.items.length > 0 ? { reasoningEngines: page.items } : {}),

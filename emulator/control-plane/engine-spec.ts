@@ -1,5 +1,5 @@
 /**
- * What dev checks in a `ReasoningEngineSpec` beyond its ProtoJSON shape (proto-check.ts), as the
+ * What dev checks in a `ReasoningEngineSpec` beyond its ProtoJSON shape (proto/proto-check.ts), as the
  * API would: `classMethods` routable (buildMethodTable: a bad entry is INVALID_ARGUMENT naming it),
  * at most one deployment source, an inline source that is a .tar.gz with a Dockerfile; and what
  * the service derives from it: `effectiveIdentity`, and the environment a revision's container gets.

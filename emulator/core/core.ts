@@ -56,12 +56,12 @@ export interface EmulatorCore {
   /** The same from an envelope already decoded (`{classMethod, input}` as plain JSON values). */
   resolveEnvelope(envelope: unknown, endpoint: PublicEndpoint): ResolvedCall;
   /**
-   * `trace`: the platform's headers for the container (trace-headers.ts). `signal`: the caller
+   * `trace`: the platform's headers for the container (calls/trace-headers.ts). `signal`: the caller
    * went away (an AbortSignal, or the REST face's lighter CallGone).
    */
   unary(call: ResolvedCall, trace: Record<string, string>, signal: CallSignal): Promise<UnaryOutcome>;
   stream(call: ResolvedCall, sink: StreamSink, trace: Record<string, string>, signal: CallSignal): Promise<StreamOutcome>;
-  /** A passthrough request (passthrough.ts), to the first replica that accepts it; the answer is the caller's to read. */
+  /** A passthrough request (rest/passthrough.ts), to the first replica that accepts it; the answer is the caller's to read. */
   passthrough(request: ContainerRequest, signal: CallSignal): Promise<Answer>;
 }
 

@@ -169,7 +169,7 @@ export class Memories {
     const filter = call.query.get('filter') ?? undefined;
     const matching = this.#matching(filter, call.now);
     const size = pageSizeOf(call.query.get('pageSize') ?? undefined, listPages.default, listPages.max, 'pageSize');
-    // A memory's metadata may be megabytes: the page is bounded by what it answers (paging.ts).
+    // A memory's metadata may be megabytes: the page is bounded by what it answers (google-api/paging.ts).
     const page = pageOf(
       matching,
       size,

@@ -148,7 +148,7 @@ export class Sessions {
         }),
       );
     const size = pageSizeOf(call.query.get('pageSize') ?? undefined, sessionPages.default, sessionPages.max, 'pageSize');
-    // A session's state may be megabytes: the page is bounded by what it answers (paging.ts).
+    // A session's state may be megabytes: the page is bounded by what it answers (google-api/paging.ts).
     const page = pageOf(
       matching,
       size,
