@@ -14,7 +14,9 @@ import { createRestFace, type RestFace } from './rest/rest-face.js';
 import { PublicError } from './google-api/status.js';
 import { isAddressInUse, PortInUseError } from './core/port-in-use.js';
 import { ControlPlane, loadProtoReaders } from './control-plane/control-plane.js';
-import { controlPlaneRoutes } from './control-plane/http.js';
+import { controlPlaneDispatch, controlPlaneRoutes } from './control-plane/http.js';
+import type { ApiDispatch } from './google-api/api-request.js';
+import { notFound } from './google-api/service-error.js';
 import type { Backend } from './control-plane/revision.js';
 import { checkOptions, defaultPort, type CheckedOptions, type EmulatorOptions } from './options.js';
 // Type only: the gRPC face and the protos load when a gRPC face is asked for, not on every start.
@@ -145,6 +147,7 @@ async function startGrpc(
   checked: CheckedOptions,
   core: EmulatorCore,
   controlPlane: ControlPlane,
+  engineServices: EngineEndpoints | undefined,
   grpcPort: number,
 ): Promise<GrpcFace> {
   const { startGrpcFace } = await import('./grpc/grpc-face.js');
@@ -157,7 +160,23 @@ async function startGrpc(
     maxDepth: checked.maxDepth,
     log: checked.log,
     controlPlane: { engine: (version, name) => controlPlane.find(version, name), queryTarget: (version, name) => controlPlane.queryTarget(version, name) },
+    dispatch: servicesDispatch(controlPlane, engineServices),
   });
+}
+
+/**
+ * The services a transcoded gRPC call reaches, in the order the REST face offers a request to
+ * them: the control plane (its engines, and their Sessions and Memory Bank), then the startup
+ * engine's own services.
+ */
+function servicesDispatch(controlPlane: ControlPlane, engineServices: EngineEndpoints | undefined): ApiDispatch {
+  const planeDispatch = controlPlaneDispatch(controlPlane);
+  return async (request) => {
+    const answered = planeDispatch(request);
+    if (answered !== undefined) return answered;
+    if (engineServices !== undefined) return engineServices.dispatch(request);
+    throw notFound(`${request.name} not found: agentgen dev serves ${controlPlane.startupName}.`);
+  };
 }
 
 /** `--command`: its processes started with dev's address, and the pool calls go to. */
@@ -215,7 +234,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   try {
     const { core, engineServices } = buildServices(options, checked, running);
     await listenRest(running.face as RestFace, options.port ?? defaultPort, options.host ?? '127.0.0.1');
-    if (options.grpcPort !== undefined) running.grpc = await startGrpc(options, checked, core, running.plane as ControlPlane, options.grpcPort);
+    if (options.grpcPort !== undefined) running.grpc = await startGrpc(options, checked, core, running.plane as ControlPlane, engineServices, options.grpcPort);
     if (checked.given === undefined) await startContainers(options, checked, running, engineServices !== undefined);
   } catch (error) {
     await stopStarted(running);

@@ -20,6 +20,10 @@ export const rootProtos = [
   'google/cloud/aiplatform/v1/reasoning_engine_service.proto',
   'google/cloud/aiplatform/v1beta1/reasoning_engine_execution_service.proto',
   'google/cloud/aiplatform/v1beta1/reasoning_engine_service.proto',
+  'google/cloud/aiplatform/v1/session_service.proto',
+  'google/cloud/aiplatform/v1beta1/session_service.proto',
+  'google/cloud/aiplatform/v1beta1/memory_bank_service.proto',
+  'google/longrunning/operations.proto',
 ];
 
 /** Where each published file lives: aiplatform's own tree first, then google-gax's common protos. */

@@ -18,6 +18,7 @@ import type { ApiVersion } from '../proto/protos.js';
 import { loadProtoReaders, type ControlPlane } from './control-plane.js';
 import { checkPathIds } from './resource-ids.js';
 import type { EngineEndpoints } from '../engine-services/serve.js';
+import type { ApiRequest } from '../google-api/api-request.js';
 
 export type ControlPlaneRoutes = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
 
@@ -183,5 +184,22 @@ export function controlPlaneRoutes(
     if ('services' in route) return route.services(req, res, url);
     answer(req, res, name, route, authenticate, log);
     return true;
+  };
+}
+
+/**
+ * The gRPC face's management call, routed and run as `controlPlaneRoutes` routes and runs a
+ * request (the token is the face's to check); undefined when the call is not the control plane's.
+ */
+export function controlPlaneDispatch(plane: ControlPlane): (request: ApiRequest) => Promise<object> | undefined {
+  return (request) => {
+    const route = routeOf(plane, { ...request, url: new URL(`http://dev.invalid/?${request.query.toString()}`), body: async () => request.body });
+    if (route === undefined) return undefined;
+    if ('services' in route) return route.services.dispatch(request);
+    return (async () => {
+      checkPathIds(request.name);
+      await loadProtoReaders();
+      return route.handler();
+    })();
   };
 }

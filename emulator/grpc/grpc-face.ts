@@ -4,9 +4,11 @@
  * `StreamQueryReasoningEngine` (query-methods.ts), and `ReasoningEngineService.GetReasoningEngine`
  * (engine-methods.ts), in v1 and v1beta1 (same messages), over the same core as the REST face: the
  * same token check, routing by the declared `api_mode`, forwarding and errors, the latter as gRPC
- * codes with a `google.rpc.Status` details trailer. Every other method of those services is
- * UNIMPLEMENTED. The server is agentgen's own (wire/server.ts: node:http2, messages encoded by
- * protobufjs), so installing @agentgen/cli pulls in no gRPC stack and no install script.
+ * codes with a `google.rpc.Status` details trailer. Sessions, Memory Bank, the rest of the
+ * management API and the long-running operations are transcoded to the services the REST face
+ * serves (transcoded-methods.ts). Any other method is UNIMPLEMENTED. The server is agentgen's own
+ * (wire/server.ts: node:http2, messages encoded by protobufjs), so installing @agentgen/cli pulls
+ * in no gRPC stack and no install script.
  */
 import type { EmulatorCore } from '../core/core.js';
 import { maxRequestBody } from '../limits.js';
@@ -17,6 +19,8 @@ import { createGrpcServer, type GrpcMethod, type ServerCall } from './wire/serve
 import type { ControlPlaneView, FaceContext } from './grpc-call.js';
 import { query, streamQuery, type QueryRequest } from './query-methods.js';
 import { getResource, startupResources } from './engine-methods.js';
+import { transcodedMethods } from './transcoded-methods.js';
+import type { ApiDispatch } from '../google-api/api-request.js';
 
 export interface GrpcFaceOptions {
   readonly core: EmulatorCore;
@@ -33,6 +37,11 @@ export interface GrpcFaceOptions {
    * (ProtoJSON, v1beta1 shape), and where a query on a name other than the startup resource goes.
    */
   readonly controlPlane?: ControlPlaneView;
+  /**
+   * The services the REST face serves (Sessions, Memory Bank, the management API, operations),
+   * for their methods transcoded from gRPC (transcoded-methods.ts); absent: those stay UNIMPLEMENTED.
+   */
+  readonly dispatch?: ApiDispatch;
 }
 
 export interface GrpcFace {
@@ -59,19 +68,22 @@ function served<Request>(
 }
 
 /** Every method the face serves, in both versions. */
-function servedMethods(context: FaceContext): GrpcMethod<unknown>[] {
+function servedMethods(context: FaceContext, dispatch: ApiDispatch | undefined): GrpcMethod<unknown>[] {
   const startup = startupResources(context, apiVersions);
-  return apiVersions.flatMap((version) => [
-    served<QueryRequest>(context.protos, version, 'ReasoningEngineExecutionService', 'QueryReasoningEngine', (method, call) =>
-      query(context, version, method, call),
-    ),
-    served<QueryRequest>(context.protos, version, 'ReasoningEngineExecutionService', 'StreamQueryReasoningEngine', (method, call) =>
-      streamQuery(context, version, method, call),
-    ),
-    served<{ name?: string }>(context.protos, version, 'ReasoningEngineService', 'GetReasoningEngine', (method, call) =>
-      getResource(context, startup, version, method, call),
-    ),
-  ]);
+  const transcoded = dispatch === undefined ? [] : transcodedMethods(context, dispatch);
+  return transcoded.concat(
+    apiVersions.flatMap((version) => [
+      served<QueryRequest>(context.protos, version, 'ReasoningEngineExecutionService', 'QueryReasoningEngine', (method, call) =>
+        query(context, version, method, call),
+      ),
+      served<QueryRequest>(context.protos, version, 'ReasoningEngineExecutionService', 'StreamQueryReasoningEngine', (method, call) =>
+        streamQuery(context, version, method, call),
+      ),
+      served<{ name?: string }>(context.protos, version, 'ReasoningEngineService', 'GetReasoningEngine', (method, call) =>
+        getResource(context, startup, version, method, call),
+      ),
+    ]),
+  );
 }
 
 export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace> {
@@ -83,7 +95,7 @@ export async function startGrpcFace(options: GrpcFaceOptions): Promise<GrpcFace>
   const server = createGrpcServer({
     // The REST face's body limit, so a call refused there is refused here too (as RESOURCE_EXHAUSTED, the answer grpc-js gave).
     maxReceiveMessageLength: maxRequestBody,
-    methods: servedMethods(context),
+    methods: servedMethods(context, options.dispatch),
   });
   const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
   const port = await server.listen(options.port, options.host.replace(/^\[(.*)\]$/, '$1')).catch((error: unknown) => {

@@ -17,10 +17,16 @@ export type ApiVersion = (typeof apiVersions)[number];
 
 export const protosDir = fileURLToPath(new URL('./protos/', import.meta.url));
 
-const serviceFiles = apiVersions.flatMap((version) => [
-  `google/cloud/aiplatform/${version}/reasoning_engine_execution_service.proto`,
-  `google/cloud/aiplatform/${version}/reasoning_engine_service.proto`,
-]);
+const serviceFiles = [
+  ...apiVersions.flatMap((version) => [
+    `google/cloud/aiplatform/${version}/reasoning_engine_execution_service.proto`,
+    `google/cloud/aiplatform/${version}/reasoning_engine_service.proto`,
+    `google/cloud/aiplatform/${version}/session_service.proto`,
+  ]),
+  // Memory Bank is published in v1beta1 only (@google-cloud/aiplatform 6.11).
+  'google/cloud/aiplatform/v1beta1/memory_bank_service.proto',
+  'google/longrunning/operations.proto',
+];
 
 /** protobufjs's own copies of google/protobuf/*.proto (descriptor.proto is not built in). */
 const wellKnownDir = dirname(createRequire(import.meta.url).resolve('protobufjs/package.json'));
@@ -67,13 +73,17 @@ export interface MethodDefinition {
   encodeResponse(value: unknown): Uint8Array;
 }
 
-export type ServiceName = 'ReasoningEngineExecutionService' | 'ReasoningEngineService';
+export type ServiceName = 'ReasoningEngineExecutionService' | 'ReasoningEngineService' | 'SessionService' | 'MemoryBankService';
 
 export interface LoadedProtos {
   /** `google.cloud.aiplatform.<version>.<Service>` → its methods by name. */
   service(version: ApiVersion, name: ServiceName): Readonly<Record<string, MethodDefinition>>;
   /** A message type by its full name, e.g. `google.rpc.Status`. */
   type(fullName: string): Protobuf.Type;
+  /** A service by its full name (`google.longrunning.Operations`): its methods, with their `google.api.http` rules; undefined when not loaded. */
+  serviceNamed(fullName: string): Protobuf.Service | undefined;
+  /** The codec of one method of a loaded service. */
+  method(serviceFullName: string, method: Protobuf.Method): MethodDefinition;
 }
 
 function methodDefinition(serviceName: string, method: Protobuf.Method): MethodDefinition {
@@ -115,6 +125,11 @@ export function loadProtos(): LoadedProtos {
       return methods;
     },
     type: (fullName) => root.lookupType(fullName),
+    serviceNamed: (fullName) => {
+      const found = root.lookup(fullName);
+      return found instanceof protobuf.Service ? found : undefined;
+    },
+    method: (serviceFullName, method) => methodDefinition(serviceFullName, method),
   };
   return loaded;
 }

@@ -86,3 +86,8 @@ export function jsonToStruct(object: Readonly<Record<string, unknown>>): ProtoSt
   }
   return { fields };
 }
+
+/** A `google.protobuf.Value` as plain JSON, its nesting bounded as `structToJson` bounds it. */
+export function valueToJson(value: ProtoValue, maxDepth: number): unknown {
+  return valueAt(value, 1, maxDepth);
+}
