@@ -23,6 +23,7 @@ export const rootProtos = [
   'google/cloud/aiplatform/v1/session_service.proto',
   'google/cloud/aiplatform/v1beta1/session_service.proto',
   'google/cloud/aiplatform/v1beta1/memory_bank_service.proto',
+  'google/cloud/aiplatform/v1beta1/reasoning_engine_runtime_revision_service.proto',
   'google/longrunning/operations.proto',
 ];
 

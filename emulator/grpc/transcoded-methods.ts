@@ -24,6 +24,7 @@ export const transcodedServices = [
   'google.cloud.aiplatform.v1beta1.MemoryBankService',
   'google.cloud.aiplatform.v1.ReasoningEngineService',
   'google.cloud.aiplatform.v1beta1.ReasoningEngineService',
+  'google.cloud.aiplatform.v1beta1.ReasoningEngineRuntimeRevisionService',
   'google.longrunning.Operations',
 ];
 

@@ -23,8 +23,9 @@ const serviceFiles = [
     `google/cloud/aiplatform/${version}/reasoning_engine_service.proto`,
     `google/cloud/aiplatform/${version}/session_service.proto`,
   ]),
-  // Memory Bank is published in v1beta1 only (@google-cloud/aiplatform 6.11).
+  // Memory Bank and runtime revisions are published in v1beta1 only (@google-cloud/aiplatform 6.11).
   'google/cloud/aiplatform/v1beta1/memory_bank_service.proto',
+  'google/cloud/aiplatform/v1beta1/reasoning_engine_runtime_revision_service.proto',
   'google/longrunning/operations.proto',
 ];
 

@@ -184,6 +184,29 @@ describe.each(transports)('the management API over %s', (transport, options, not
   });
 });
 
+describe.each(transports)('runtime revisions over %s', (transport, options) => {
+  it('lists and gets the revisions of an engine, and does not delete one (v1beta1)', async () => {
+    const engines = new v1beta1.ReasoningEngineServiceClient(options());
+    const revisions = new v1beta1.ReasoningEngineRuntimeRevisionServiceClient(options());
+    const displayName = `${transport}-revisions`.replace(/ /g, '-');
+    const [operation] = await engines.createReasoningEngine(
+      { parent, reasoningEngine: { displayName, spec: { classMethods: [struct(method('hello'))] } } },
+      withToken,
+    );
+    const [created] = await operation.promise();
+    const [listed] = await revisions.listReasoningEngineRuntimeRevisions({ parent: created.name }, withToken);
+    expect(listed.map((revision) => revision.name)).toEqual([`${created.name}/runtimeRevisions/1`]);
+    const [revision] = await revisions.getReasoningEngineRuntimeRevision({ name: `${created.name}/runtimeRevisions/1` }, withToken);
+    expect(revision.name).toBe(`${created.name}/runtimeRevisions/1`);
+    // dev keeps a revision while its engine lives: DELETE is not a verb of the REST route, so neither transport has it.
+    await expect(revisions.deleteReasoningEngineRuntimeRevision({ name: revision.name }, withToken)).rejects.toMatchObject({
+      code: transport === 'gRPC' ? 12 : 405,
+    });
+    await (await engines.deleteReasoningEngine({ name: created.name }, withToken))[0].promise();
+    await Promise.all([engines.close(), revisions.close()]);
+  });
+});
+
 /** A JSON object as protobufjs's Struct (what the gRPC client's `classMethods` takes). */
 function struct(object: Record<string, string>) {
   return { fields: Object.fromEntries(Object.entries(object).map(([key, value]) => [key, { stringValue: value }])) };
