@@ -15,7 +15,7 @@
 //   throwaway local cluster (fsync off) from test/helpers/postgres.ts, as bench/replicas.mjs: the
 //   cost of the store's round trips on loopback, not of a network or a disk.
 // - AgentApp, dev's Sessions API: the app configured exactly as in a container that `agentgen dev
-//   --command` starts (emulator/container-env.ts's environment: engine id, project, location,
+//   --command` starts (emulator/containers/container-env.ts's environment: engine id, project, location,
 //   `AGENTGEN_ENGINE_API_ENDPOINT`, `GCE_METADATA_HOST`), so it picks ADK's
 //   `VertexAiSessionService` over `@google-cloud/vertexai`'s client, with google-auth-library
 //   getting dev's token from dev's metadata server: the same code path as on the runtime, served

@@ -1,9 +1,9 @@
-// Copies the .proto files `agentgen dev`'s gRPC face loads into emulator/grpc/protos/, unmodified
+// Copies the .proto files `agentgen dev`'s gRPC face loads into emulator/proto/protos/, unmodified
 // (license headers included), from the packages Google publishes them in: the aiplatform service
 // definitions from @google-cloud/aiplatform (the current major, installed as `aiplatform-v7`), their google/api, google/rpc and google/longrunning
 // imports from the google-gax that package depends on. Only the import closure of the served
 // services is copied; google/protobuf/* is not, because the face loads protobufjs's own copies of
-// those files (emulator/grpc/protos.ts).
+// those files (emulator/proto/protos.ts).
 //
 //   node scripts/copy-grpc-protos.mjs          refresh the copies (after updating aiplatform-v7)
 //   node scripts/copy-grpc-protos.mjs stage    put the copies into cli/dist/ (the cli build runs this)
@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const shipped = fileURLToPath(new URL('../emulator/grpc/protos/', import.meta.url));
+const shipped = fileURLToPath(new URL('../emulator/proto/protos/', import.meta.url));
 
 /** The service files the gRPC face serves; everything else is their import closure. */
 export const rootProtos = [
@@ -20,6 +20,11 @@ export const rootProtos = [
   'google/cloud/aiplatform/v1/reasoning_engine_service.proto',
   'google/cloud/aiplatform/v1beta1/reasoning_engine_execution_service.proto',
   'google/cloud/aiplatform/v1beta1/reasoning_engine_service.proto',
+  'google/cloud/aiplatform/v1/session_service.proto',
+  'google/cloud/aiplatform/v1beta1/session_service.proto',
+  'google/cloud/aiplatform/v1beta1/memory_bank_service.proto',
+  'google/cloud/aiplatform/v1beta1/reasoning_engine_runtime_revision_service.proto',
+  'google/longrunning/operations.proto',
 ];
 
 /** Where each published file lives: aiplatform's own tree first, then google-gax's common protos. */
@@ -68,7 +73,7 @@ function refresh() {
 }
 
 function stage() {
-  const target = fileURLToPath(new URL('../cli/dist/emulator/grpc/protos/', import.meta.url));
+  const target = fileURLToPath(new URL('../cli/dist/emulator/proto/protos/', import.meta.url));
   rmSync(target, { recursive: true, force: true });
   cpSync(shipped, target, { recursive: true });
 }

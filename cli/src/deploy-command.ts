@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline/promises';
 import { createRequestBody, queryCommand, summariseSource } from '../../generator/index.js';
 import { defaultApiEndpoint, parentOf, type ReasoningEngineBody } from '../../contract/reasoning-engine.js';
 import { packSource, SourceArchiveError, type SourceArchive } from './deploy/source-archive.js';
-import { printableText } from '../../emulator/printable-text.js';
+import { printableText } from '../../emulator/index.js';
 import { deploySecretsNote, dryRunSourceReport } from './deploy/source-report.js';
 import { describeSplit } from './deploy/revisions.js';
 import { tokenSource } from './deploy/access-token.js';

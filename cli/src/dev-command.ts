@@ -4,15 +4,22 @@
  * `runDev`, so tests can hand it a manifest.
  */
 import { resolve as resolvePath } from 'node:path';
-import { defaultPort, defaultResource, startEmulator } from '../../emulator/emulator.js';
-import { defaultMaxDepth } from '../../emulator/envelope.js';
-import { PortInUseError, type Face } from '../../emulator/port-in-use.js';
-import { batchedLines } from '../../emulator/log-lines.js';
-import { createConsoleHandler, isLoopbackHost } from '../../emulator/console/serve.js';
-import type { ResourceDescription } from '../../emulator/resource.js';
-import { sessionsModes, type SessionsMode } from '../../emulator/container-env.js';
-import { killContainersNow } from '../../emulator/container-process.js';
-import { parseEngineName } from '../../emulator/engine-services/serve.js';
+import {
+  batchedLines,
+  createConsoleHandler,
+  defaultMaxDepth,
+  defaultPort,
+  defaultResource,
+  isLoopbackHost,
+  killContainersNow,
+  parseEngineName,
+  PortInUseError,
+  sessionsModes,
+  startEmulator,
+  type Face,
+  type ResourceDescription,
+  type SessionsMode,
+} from '../../emulator/index.js';
 import type { ManifestEntry } from '../../contract/index.js';
 import { createRequestBody, loadSpecAndModel, manifestOf, resolveDeploy } from '../../generator/index.js';
 import { devScriptHint } from './dev-script-hint.js';

@@ -8,16 +8,17 @@
  * not changed: deploy creates another.
  */
 import { randomBytes } from 'node:crypto';
-import type { EmulatorCore } from '../core.js';
-import type { ApiVersion } from '../grpc/protos.js';
-import { parseEngineName, type EngineEndpoints } from '../engine-services/serve.js';
-import { pageOf, pageSizeOf } from '../engine-services/paging.js';
-import { invalidArgument, notFound, ServiceError } from '../engine-services/service-error.js';
-import { typeUrl } from '../engine-services/operations.js';
+import type { EmulatorCore } from '../core/core.js';
+import type { ApiVersion } from '../proto/protos.js';
+import type { EngineEndpoints } from '../engine-services/serve.js';
+import { parseEngineName } from '../google-api/engine-name.js';
+import { pageOf, pageSizeOf } from '../google-api/paging.js';
+import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
+import { typeUrl } from '../google-api/operations.js';
 import { checkSpec, effectiveIdentity, type CheckedSpec, type Spec } from './engine-spec.js';
 import { checkName } from './names.js';
 import { OperationStore, type Operation } from './operations.js';
-import type * as ProtoCheck from './proto-check.js';
+import type * as ProtoCheck from '../proto/proto-check.js';
 import { startRevision, type Backend, type CoreSettings, type Revision } from './revision.js';
 import { checkTraffic, TrafficSplitter, type TrafficConfig } from './traffic.js';
 
@@ -29,7 +30,7 @@ let protoReaders: { readonly check: typeof ProtoCheck; readonly mask: typeof Upd
 
 export async function loadProtoReaders(): Promise<void> {
   if (protoReaders !== undefined) return;
-  const [check, mask] = await Promise.all([import('./proto-check.js'), import('./update-mask.js')]);
+  const [check, mask] = await Promise.all([import('../proto/proto-check.js'), import('./update-mask.js')]);
   protoReaders = { check, mask };
 }
 
@@ -38,6 +39,7 @@ function readers(): NonNullable<typeof protoReaders> {
   return protoReaders;
 }
 import type * as UpdateMask from './update-mask.js';
+import { maxEngines, maxRevisionsPerEngine } from '../limits.js';
 
 export interface ControlPlaneOptions {
   /** The engine dev started with: listed and readable as it is, never changed. */
@@ -69,9 +71,6 @@ interface Engine {
   nextRevision: number;
 }
 
-/** Bounds, so a script in a loop cannot start processes without end. */
-const maxEngines = 100;
-const maxRevisionsPerEngine = 50;
 const listPages = { default: 50, max: 100 };
 
 const startFailed =
@@ -180,7 +179,7 @@ export class ControlPlane {
       ...[...this.#engines.values()].filter((engine) => engine.name.startsWith(`${parent}/reasoningEngines/`)).map((engine) => this.#render(engine, version)),
     ].filter((engine) => wanted === undefined || engine['displayName'] === wanted);
     const size = pageSizeOf(query.get('pageSize') ?? undefined, listPages.default, listPages.max, 'pageSize');
-    // An engine's spec may be megabytes (classMethods): the page is bounded by what it answers (paging.ts).
+    // An engine's spec may be megabytes (classMethods): the page is bounded by what it answers (google-api/paging.ts).
     const page = pageOf(all, size, query.get('pageToken') ?? undefined, `engines ${parent} ${filter}`, (one) => JSON.stringify(one).length);
     return {
       ...(page.items.length > 0 ? { reasoningEngines: page.items } : {}),

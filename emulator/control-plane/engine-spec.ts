@@ -1,13 +1,13 @@
 /**
- * What dev checks in a `ReasoningEngineSpec` beyond its ProtoJSON shape (proto-check.ts), as the
+ * What dev checks in a `ReasoningEngineSpec` beyond its ProtoJSON shape (proto/proto-check.ts), as the
  * API would: `classMethods` routable (buildMethodTable: a bad entry is INVALID_ARGUMENT naming it),
  * at most one deployment source, an inline source that is a .tar.gz with a Dockerfile; and what
  * the service derives from it: `effectiveIdentity`, and the environment a revision's container gets.
  */
-import { buildMethodTable, type MethodTable } from '../manifest.js';
+import { buildMethodTable, type MethodTable } from '../calls/manifest.js';
 import type { ManifestEntry } from '../../contract/index.js';
-import { invalidArgument } from '../engine-services/service-error.js';
-import type { EngineName } from '../engine-services/serve.js';
+import { invalidArgument } from '../google-api/service-error.js';
+import type { EngineName } from '../google-api/engine-name.js';
 import { checkEnvironment, checkMethodNames } from './names.js';
 import { checkSourceArchive, type ArchiveSummary } from './source-archive.js';
 

@@ -8,16 +8,18 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeWithoutReading } from '@agentgen/runtime/server';
-import { maxRequestBody } from '../forward.js';
-import { readBoundedBody } from '../request-body.js';
-import { PublicError, sendStatus } from '../status.js';
-import { parseBody } from '../engine-services/fields.js';
-import { internalError } from '../unforeseen-error.js';
-import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from '../engine-services/service-error.js';
-import type { ApiVersion } from '../grpc/protos.js';
+import { maxRequestBody } from '../limits.js';
+import { readBoundedBody } from '../google-api/request-body.js';
+import { PublicError, sendStatus } from '../google-api/status.js';
+import { parseBody } from '../proto/fields.js';
+import { internalError } from '../google-api/unforeseen-error.js';
+import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from '../google-api/service-error.js';
+import type { ApiVersion } from '../proto/protos.js';
 import { loadProtoReaders, type ControlPlane } from './control-plane.js';
 import { checkPathIds } from './resource-ids.js';
-import { notServed, unknownCollection, unservedEngineVerbs } from './unserved.js';
+import type { EngineEndpoints } from '../engine-services/serve.js';
+import type { ApiRequest } from '../google-api/api-request.js';
+import { notServed, unknownCollection, unservedEngineVerbs } from '../google-api/unserved.js';
 
 export type ControlPlaneRoutes = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
 
@@ -28,7 +30,7 @@ const operationPath = new RegExp(`^(${engine})/operations/[^/:]+$`);
 const revisionsPath = new RegExp(`^(${engine})/runtimeRevisions$`);
 const revisionPath = new RegExp(`^(${engine})/runtimeRevisions/[^/:]+$`);
 const servicesPath = new RegExp(`^(${engine})/(sessions|memories|operations)([/:].*)?$`);
-/** A method of the engine itself (`{engine}:verb`) and a collection under it, for the 501s of unserved.ts. */
+/** A method of the engine itself (`{engine}:verb`) and a collection under it, for the 501s of google-api/unserved.ts. */
 const engineVerbPath = new RegExp(`^(${engine}):([A-Za-z]+)$`);
 const collectionUnder = new RegExp(`^(${engine})/([^/:]+)([/:].*)?$`);
 /** Express mode's paths (`/v1beta1/reasoningEngines/…`, no project or location), which dev does not serve. */
@@ -59,6 +61,168 @@ function only(method: string, byVerb: Readonly<Record<string, Handler>>, what: s
   return handler;
 }
 
+/** A management call the control plane takes: what the log names it, and what answers it. */
+interface Route {
+  readonly label: string;
+  readonly handler: Handler;
+}
+
+/** What a route reads of the request. */
+interface Asked {
+  readonly version: ApiVersion;
+  /** The path after the version, decoded. */
+  readonly name: string;
+  readonly method: string;
+  readonly url: URL;
+  /** The body, checked and parsed; read only by the verbs that take one. */
+  readonly body: () => Promise<Record<string, unknown>>;
+}
+
+/** A NOT_FOUND the control plane answers itself (the engine is not one of its own, or the version has no such collection). */
+function notFoundRoute(message: string): Route {
+  return {
+    label: 'control plane',
+    handler: () => {
+      throw notFound(message);
+    },
+  };
+}
+
+/** A call of the platform's that dev does not serve: 501 UNIMPLEMENTED saying what and where the docs list it. */
+function unservedRoute(what: string): Route {
+  return {
+    label: 'control plane',
+    handler: () => {
+      throw notServed(what);
+    },
+  };
+}
+
+/**
+ * The management route `asked` names; an engine's own services (Sessions, Memory Bank) for a path
+ * under one of its engines; undefined for a path that is not the control plane's.
+ */
+function routeOf(plane: ControlPlane, asked: Asked): Route | { readonly services: EngineEndpoints } | undefined {
+  const { version, name, method, url, body } = asked;
+  let match: RegExpExecArray | null;
+  if (collectionPath.test(name)) {
+    const parent = name.slice(0, -'/reasoningEngines'.length);
+    const label = 'reasoningEngines';
+    return {
+      label,
+      handler: only(method, { POST: async () => plane.create(version, parent, await body()), GET: () => plane.list(version, parent, url.searchParams) }, label),
+    };
+  }
+  if ((match = enginePath.exec(name)) !== null) {
+    const target = match[1] as string;
+    // The startup engine under /v1/ answers as it always has (the REST face's GET, its 405s); only a change is refused here.
+    if (target === plane.startupName && version === 'v1' && method !== 'PATCH' && method !== 'DELETE') return undefined;
+    const label = 'reasoningEngine';
+    const byVerb = {
+      GET: () => plane.get(version, target),
+      PATCH: async () => plane.patch(version, target, await body(), url.searchParams),
+      DELETE: () => plane.delete(version, target, url.searchParams),
+    };
+    return { label, handler: only(method, byVerb, label) };
+  }
+  if ((match = operationPath.exec(name)) !== null && plane.operation(name) !== undefined) {
+    const byVerb = {
+      GET: () => plane.operation(name) as object,
+      DELETE: () => {
+        throw notServed('operations.delete (an operation is kept while dev runs)');
+      },
+    };
+    return { label: 'operation', handler: only(method, byVerb, 'operation') };
+  }
+  if ((match = revisionsPath.exec(name) ?? revisionPath.exec(name)) !== null) {
+    const target = match[1] as string;
+    if (target !== plane.startupName && !plane.has(target)) return notFoundRoute(`ReasoningEngine ${target} not found.`);
+    if (version !== 'v1beta1') return notFoundRoute('runtimeRevisions are served under /v1beta1/ only, as by the API.');
+    const label = name.endsWith('/runtimeRevisions') ? 'runtimeRevisions' : 'runtimeRevision';
+    const byVerb: Record<string, Handler> = { GET: () => (label === 'runtimeRevisions' ? plane.revisions(target, url.searchParams) : plane.revision(name)) };
+    if (label === 'runtimeRevision') {
+      // DeleteReasoningEngineRuntimeRevision: a method of the platform's, which dev does not serve.
+      byVerb['DELETE'] = () => {
+        throw notServed('reasoningEngines.runtimeRevisions.delete (a revision goes when its engine is deleted)');
+      };
+    }
+    return { label, handler: only(method, byVerb, label) };
+  }
+  if ((match = servicesPath.exec(name)) !== null && plane.has(match[1] as string)) {
+    // The engine's Sessions and Memory Bank: its own services, as the startup engine has.
+    return { services: plane.servicesOf(match[1] as string) as EngineEndpoints };
+  }
+  return unservedOrMissing(plane, name);
+}
+
+/**
+ * What is left under the API's paths: a call of the platform's that dev does not serve (501), an
+ * unknown collection of an engine that exists, or an engine that does not exist (404, saying so);
+ * undefined for a path that is not the control plane's (a query, the startup engine's services).
+ */
+function unservedOrMissing(plane: ControlPlane, name: string): Route | undefined {
+  const exists = (target: string): boolean => target === plane.startupName || plane.has(target);
+  let match: RegExpExecArray | null;
+  if ((match = engineVerbPath.exec(name)) !== null && exists(match[1] as string) && Object.hasOwn(unservedEngineVerbs, match[2] as string)) {
+    return unservedRoute(unservedEngineVerbs[match[2] as string] as string);
+  }
+  if ((match = collectionUnder.exec(name)) !== null && exists(match[1] as string) && !['sessions', 'memories', 'operations'].includes(match[2] as string)) {
+    // runtimeRevisions' own paths are routed above (list, get) or by the REST face (:query, :streamQuery).
+    if (match[2] === 'runtimeRevisions' && /^\/[^/:]+:(query|streamQuery)$/.test(match[3] ?? '')) return undefined;
+    if (match[2] === 'runtimeRevisions')
+      return unservedRoute('this method of reasoningEngines.runtimeRevisions (dev lists and gets revisions, and queries one)');
+    const refusal = unknownCollection(match[2] as string);
+    return {
+      label: 'control plane',
+      handler: () => {
+        throw refusal;
+      },
+    };
+  }
+  if ((match = collectionUnder.exec(name)) !== null && !['sessions', 'memories', 'operations', 'runtimeRevisions'].includes(match[2] as string)) {
+    // Under an engine that does not exist: say that, not that the path does not.
+    return notFoundRoute(
+      `ReasoningEngine ${match[1] as string} not found: agentgen dev has the engine it started with (${plane.startupName}) and those deployed to it (agentgen deploy --api-endpoint).`,
+    );
+  }
+  if (expressPath.test(name)) {
+    return unservedRoute(
+      "Vertex AI express mode's paths (/reasoningEngines/… without a project and location): name the engine projects/P/locations/L/reasoningEngines/ID",
+    );
+  }
+  return undefined;
+}
+
+/** Runs a route: the token, the path's ids, the protos loaded, then its handler; logs one line. */
+function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  name: string,
+  route: Route,
+  authenticate: (authorization: string | undefined) => void,
+  log: (line: string) => void,
+): void {
+  const started = performance.now();
+  void (async () => {
+    let status: number;
+    try {
+      authenticate(req.headers.authorization);
+      checkPathIds(withoutMethod(name));
+      await loadProtoReaders();
+      status = sendJson(res, 200, await route.handler());
+    } catch (error) {
+      if (!req.complete) closeWithoutReading(req, res);
+      status =
+        error instanceof ServiceError
+          ? sendServiceError(res, error, error instanceof WrongMethod ? { allow: error.allow.join(', ') } : {})
+          : error instanceof PublicError
+            ? sendStatus(res, error)
+            : sendServiceError(res, internalError(error, "agentgen dev's control plane", log));
+    }
+    log(`${req.method ?? 'GET'} ${route.label} ${status} ${(performance.now() - started).toFixed(1)} ms`);
+  })();
+}
+
 export function controlPlaneRoutes(
   plane: ControlPlane,
   authenticate: (authorization: string | undefined) => void,
@@ -73,138 +237,38 @@ export function controlPlaneRoutes(
     }
     const versioned = /^\/(v1|v1beta1)\/(.*)$/.exec(path);
     if (versioned === null) return false;
-    const version = versioned[1] as ApiVersion;
     const name = versioned[2] as string;
-    const method = req.method ?? 'GET';
     const body = async (): Promise<Record<string, unknown>> => {
       const type = req.headers['content-type'];
       if (type !== undefined && !/^application\/json\s*(;|,|$)/i.test(type)) throw invalidArgument('Content-Type must be application/json.');
       return parseBody((await readBoundedBody(req, tooLarge)).toString('utf8'));
     };
-
-    let label!: string;
-    let handler!: Handler;
-    let match: RegExpExecArray | null;
-    if (collectionPath.test(name)) {
-      const parent = name.slice(0, -'/reasoningEngines'.length);
-      label = 'reasoningEngines';
-      handler = only(
-        method,
-        { POST: async () => plane.create(version, parent, await body()), GET: () => plane.list(version, parent, url.searchParams) },
-        label,
-      );
-    } else if ((match = enginePath.exec(name)) !== null) {
-      const target = match[1] as string;
-      // The startup engine under /v1/ answers as it always has (the REST face's GET, its 405s); only a change is refused here.
-      if (target === plane.startupName && version === 'v1' && method !== 'PATCH' && method !== 'DELETE') return false;
-      label = 'reasoningEngine';
-      handler = only(
-        method,
-        {
-          GET: () => plane.get(version, target),
-          PATCH: async () => plane.patch(version, target, await body(), url.searchParams),
-          DELETE: () => plane.delete(version, target, url.searchParams),
-        },
-        label,
-      );
-    } else if ((match = operationPath.exec(name)) !== null && plane.operation(name) !== undefined) {
-      label = 'operation';
-      handler = only(
-        method,
-        {
-          GET: () => plane.operation(name) as object,
-          DELETE: () => {
-            throw notServed('operations.delete (an operation is kept while dev runs)');
-          },
-        },
-        label,
-      );
-    } else if ((match = revisionsPath.exec(name) ?? revisionPath.exec(name)) !== null) {
-      const target = match[1] as string;
-      if (target !== plane.startupName && !plane.has(target)) return notFoundHere(`ReasoningEngine ${target} not found.`);
-      if (version !== 'v1beta1') return notFoundHere('runtimeRevisions are served under /v1beta1/ only, as by the API.');
-      label = name.endsWith('/runtimeRevisions') ? 'runtimeRevisions' : 'runtimeRevision';
-      const byVerb: Record<string, Handler> = { GET: () => (label === 'runtimeRevisions' ? plane.revisions(target, url.searchParams) : plane.revision(name)) };
-      if (label === 'runtimeRevision') {
-        // DeleteReasoningEngineRuntimeRevision: a method of the platform's, which dev does not serve.
-        byVerb['DELETE'] = () => {
-          throw notServed('reasoningEngines.runtimeRevisions.delete (a revision goes when its engine is deleted)');
-        };
-      }
-      handler = only(method, byVerb, label);
-    } else if ((match = servicesPath.exec(name)) !== null && plane.has(match[1] as string)) {
-      // The engine's Sessions and Memory Bank: its own services, as the startup engine has.
-      return (plane.servicesOf(match[1] as string) as NonNullable<ReturnType<ControlPlane['servicesOf']>>)(req, res, url);
-    } else if ((match = engineVerbPath.exec(name)) !== null && exists(match[1] as string) && Object.hasOwn(unservedEngineVerbs, match[2] as string)) {
-      return unservedHere(unservedEngineVerbs[match[2] as string] as string);
-    } else if (
-      (match = collectionUnder.exec(name)) !== null &&
-      exists(match[1] as string) &&
-      !['sessions', 'memories', 'operations'].includes(match[2] as string)
-    ) {
-      // runtimeRevisions' own paths are routed above (list, get) or by the REST face (:query, :streamQuery).
-      if (match[2] === 'runtimeRevisions' && /^\/[^/:]+:(query|streamQuery)$/.test(match[3] ?? '')) return false;
-      if (match[2] === 'runtimeRevisions')
-        return unservedHere('this method of reasoningEngines.runtimeRevisions (dev lists and gets revisions, and queries one)');
-      const refusal = unknownCollection(match[2] as string);
-      label = 'control plane';
-      handler = () => {
-        throw refusal;
-      };
-      return run();
-    } else if ((match = collectionUnder.exec(name)) !== null && !['sessions', 'memories', 'operations', 'runtimeRevisions'].includes(match[2] as string)) {
-      // Under an engine that does not exist: say that, not that the path does not.
-      return notFoundHere(
-        `ReasoningEngine ${match[1] as string} not found: agentgen dev has the engine it started with (${plane.startupName}) and those deployed to it (agentgen deploy --api-endpoint).`,
-      );
-    } else if (expressPath.test(name)) {
-      return unservedHere(
-        "Vertex AI express mode's paths (/reasoningEngines/… without a project and location): name the engine projects/P/locations/L/reasoningEngines/ID",
-      );
-    } else return false;
-
-    function exists(target: string): boolean {
-      return target === plane.startupName || plane.has(target);
-    }
-
-    function unservedHere(what: string): boolean {
-      label = 'control plane';
-      handler = () => {
-        throw notServed(what);
-      };
-      return run();
-    }
-
-    function notFoundHere(message: string): boolean {
-      label = 'control plane';
-      handler = () => {
-        throw notFound(message);
-      };
-      return run();
-    }
-    return run();
-
-    function run(): boolean {
-      const started = performance.now();
-      void (async () => {
-        let status: number;
-        try {
-          authenticate(req.headers.authorization);
-          checkPathIds(name.replace(/:[A-Za-z]+$/, '')); // a method (`{engine}:asyncQuery`) is no part of the last id
-          await loadProtoReaders();
-          status = sendJson(res, 200, await handler());
-        } catch (error) {
-          if (!req.complete) closeWithoutReading(req, res);
-          status =
-            error instanceof ServiceError
-              ? sendServiceError(res, error, error instanceof WrongMethod ? { allow: error.allow.join(', ') } : {})
-              : error instanceof PublicError
-                ? sendStatus(res, error)
-                : sendServiceError(res, internalError(error, "agentgen dev's control plane", log));
-        }
-        log(`${method} ${label} ${status} ${(performance.now() - started).toFixed(1)} ms`);
-      })();
-      return true;
-    }
+    const route = routeOf(plane, { version: versioned[1] as ApiVersion, name, method: req.method ?? 'GET', url, body });
+    if (route === undefined) return false;
+    if ('services' in route) return route.services(req, res, url);
+    answer(req, res, name, route, authenticate, log);
+    return true;
   };
+}
+
+/**
+ * The gRPC face's management call, routed and run as `controlPlaneRoutes` routes and runs a
+ * request (the token is the face's to check); undefined when the call is not the control plane's.
+ */
+export function controlPlaneDispatch(plane: ControlPlane): (request: ApiRequest) => Promise<object> | undefined {
+  return (request) => {
+    const route = routeOf(plane, { ...request, url: new URL(`http://dev.invalid/?${request.query.toString()}`), body: async () => request.body });
+    if (route === undefined) return undefined;
+    if ('services' in route) return route.services.dispatch(request);
+    return (async () => {
+      checkPathIds(withoutMethod(request.name));
+      await loadProtoReaders();
+      return route.handler();
+    })();
+  };
+}
+
+/** The path without its method (`{engine}:asyncQuery`): a method is no part of the last id. */
+function withoutMethod(name: string): string {
+  return name.replace(/:[A-Za-z]+$/, '');
 }

@@ -6,7 +6,7 @@
  * 5,000-character name or one carrying terminal escapes has no business in either. The refusal
  * names the field, never the value.
  */
-import { invalidArgument } from '../engine-services/service-error.js';
+import { invalidArgument } from '../google-api/service-error.js';
 
 const maxNameLength = 128;
 const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/;

@@ -4,7 +4,7 @@
  * while the revision's containers start, then a `response` (the engine, or Empty) or an `error`
  * (google.rpc.Status). Kept after the engine is gone, so a client polling a delete finds it.
  */
-import { numericId, typeUrl } from '../engine-services/operations.js';
+import { numericId, typeUrl } from '../google-api/operations.js';
 
 export interface Operation {
   readonly name: string;

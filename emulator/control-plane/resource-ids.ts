@@ -6,7 +6,7 @@
  * letters, digits, `-`, `.`, `_` and `~`, the characters a URL path carries as they are. The refusal
  * names which id, never its value.
  */
-import { invalidArgument } from '../engine-services/service-error.js';
+import { invalidArgument } from '../google-api/service-error.js';
 
 const idShape = /^[A-Za-z0-9._~-]{1,63}$/;
 

@@ -5,11 +5,11 @@
  * `deploymentSpec.env`; under `--container`, the container(s) dev was given, shared by every
  * revision (only the classMethods differ).
  */
-import { containerEnvironment, type SessionsMode } from '../container-env.js';
-import { spawnContainer, type ContainerProcess } from '../container-process.js';
-import { createCore, type EmulatorCore } from '../core.js';
-import type { LivenessTiming } from '../replica-liveness.js';
-import { ReplicaPool } from '../replicas.js';
+import { containerEnvironment, type SessionsMode } from '../containers/container-env.js';
+import { spawnContainer, type ContainerProcess } from '../containers/container-process.js';
+import { createCore, type EmulatorCore } from '../core/core.js';
+import type { LivenessTiming } from '../containers/replica-liveness.js';
+import { ReplicaPool } from '../containers/replicas.js';
 import { deploymentEnv, type CheckedSpec, type Spec } from './engine-spec.js';
 
 /** How revisions get their containers. */

@@ -8,7 +8,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { sourceArchiveLimits } from '../../contract/source-archive-limits.js';
-import { invalidArgument } from '../engine-services/service-error.js';
+import { invalidArgument } from '../google-api/service-error.js';
 
 export const maxDecodedBytes = sourceArchiveLimits.unpackedBytes;
 export const maxEntries = sourceArchiveLimits.entries;

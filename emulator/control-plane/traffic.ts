@@ -5,7 +5,7 @@
  * dev picks deterministically by smooth weighted round robin (nginx's), so 50/50 over 100 calls is
  * exactly 50 and 50 and a test can count.
  */
-import { invalidArgument } from '../engine-services/service-error.js';
+import { invalidArgument } from '../google-api/service-error.js';
 
 /** A revision name as the refusal quotes it: printable ASCII of a resource name's length only, else not at all (the caller's data). */
 const shown = (name: string): string => (/^[\x21-\x7e]{1,300}$/.test(name) ? `: ${name}` : '');

@@ -10,9 +10,9 @@
  * spec with no mask.
  */
 import type * as Protobuf from 'protobufjs';
-import { invalidArgument } from '../engine-services/service-error.js';
-import { fieldOf, isSdkOnly } from './proto-check.js';
-import { quotedName } from '../quoted-name.js';
+import { invalidArgument } from '../google-api/service-error.js';
+import { fieldOf, isSdkOnly } from '../proto/proto-check.js';
+import { quotedName } from '../text/quoted-name.js';
 
 /** Set by the service, never by an update. */
 const outputOnly = new Set(['name', 'createTime', 'updateTime', 'spec.effectiveIdentity']);

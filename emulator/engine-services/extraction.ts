@@ -4,7 +4,7 @@
  * it will get: each text part of a user or model turn becomes one fact (whitespace collapsed),
  * and memories are ranked for a query by the share of the query's words they contain.
  */
-import { isObject } from './fields.js';
+import { isObject } from '../proto/fields.js';
 
 /** The facts a list of `Content` objects (`{role, parts: [{text}]}`) gives, in order, without repeats. */
 export function factsOf(contents: readonly unknown[]): string[] {

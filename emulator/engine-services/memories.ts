@@ -25,10 +25,10 @@ import {
   timestampMs,
   withoutEmpty,
   type JsonObject,
-} from './fields.js';
-import { numericId, typeUrl, type Operations } from './operations.js';
-import { pageOf, pageSizeOf } from './paging.js';
-import { invalidArgument, notFound, ServiceError } from './service-error.js';
+} from '../proto/fields.js';
+import { numericId, typeUrl, type Operations } from '../google-api/operations.js';
+import { pageOf, pageSizeOf } from '../google-api/paging.js';
+import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
 import type { ServiceCall, Sessions } from './sessions.js';
 import { checkMetadataCopies, metadataMatches, optionalMetadata, parseFilterGroups } from './metadata-filters.js';
 import { maskedExpiry, maskedFields, updateMaskOf } from './update-mask.js';
@@ -207,7 +207,7 @@ export class Memories {
     const filter = call.query.get('filter') ?? undefined;
     const matching = this.#matching(filter, call.now);
     const size = pageSizeOf(call.query.get('pageSize') ?? undefined, listPages.default, listPages.max, 'pageSize');
-    // A memory's metadata may be megabytes: the page is bounded by what it answers (paging.ts).
+    // A memory's metadata may be megabytes: the page is bounded by what it answers (google-api/paging.ts).
     const page = pageOf(
       matching,
       size,

@@ -9,9 +9,9 @@
  * ordering is refused with 400 rather than guessed. Also the memory's `metadata` itself: each value
  * one MemoryMetadataValue (optionalMetadata), and the copies a generate call makes bounded.
  */
-import { isObject, messageFields, optionalArray, optionalBoolean, optionalString, timestampMs, type JsonObject } from './fields.js';
-import { maxRequestBody } from '../forward.js';
-import { invalidArgument } from './service-error.js';
+import { isObject, messageFields, optionalArray, optionalBoolean, optionalString, timestampMs, type JsonObject } from '../proto/fields.js';
+import { maxMetadataFilters, maxRequestBody } from '../limits.js';
+import { invalidArgument } from '../google-api/service-error.js';
 
 type Kind = 'stringValue' | 'doubleValue' | 'boolValue' | 'timestampValue';
 const kinds: readonly Kind[] = ['stringValue', 'doubleValue', 'boolValue', 'timestampValue'];
@@ -81,12 +81,6 @@ export function checkMetadataCopies(metadata: JsonObject | undefined, facts: num
     );
   }
 }
-
-/**
- * Every memory of the scope is checked against every filter: 20,000 filters over 20,000 memories
- * held dev for 12 s. dev takes at most 100 in all (the platform publishes no figure).
- */
-export const maxMetadataFilters = 100;
 
 /** The groups of a request's `filterGroups`, checked; an empty list filters nothing. */
 export function parseFilterGroups(fields: JsonObject, where: string): MetadataFilter[][] {

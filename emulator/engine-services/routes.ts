@@ -5,9 +5,9 @@
  * rollback) are 501 UNIMPLEMENTED, saying so, not a silent 404.
  */
 import type { Memories } from './memories.js';
-import type { Operations } from './operations.js';
-import { notServed } from '../control-plane/unserved.js';
-import { notFound, ServiceError } from './service-error.js';
+import type { Operations } from '../google-api/operations.js';
+import { notServed } from '../google-api/unserved.js';
+import { notFound, ServiceError } from '../google-api/service-error.js';
 import type { ServiceCall, Sessions } from './sessions.js';
 
 export interface EngineServices {

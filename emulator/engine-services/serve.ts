@@ -8,29 +8,19 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeWithoutReading } from '@agentgen/runtime/server';
-import { maxRequestBody } from '../forward.js';
-import { readBoundedBody } from '../request-body.js';
-import { PublicError, sendStatus } from '../status.js';
-import { parseBody } from './fields.js';
+import { maxRequestBody } from '../limits.js';
+import { readBoundedBody } from '../google-api/request-body.js';
+import { PublicError, sendStatus } from '../google-api/status.js';
+import { parseBody } from '../proto/fields.js';
 import { Memories } from './memories.js';
 import { metadataPrefix, serveMetadata } from './metadata-server.js';
-import { Operations } from './operations.js';
+import { Operations } from '../google-api/operations.js';
 import { routeOf, type EngineServices } from './routes.js';
-import { internalError } from '../unforeseen-error.js';
-import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from './service-error.js';
+import { internalError } from '../google-api/unforeseen-error.js';
+import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from '../google-api/service-error.js';
 import { Sessions } from './sessions.js';
-
-export interface EngineName {
-  readonly project: string;
-  readonly location: string;
-  readonly engineId: string;
-}
-
-/** The parts of `projects/{p}/locations/{l}/reasoningEngines/{id}`, or undefined for another shape. */
-export function parseEngineName(resource: string): EngineName | undefined {
-  const match = /^projects\/([^/]+)\/locations\/([^/]+)\/reasoningEngines\/([^/:]+)$/.exec(resource);
-  return match === null ? undefined : { project: match[1] as string, location: match[2] as string, engineId: match[3] as string };
-}
+import { parseEngineName } from '../google-api/engine-name.js';
+import type { ApiDispatch } from '../google-api/api-request.js';
 
 export interface EngineEndpointsOptions {
   /** The engine served (a reasoningEngine name); every other engine is NOT_FOUND. */
@@ -42,8 +32,14 @@ export interface EngineEndpointsOptions {
   readonly log: (line: string) => void;
 }
 
-/** A request handler for the REST face's hook: true when it took (and answered) the request. */
-export type EngineEndpoints = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
+/**
+ * A request handler for the REST face's hook (true when it took, and answers, the request), and
+ * `dispatch`, the same services for the gRPC face's transcoded calls.
+ */
+export type EngineEndpoints = ((req: IncomingMessage, res: ServerResponse, url: URL) => boolean) & { readonly dispatch: ApiDispatch };
+
+/** The path after the version of a call to an engine's services: the engine, and what follows it. */
+const engineTail = /^(projects\/[^/]+\/locations\/[^/]+\/reasoningEngines\/[^/:]+)((?:\/sessions|\/memories|\/operations)(?:[/:].*)?)$/;
 
 const enginePath = /^\/(v1|v1beta1)\/(projects\/[^/]+\/locations\/[^/]+\/reasoningEngines\/[^/:]+)((?:\/sessions|\/memories|\/operations)(?:[/:].*)?)$/;
 
@@ -59,53 +55,66 @@ export function createEngineEndpoints(options: EngineEndpointsOptions): EngineEn
   const services: EngineServices = { engine: options.resource, sessions, operations, memories: new Memories(options.resource, operations, sessions) };
   const identity = { project: name.project, token: options.token, email: devServiceAccount };
 
-  return (req, res, url) => {
-    const started = performance.now();
-    const took = (what: string, status: number): void => options.log(`${req.method} ${what} ${status} ${(performance.now() - started).toFixed(1)} ms`);
-    if (url.pathname.startsWith(metadataPrefix) || url.pathname === metadataPrefix.slice(0, -1)) {
-      req.resume(); // a GET has no body worth reading
-      took(`metadata ${url.pathname.slice(metadataPrefix.length - 1)}`, serveMetadata(req, res, url, identity));
-      return true;
-    }
-    let path: string;
-    try {
-      path = decodeURIComponent(url.pathname);
-    } catch {
-      return false; // the REST face answers a malformed path
-    }
-    const match = enginePath.exec(path);
-    if (match === null) return false;
-    const [, version, engine, tail] = match as unknown as [string, string, string, string];
-    let label = 'engine';
-    void (async () => {
-      let status: number;
-      try {
-        options.authenticate(req.headers.authorization);
-        // Reached only for an engine neither this one nor the control plane's (which routes its own first).
-        if (engine !== options.resource) {
-          throw notFound(
-            `ReasoningEngine ${engine} not found: agentgen dev has the engine it started with (${options.resource}) and those deployed to it (agentgen deploy --api-endpoint).`,
-          );
-        }
-        const route = routeOf(req.method ?? 'GET', tail, services);
-        label = `engine ${route.label}`;
-        const type = req.headers['content-type'];
-        if (type !== undefined && !/^application\/json\s*(;|,|$)/i.test(type)) throw invalidArgument('Content-Type must be application/json.');
-        const body = parseBody((await readBoundedBody(req, tooLarge)).toString('utf8'));
-        status = sendJson(res, 200, route.run({ version, query: url.searchParams, body, now: Date.now() }));
-      } catch (error) {
-        if (!req.complete) closeWithoutReading(req, res);
-        status =
-          error instanceof ServiceError
-            ? sendServiceError(res, error)
-            : error instanceof PublicError
-              ? sendStatus(res, error)
-              : sendServiceError(res, internalError(error, "agentgen dev's engine services", options.log));
-      }
-      took(label, status);
-    })();
-    return true;
+  /** The gRPC face's call: routed and run as the REST handler below routes and runs a request. */
+  const dispatch: ApiDispatch = async (request) => {
+    const match = engineTail.exec(request.name);
+    if (match === null || match[1] !== options.resource) throw notFound(engineNotFound(match?.[1], options.resource));
+    const route = routeOf(request.method, match[2] as string, services);
+    return route.run({ version: request.version, query: request.query, body: request.body, now: Date.now() });
   };
+
+  return Object.assign(
+    (req: IncomingMessage, res: ServerResponse, url: URL): boolean => {
+      const started = performance.now();
+      const took = (what: string, status: number): void => options.log(`${req.method} ${what} ${status} ${(performance.now() - started).toFixed(1)} ms`);
+      if (url.pathname.startsWith(metadataPrefix) || url.pathname === metadataPrefix.slice(0, -1)) {
+        req.resume(); // a GET has no body worth reading
+        took(`metadata ${url.pathname.slice(metadataPrefix.length - 1)}`, serveMetadata(req, res, url, identity));
+        return true;
+      }
+      let path: string;
+      try {
+        path = decodeURIComponent(url.pathname);
+      } catch {
+        return false; // the REST face answers a malformed path
+      }
+      const match = enginePath.exec(path);
+      if (match === null) return false;
+      const [, version, engine, tail] = match as unknown as [string, string, string, string];
+      let label = 'engine';
+      void (async () => {
+        let status: number;
+        try {
+          options.authenticate(req.headers.authorization);
+          // Reached only for an engine neither this one nor the control plane's (which routes its own first).
+          if (engine !== options.resource) throw notFound(engineNotFound(engine, options.resource));
+          const route = routeOf(req.method ?? 'GET', tail, services);
+          label = `engine ${route.label}`;
+          const type = req.headers['content-type'];
+          if (type !== undefined && !/^application\/json\s*(;|,|$)/i.test(type)) throw invalidArgument('Content-Type must be application/json.');
+          const body = parseBody((await readBoundedBody(req, tooLarge)).toString('utf8'));
+          status = sendJson(res, 200, route.run({ version, query: url.searchParams, body, now: Date.now() }));
+        } catch (error) {
+          if (!req.complete) closeWithoutReading(req, res);
+          status =
+            error instanceof ServiceError
+              ? sendServiceError(res, error)
+              : error instanceof PublicError
+                ? sendStatus(res, error)
+                : sendServiceError(res, internalError(error, "agentgen dev's engine services", options.log));
+        }
+        took(label, status);
+      })();
+      return true;
+    },
+    { dispatch },
+  );
 }
 
 const tooLarge = (): ServiceError => new ServiceError('OUT_OF_RANGE', `The request body exceeds the limit of ${maxRequestBody} bytes.`, 413);
+
+/** The 404 of an engine that is neither the one dev started with nor one deployed to it. */
+function engineNotFound(engine: string | undefined, startup: string): string {
+  const named = engine === undefined ? 'ReasoningEngine' : `ReasoningEngine ${engine}`;
+  return `${named} not found: agentgen dev has the engine it started with (${startup}) and those deployed to it (agentgen deploy --api-endpoint).`;
+}

@@ -22,11 +22,12 @@ import {
   timestampMs,
   withoutEmpty,
   type JsonObject,
-} from './fields.js';
-import { numericId, typeUrl, type Operations } from './operations.js';
-import { pageOf, pageSizeOf } from './paging.js';
-import { invalidArgument, notFound, ServiceError } from './service-error.js';
+} from '../proto/fields.js';
+import { numericId, typeUrl, type Operations } from '../google-api/operations.js';
+import { pageOf, pageSizeOf } from '../google-api/paging.js';
+import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
 import { maskedExpiry, maskedFields, updateMaskOf } from './update-mask.js';
+import { maxEventBytesPerSession, maxEventsPerSession } from '../limits.js';
 
 /** One request, as the router hands it over. */
 export interface ServiceCall {
@@ -76,14 +77,6 @@ const appendFields = ['name', 'author', 'invocationId', 'timestamp', 'content', 
  * caller to set is one of them, so a field a new release adds needs a decision here.
  */
 export const sessionRequestFields: Readonly<Record<string, readonly string[]>> = { Session: createFields, SessionEvent: appendFields };
-
-/**
- * dev's bounds on one session (the platform publishes none we found): 10,000 events and 256 MiB of
- * them. Past either, appendEvent is RESOURCE_EXHAUSTED and the session stays as it was, readable
- * page by page (paging.ts bounds a page by bytes).
- */
-export const maxEventsPerSession = 10_000;
-export const maxEventBytesPerSession = 256 * 1024 * 1024;
 
 /** The platform's page sizes (REST reference, sessions.list and sessions.events.list). */
 const sessionPages = { default: 100, max: 100 };
@@ -166,7 +159,7 @@ export class Sessions {
         }),
       );
     const size = pageSizeOf(call.query.get('pageSize') ?? undefined, sessionPages.default, sessionPages.max, 'pageSize');
-    // A session's state may be megabytes: the page is bounded by what it answers (paging.ts).
+    // A session's state may be megabytes: the page is bounded by what it answers (google-api/paging.ts).
     const page = pageOf(
       matching,
       size,

@@ -13,7 +13,7 @@ import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containerEnvironment } from '../../emulator/container-env.js';
+import { containerEnvironment } from '../../emulator/containers/container-env.js';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { startTarget, type TargetProcess } from '../helpers/target-process.js';

@@ -8,7 +8,7 @@
  * map's value type, Struct as a JSON object, at most one member of each oneof.
  *
  * Fields Google's Python SDK sends that these protos do not have yet are accepted from ONE table,
- * emulator/control-plane/sdk-only-fields.ts (dev's check reads it too), each with its source and
+ * emulator/proto/sdk-only-fields.ts (dev's check reads it too), each with its source and
  * its type; a test asserts each is still absent from the protos, so the table shrinks when Google
  * publishes them. protobufjs' `fromObject` ignores unknown
  * keys, so the walk below comes first; `fromObject` + `verify` + an encode/decode round trip then
@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import protobuf from 'protobufjs';
-import { sdkOnlyFields as sharedTable, type SdkOnlyField, type Shape } from '../../emulator/control-plane/sdk-only-fields.js';
+import { sdkOnlyFields as sharedTable, type SdkOnlyField, type Shape } from '../../emulator/proto/sdk-only-fields.js';
 
 export type { SdkOnlyField, Shape };
 

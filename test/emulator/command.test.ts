@@ -10,7 +10,7 @@ import { startEmulator } from '../../emulator/index.js';
 import { devCommand, loadDevSpec, runDev, type DevArgs } from '../../cli/src/dev-command.js';
 import { main } from '../../cli/src/main.js';
 import { slowloris } from '../server/slow-client.js';
-import { freePort } from '../../emulator/container-process.js';
+import { freePort } from '../../emulator/containers/container-process.js';
 import { alive } from '../helpers/processes.js';
 import { runCli } from '../deploy/run-cli.js';
 

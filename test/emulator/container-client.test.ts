@@ -1,5 +1,5 @@
 /**
- * dev's own HTTP/1.1 client for the container's contract routes (emulator/container-client/),
+ * dev's own HTTP/1.1 client for the container's contract routes (emulator/containers/container-client/),
  * against real servers on loopback: node:http ones, and raw sockets for answers node:http would
  * not write (split anywhere, interim answers, malformed ones). What it must keep of node:http's
  * client: the request bytes, keep-alive reuse, every way an answer is framed, a POST never sent
@@ -8,8 +8,8 @@
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ContainerClient, type BodyHandlers, type Exchange } from '../../emulator/container-client/client.js';
-import { HttpParseError, maxHeadBytes, ResponseParser } from '../../emulator/container-client/response-parser.js';
+import { ContainerClient, type BodyHandlers, type Exchange } from '../../emulator/containers/container-client/client.js';
+import { HttpParseError, maxHeadBytes, ResponseParser } from '../../emulator/containers/container-client/response-parser.js';
 
 const open: { close(): void }[] = [];
 afterEach(() => {

@@ -111,7 +111,7 @@ describe('unary calls (:query)', () => {
 
   // The platform's wording, verbatim in its answers: keefmoon/agent-engine-bug-minimal-example,
   // README.md (gRPC `details`, `Error Details: Service Unavailable`), and a REST body quoting an
-  // AdkApp's `{"detail": "... 404 NOT_FOUND ..."}` after `Error Details: ` (see ../../emulator/status.ts).
+  // AdkApp's `{"detail": "... 404 NOT_FOUND ..."}` after `Error Details: ` (see ../../emulator/google-api/status.ts).
   const platform =
     'Reasoning Engine Execution failed.\nPlease refer to our documentation ' +
     '(https://cloud.google.com/vertex-ai/generative-ai/docs/agent-engine/troubleshooting/use) ' +

@@ -7,12 +7,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CallGone } from '../../emulator/call-signal.js';
-import { CallsInFlight } from '../../emulator/calls-in-flight.js';
+import { CallGone } from '../../emulator/calls/call-signal.js';
+import { CallsInFlight } from '../../emulator/rest/calls-in-flight.js';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { batchedLines, batchMs } from '../../emulator/log-lines.js';
-import { SilenceWatch } from '../../emulator/replica-liveness.js';
-import { RequestTargets } from '../../emulator/request-targets.js';
+import { batchedLines, batchMs } from '../../emulator/text/log-lines.js';
+import { SilenceWatch } from '../../emulator/containers/replica-liveness.js';
+import { RequestTargets } from '../../emulator/rest/request-targets.js';
 import type { ManifestEntry } from '../../contract/index.js';
 
 const resource = 'projects/p/locations/l/reasoningEngines/3';

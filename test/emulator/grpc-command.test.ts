@@ -10,7 +10,7 @@ import yargs from 'yargs';
 import { startEmulator } from '../../emulator/index.js';
 import { devCommand, runDev, type DevArgs } from '../../cli/src/dev-command.js';
 import { main } from '../../cli/src/main.js';
-import { PortInUseError } from '../../emulator/port-in-use.js';
+import { PortInUseError } from '../../emulator/core/port-in-use.js';
 import { startTestContainer } from './container-fixture.js';
 
 const resource = 'projects/p/locations/l/reasoningEngines/778';

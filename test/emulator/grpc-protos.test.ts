@@ -9,10 +9,10 @@ import { status } from '@grpc/grpc-js';
 import type * as Protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import { protoClosure } from '../../scripts/copy-grpc-protos.mjs';
-import { loadProtos, protosDir } from '../../emulator/grpc/protos.js';
+import { loadProtos, protosDir } from '../../emulator/proto/protos.js';
 import { NdjsonLines } from '../../emulator/grpc/ndjson-lines.js';
-import { grpcCode } from '../../emulator/grpc/status-codes.js';
-import { jsonToValue, structToJson, type ProtoStruct } from '../../emulator/grpc/struct-json.js';
+import { grpcCode } from '../../emulator/proto/status-codes.js';
+import { jsonToValue, structToJson, type ProtoStruct } from '../../emulator/proto/struct-json.js';
 import { errorConditions } from '../../contract/index.js';
 
 const shippedFiles = (readdirSync(protosDir, { recursive: true, encoding: 'utf8' }) as string[])

@@ -8,7 +8,7 @@
 import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grpcStatus } from '../../emulator/grpc/status-codes.js';
+import { grpcStatus } from '../../emulator/proto/status-codes.js';
 import { frame, FramingError, MessageReader } from '../../emulator/grpc/wire/framing.js';
 import { parseTimeout, percentEncode } from '../../emulator/grpc/wire/headers.js';
 import { createGrpcServer, type GrpcServer, type ServerCall, type StopReason } from '../../emulator/grpc/wire/server.js';

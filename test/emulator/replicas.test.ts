@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index.js';
-import { retryDownAfterMs } from '../../emulator/replicas.js';
+import { retryDownAfterMs } from '../../emulator/containers/replicas.js';
 import type { ManifestEntry } from '../../contract/index.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 

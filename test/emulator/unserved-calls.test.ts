@@ -3,7 +3,7 @@
  * UNIMPLEMENTED, saying what and pointing to docs/dev.md; a 404 is for what does not exist, and
  * says what. The platform's collections under an engine are read from the HTTP rules of the
  * installed `@google-cloud/aiplatform` 7.x (the `aiplatform-v7` alias), so a release that adds one
- * fails here until emulator/control-plane/unserved.ts decides it. A runtime revision's `:query` and
+ * fails here until emulator/google-api/unserved.ts decides it. A runtime revision's `:query` and
  * `:streamQuery` answer under /v1/ as under /v1beta1/.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { servedCollections, unservedCollections } from '../../emulator/control-plane/unserved.js';
+import { servedCollections, unservedCollections } from '../../emulator/google-api/unserved.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 
 const resource = 'projects/local/locations/local/reasoningEngines/1';

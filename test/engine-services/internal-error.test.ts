@@ -4,7 +4,7 @@
  * caller's data, as Node's own messages do) in dev's log under that id, escaped.
  */
 import { describe, expect, it } from 'vitest';
-import { internalError } from '../../emulator/unforeseen-error.js';
+import { internalError } from '../../emulator/google-api/unforeseen-error.js';
 
 describe('internalError', () => {
   it('answers an error id and nothing of the message, and logs the message escaped under that id', () => {

@@ -13,9 +13,12 @@
  * - `generator/` imports nothing of the emulator, the conformance checker or the CLI.
  * - `emulator/` and `conformance/` import nothing of `generator/` but the schema layer and the
  *   model, and nothing of the CLI.
+ * - `emulator/` is cut into rooms that import one way (`emulatorRooms`, lowest first): a room
+ *   imports only rooms below it and `limits.ts`; `limits.ts` imports nothing of the emulator; the
+ *   entry (`index.ts`) and the composition (`emulator.ts`) import any room, and no room imports them.
  * - `contract/` (the contract as data) imports only itself.
- * - `cli/src` composes everything, but reaches `generator/` and `conformance/` only through
- *   their entry files (`index.ts`); tests may go deeper.
+ * - `cli/src` composes everything, but reaches `generator/`, `conformance/` and `emulator/` only
+ *   through their entry files (`index.ts`); tests may go deeper.
  */
 
 /** The generator's stages in the order they run; a stage may import only those before it. */
@@ -48,6 +51,52 @@ export function placeOf(path: string): Place {
   return { area: 'other' };
 }
 
+/**
+ * The emulator's rooms, lowest first: what each holds is in emulator/README.md. A room may import
+ * the rooms before it, never one after it.
+ */
+export const emulatorRooms = [
+  'text', // what dev prints: escaped text, a caller's name quoted, batched log lines
+  'google-api', // the Google API helpers: Status bodies, names, paging, operations, bounded bodies
+  'proto', // the shipped .proto files, ProtoJSON and Struct conversions, the proto checks of a body
+  'calls', // a public API call: its envelope, the declared method, its trace headers and signal
+  'containers', // the containers dev runs and forwards to
+  'core', // a call whichever face it came by; the resource
+  'engine-services', // Sessions, Memory Bank, the metadata server
+  'control-plane', // the management API: engines, operations, revisions, traffic
+  'rest', // the REST face
+  'grpc', // the gRPC face
+  'console', // the dev console (its page and its server)
+] as const;
+
+/** The emulator's top-level files: its entry and composition, and the limits every room reads. */
+const emulatorTopFiles = { entry: ['index.ts', 'emulator.ts', 'options.ts'], limits: ['limits.ts'] } as const;
+
+type EmulatorPlace = { readonly room: (typeof emulatorRooms)[number] } | { readonly top: 'entry' | 'limits' };
+
+/** Where an `emulator/` file sits; throws for a folder or top-level file the rules do not place. */
+export function emulatorPlaceOf(path: string): EmulatorPlace {
+  const [, second, third] = path.split('/');
+  if (third === undefined) {
+    if ((emulatorTopFiles.entry as readonly string[]).includes(second ?? '')) return { top: 'entry' };
+    if ((emulatorTopFiles.limits as readonly string[]).includes(second ?? '')) return { top: 'limits' };
+    throw new Error(`emulator/${second} is a top-level file the rules do not place: put it in a room, or say where it sits in test/layering/layers.ts`);
+  }
+  const room = emulatorRooms.find((name) => name === second);
+  if (room === undefined) throw new Error(`emulator/${second}/ is not a room: add it to emulatorRooms in test/layering/layers.ts, in its place`);
+  return { room };
+}
+
+function emulatorViolation(from: string, to: string): string | undefined {
+  const source = emulatorPlaceOf(from);
+  const target = emulatorPlaceOf(to);
+  if ('top' in source) return source.top === 'limits' ? 'emulator/limits.ts imports nothing of the emulator' : undefined;
+  if ('top' in target) return target.top === 'limits' ? undefined : `no room of the emulator imports its entry or composition (${to})`;
+  const order = (place: { readonly room: (typeof emulatorRooms)[number] }) => emulatorRooms.indexOf(place.room);
+  if (order(target) > order(source)) return `emulator/${source.room}/ imports the later room emulator/${target.room}/ (emulatorRooms runs one way)`;
+  return undefined;
+}
+
 /** Why `from` may not import `to` (both repository paths), or undefined when it may. */
 export function violation(from: string, to: string): string | undefined {
   const source = placeOf(from);
@@ -70,6 +119,7 @@ export function violation(from: string, to: string): string | undefined {
         return `${source.area}/ imports nothing of generator/ but the schema layer and the model`;
       }
       if (source.area === 'emulator' && target.area === 'conformance') return 'the emulator does not import the conformance checker';
+      if (source.area === 'emulator' && target.area === 'emulator') return emulatorViolation(from, to);
       return undefined;
     case 'generator':
       if (target.area === 'emulator' || target.area === 'conformance' || target.area === 'cli') {
@@ -80,6 +130,7 @@ export function violation(from: string, to: string): string | undefined {
     case 'cli':
       if (target.area === 'generator' && to !== 'generator/index.ts') return 'cli/src reaches generator/ only through generator/index.ts';
       if (target.area === 'conformance' && to !== 'conformance/index.ts') return 'cli/src reaches conformance/ only through conformance/index.ts';
+      if (target.area === 'emulator' && to !== 'emulator/index.ts') return 'cli/src reaches the emulator only through its entry, emulator/index.ts';
       return undefined;
     default:
       return undefined;

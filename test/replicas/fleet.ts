@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type Emulator, type ManifestEntry } from '../../emulator/index.js';
-import type { LivenessTiming } from '../../emulator/replica-liveness.js';
+import type { LivenessTiming } from '../../emulator/containers/replica-liveness.js';
 import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
 import { bundleEntry, repositoryRoot, type Bundle } from './bundle.js';
 import { startReplicaOnFreePort, type Replica } from './replica-process.js';

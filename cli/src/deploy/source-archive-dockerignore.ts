@@ -19,7 +19,7 @@
  */
 
 import { RE2JS } from 're2js';
-import { printableText } from '../../../emulator/printable-text.js';
+import { printableText } from '../../../emulator/index.js';
 
 export interface DockerIgnore {
   /** Whether `path` ('/'-separated, relative, no leading './') is left out of the context. */

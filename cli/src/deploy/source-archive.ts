@@ -10,14 +10,14 @@
  * or by what they hold (source-archive-secret-content.ts), unless the caller lets one through by
  * its exact path. Symbolic links are not followed. The bytes depend on the files' paths, contents
  * and executable bits only (source-archive-tar.ts), so the same tree packs to the same digest on
- * the same Node.js. Every path in a message is escaped (emulator/printable-text.ts): names are the project's.
+ * the same Node.js. Every path in a message is escaped (emulator/text/printable-text.ts): names are the project's.
  */
 import { createHash } from 'node:crypto';
 import { lstat, readFile, readdir, readlink, realpath } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sourceArchiveLimits } from '../../../contract/source-archive-limits.js';
-import { printableBytes, printableText } from '../../../emulator/printable-text.js';
+import { printableBytes, printableText } from '../../../emulator/index.js';
 import { SourceArchiveError } from './source-archive-error.js';
 import { loadIgnoreRules, type IgnoreRules } from './source-archive-ignore-file.js';
 import { secretInContent } from './source-archive-secret-content.js';

@@ -5,7 +5,7 @@
  * a terminal obeys escapes in it. Never a file's contents.
  */
 import type { LeftOut, SourceArchive } from './source-archive.js';
-import { printableText } from '../../../emulator/printable-text.js';
+import { printableText } from '../../../emulator/index.js';
 
 function described(entry: LeftOut): string {
   return `  ${printableText(entry.path)}: ${entry.secret === undefined ? '' : `${entry.secret}, `}${entry.why}`;

@@ -8,9 +8,17 @@
  * `grpc-message` trailers (or Trailers-Only when nothing was sent yet). Encoding messages is the
  * caller's: it writes bytes.
  */
-import { constants, createServer, type Http2Session, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
+import {
+  constants,
+  createServer,
+  type Http2Server,
+  type Http2Session,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+  type ServerHttp2Stream,
+} from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { grpcStatus, type GrpcStatus } from '../status-codes.js';
+import { grpcStatus, type GrpcStatus } from '../../proto/status-codes.js';
 import { FramingError, MessageReader, frame } from './framing.js';
 import { firstHeader, metadataHeaders, parseTimeout, percentEncode } from './headers.js';
 
@@ -205,21 +213,19 @@ class Call<Request> implements ServerCall<Request> {
 /** `application/grpc`, `application/grpc+proto`, with parameters or not; not grpc-web, not +json. */
 const isGrpcContentType = (value: string | undefined): boolean => value !== undefined && /^application\/grpc(\+proto)?(\s*;|$)/i.test(value);
 
-export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
-  const methods = new Map(options.methods.map((method) => [method.path, method]));
-  let closing = false;
-  // As grpc-js sets them: node's default session memory cap (10 MB) makes it refuse new streams
-  // with ENHANCE_YOUR_CALM under large messages, and long error messages exceed the default
-  // header block size. Memory stays bounded by the receive limit and by backpressure on writes.
-  const server = createServer({
-    maxSessionMemory: Number.MAX_SAFE_INTEGER,
-    maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
-    settings: { maxConcurrentStreams: options.maxConcurrentStreams ?? grpcServerBounds.maxConcurrentStreams },
-  });
-  server.maxConnections = options.maxConnections ?? grpcServerBounds.maxConnections;
-  const idleTimeoutMs = options.idleTimeoutMs ?? grpcServerBounds.idleTimeoutMs;
+/** What the server's listeners share: whether it is closing, with what status, and what is open. */
+interface ServerState {
+  closing: boolean;
+  shutdownStatus: GrpcStatus;
+  readonly sessions: Set<Http2Session>;
+  /** Calls whose stream is open: ended at shutdown with a status (see close). */
+  readonly calls: Set<Call<unknown>>;
+}
+
+/** The bytes of requests being received, bounded across calls. */
+function receiveBudget(options: GrpcServerOptions): ReceiveBudget {
   let receiving = 0;
-  const budget: ReceiveBudget = {
+  return {
     max: options.maxReceivingBytes ?? grpcServerBounds.maxReceivingBytes,
     requestTimeoutMs: options.requestTimeoutMs ?? grpcServerBounds.requestTimeoutMs,
     take(bytes) {
@@ -231,53 +237,99 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
       receiving -= bytes;
     },
   };
-  const sessions = new Set<Http2Session>();
-  /** Calls whose stream is open: ended at shutdown with a status (see close). */
-  const calls = new Set<Call<unknown>>();
-  let shutdownStatus: GrpcStatus = { code: grpcStatus.UNAVAILABLE, message: 'The server is shutting down' };
-  server.on('session', (session) => {
-    sessions.add(session);
-    session.on('error', () => {}); // a broken connection: its streams close, and their calls stop
-    session.once('close', () => sessions.delete(session));
-    // No frame either way for idleTimeoutMs: GOAWAY, and the connection closes once its calls (if any) have ended.
-    session.setTimeout(idleTimeoutMs, () => session.close());
-  });
+}
 
-  server.on('stream', (stream, headers) => {
-    // A reset stream reports an error here too; its 'close' is what stops the call.
-    stream.on('error', () => {});
-    if (headers[constants.HTTP2_HEADER_METHOD] !== 'POST') {
-      stream.respond({ [constants.HTTP2_HEADER_STATUS]: 405, allow: 'POST' }, { endStream: true });
-      return;
-    }
-    if (!isGrpcContentType(firstHeader(headers, constants.HTTP2_HEADER_CONTENT_TYPE))) {
-      stream.respond({ [constants.HTTP2_HEADER_STATUS]: 415 }, { endStream: true });
-      return;
-    }
-    const path = firstHeader(headers, constants.HTTP2_HEADER_PATH) ?? '';
-    const call = new Call<unknown>(stream, headers, path);
-    calls.add(call);
-    stream.once('close', () => {
-      calls.delete(call);
-      call.closed(closing ? 'shutdown' : 'cancelled');
-    });
-    if (closing) return call.shutDown(shutdownStatus);
-    const method = methods.get(path);
-    if (method === undefined) {
-      // grpc-js's words, then where the docs say what is served (issue 47: every unserved call says so).
-      const message = `The server does not implement the method ${path}: agentgen dev does not serve it; see "What agentgen dev does not serve" in agentgen's docs/dev.md`;
-      return call.end({ code: grpcStatus.UNIMPLEMENTED, message });
-    }
-    const timeout = firstHeader(headers, 'grpc-timeout');
-    if (timeout !== undefined) {
-      const ms = parseTimeout(timeout);
-      // grpc-js's words; the value is quoted only when it is short and printable (a header is the caller's data).
-      const shown = /^[\x20-\x7e]{0,16}$/.test(timeout) && !timeout.includes('"') ? ` "${timeout}"` : '';
-      if (ms === undefined) return call.end({ code: grpcStatus.INTERNAL, message: `Invalid grpc-timeout value${shown}` });
-      call.expireIn(ms);
-    }
-    readRequest(stream, call, method, new MessageReader(options.maxReceiveMessageLength, firstHeader(headers, 'grpc-encoding')), budget);
+/** A connection: kept until it closes; after `idleTimeoutMs` without a frame either way, GOAWAY. */
+function watchSession(session: Http2Session, state: ServerState, idleTimeoutMs: number): void {
+  state.sessions.add(session);
+  session.on('error', () => {}); // a broken connection: its streams close, and their calls stop
+  session.once('close', () => state.sessions.delete(session));
+  // No frame either way for idleTimeoutMs: GOAWAY, and the connection closes once its calls (if any) have ended.
+  session.setTimeout(idleTimeoutMs, () => session.close());
+}
+
+/** A stream: refused when it is no gRPC call, else a call of its method (UNIMPLEMENTED when unknown) whose request is read. */
+function acceptStream(
+  stream: ServerHttp2Stream,
+  headers: IncomingHttpHeaders,
+  state: ServerState,
+  methods: ReadonlyMap<string, GrpcMethod<unknown>>,
+  options: GrpcServerOptions,
+  budget: ReceiveBudget,
+): void {
+  // A reset stream reports an error here too; its 'close' is what stops the call.
+  stream.on('error', () => {});
+  if (headers[constants.HTTP2_HEADER_METHOD] !== 'POST') {
+    stream.respond({ [constants.HTTP2_HEADER_STATUS]: 405, allow: 'POST' }, { endStream: true });
+    return;
+  }
+  if (!isGrpcContentType(firstHeader(headers, constants.HTTP2_HEADER_CONTENT_TYPE))) {
+    stream.respond({ [constants.HTTP2_HEADER_STATUS]: 415 }, { endStream: true });
+    return;
+  }
+  const path = firstHeader(headers, constants.HTTP2_HEADER_PATH) ?? '';
+  const call = new Call<unknown>(stream, headers, path);
+  state.calls.add(call);
+  stream.once('close', () => {
+    state.calls.delete(call);
+    call.closed(state.closing ? 'shutdown' : 'cancelled');
   });
+  if (state.closing) return call.shutDown(state.shutdownStatus);
+  const method = methods.get(path);
+  if (method === undefined) {
+    // grpc-js's words, then where the docs say what is served (issue 47: every unserved call says so).
+    const message = `The server does not implement the method ${path}: agentgen dev does not serve it; see "What agentgen dev does not serve" in agentgen's docs/dev.md`;
+    return call.end({ code: grpcStatus.UNIMPLEMENTED, message });
+  }
+  const timeout = firstHeader(headers, 'grpc-timeout');
+  if (timeout !== undefined) {
+    const ms = parseTimeout(timeout);
+    // grpc-js's words; the value is quoted only when it is short and printable (a header is the caller's data).
+    const shown = /^[\x20-\x7e]{0,16}$/.test(timeout) && !timeout.includes('"') ? ` "${timeout}"` : '';
+    if (ms === undefined) return call.end({ code: grpcStatus.INTERNAL, message: `Invalid grpc-timeout value${shown}` });
+    call.expireIn(ms);
+  }
+  readRequest(stream, call, method, new MessageReader(options.maxReceiveMessageLength, firstHeader(headers, 'grpc-encoding')), budget);
+}
+
+/** Stops listening and ends every call in flight with `status`; connections are cut after `graceMs`. */
+async function closeServer(server: Http2Server, state: ServerState, status: GrpcStatus, graceMs: number): Promise<void> {
+  state.closing = true;
+  state.shutdownStatus = status;
+  if (server.listening) server.close();
+  // Every call in flight gets its status in trailers, as the REST face answers its calls 503;
+  // then each connection says GOAWAY and closes when its streams have, or is cut after graceMs.
+  for (const call of state.calls) call.shutDown(status);
+  const open = [...state.sessions].map((session) => new Promise<void>((resolve) => (session.closed ? resolve() : session.close(() => resolve()))));
+  let cut: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<boolean>((resolve) => (cut = setTimeout(() => resolve(true), graceMs)));
+  if (await Promise.race([Promise.all(open).then(() => false), timedOut])) {
+    for (const session of state.sessions) session.destroy(undefined, constants.NGHTTP2_CANCEL);
+  }
+  clearTimeout(cut);
+}
+
+export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
+  const methods = new Map(options.methods.map((method) => [method.path, method]));
+  // As grpc-js sets them: node's default session memory cap (10 MB) makes it refuse new streams
+  // with ENHANCE_YOUR_CALM under large messages, and long error messages exceed the default
+  // header block size. Memory stays bounded by the receive limit and by backpressure on writes.
+  const server = createServer({
+    maxSessionMemory: Number.MAX_SAFE_INTEGER,
+    maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
+    settings: { maxConcurrentStreams: options.maxConcurrentStreams ?? grpcServerBounds.maxConcurrentStreams },
+  });
+  server.maxConnections = options.maxConnections ?? grpcServerBounds.maxConnections;
+  const idleTimeoutMs = options.idleTimeoutMs ?? grpcServerBounds.idleTimeoutMs;
+  const budget = receiveBudget(options);
+  const state: ServerState = {
+    closing: false,
+    shutdownStatus: { code: grpcStatus.UNAVAILABLE, message: 'The server is shutting down' },
+    sessions: new Set(),
+    calls: new Set(),
+  };
+  server.on('session', (session) => watchSession(session, state, idleTimeoutMs));
+  server.on('stream', (stream, headers) => acceptStream(stream, headers, state, methods, options, budget));
 
   return {
     listen: (port, host) =>
@@ -288,21 +340,7 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
           resolve((server.address() as AddressInfo).port);
         });
       }),
-    close: async (status = shutdownStatus, graceMs = 500) => {
-      closing = true;
-      shutdownStatus = status;
-      if (server.listening) server.close();
-      // Every call in flight gets its status in trailers, as the REST face answers its calls 503;
-      // then each connection says GOAWAY and closes when its streams have, or is cut after graceMs.
-      for (const call of calls) call.shutDown(status);
-      const open = [...sessions].map((session) => new Promise<void>((resolve) => (session.closed ? resolve() : session.close(() => resolve()))));
-      let cut: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<boolean>((resolve) => (cut = setTimeout(() => resolve(true), graceMs)));
-      if (await Promise.race([Promise.all(open).then(() => false), timedOut])) {
-        for (const session of sessions) session.destroy(undefined, constants.NGHTTP2_CANCEL);
-      }
-      clearTimeout(cut);
-    },
+    close: (status = state.shutdownStatus, graceMs = 500) => closeServer(server, state, status, graceMs),
   };
 }
 

@@ -1,0 +1,167 @@
+/**
+ * Request bodies read as the platform's ProtoJSON parser reads them: each field named by its
+ * lowerCamel or proto (snake_case) name, an unknown name refused with the parser's own words
+ * (`Invalid JSON payload received. Unknown name "x" at 'reasoning_engine.spec': Cannot find field.`),
+ * checked against the `.proto` files dev already ships for its gRPC face (./protos/, the
+ * published v1 and v1beta1 definitions), loaded on the first management call. A few fields Google's
+ * own Python SDK sends are not in the published files yet (sdk-only-fields.ts): they are accepted.
+ */
+import type * as Protobuf from 'protobufjs';
+import { loadProtos, type ApiVersion } from './protos.js';
+import { invalidArgument } from '../google-api/service-error.js';
+import { quotedName } from '../text/quoted-name.js';
+import { sdkOnlyFields } from './sdk-only-fields.js';
+
+const snakeToCamel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+/** The proto name, as the parser's messages name fields: `deploymentSpec` → `deployment_spec`. */
+const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** `google.cloud.aiplatform.{version}.{name}` from the shipped protos. */
+export function messageType(version: ApiVersion, name: string): Protobuf.Type {
+  return loadProtos().type(`google.cloud.aiplatform.${version}.${name}`);
+}
+
+/** `ReasoningEngineSpec.DeploymentSpec` for a nested type. */
+function shortName(type: Protobuf.Type): string {
+  return type.fullName.replace(/^\.google\.cloud\.aiplatform\.v1(beta1)?\./, '');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The field of `type` that `key` names (either spelling), or undefined. Own properties only:
+ * `type.fields` is a plain object, so `constructor` or `toString` would find Object's own.
+ */
+export function fieldOf(type: Protobuf.Type, key: string): Protobuf.Field | undefined {
+  const camel = snakeToCamel(key);
+  if (Object.hasOwn(type.fields, camel)) return type.fields[camel];
+  return Object.hasOwn(type.fields, key) ? type.fields[key] : undefined;
+}
+
+/** Whether `key` is one of the SDK-only fields of `type` (see sdkOnlyFields). */
+export function isSdkOnly(type: Protobuf.Type, key: string): boolean {
+  const [message, field] = [shortName(type), snakeToCamel(key)];
+  return sdkOnlyFields.some((entry) => entry.message === message && entry.field === field);
+}
+
+const integer = (v: unknown): boolean => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && /^-?\d+$/.test(v));
+const number = (v: unknown): boolean => typeof v === 'number' || v === 'NaN' || v === 'Infinity' || v === '-Infinity';
+
+/** What ProtoJSON accepts for each scalar type (64-bit integers may come as strings). */
+const scalarKinds: Readonly<Record<string, (value: unknown) => boolean>> = {
+  string: (v) => typeof v === 'string',
+  bool: (v) => typeof v === 'boolean',
+  bytes: (v) => typeof v === 'string' && /^[A-Za-z0-9+/_-]*={0,2}$/.test(v),
+  double: number,
+  float: number,
+  ...Object.fromEntries(
+    ['int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'fixed32', 'fixed64', 'sfixed32', 'sfixed64'].map((kind) => [kind, integer]),
+  ),
+};
+
+/**
+ * Checks `json` against `type` as the ProtoJSON parser would: unknown names, and each value's
+ * kind (object for a message, list for a repeated field, a string of base64 for bytes, an enum's
+ * name). `where` is the proto path the parser names, e.g. `reasoning_engine`. Returns the message
+ * with every field under its lowerCamel name (null fields dropped: ProtoJSON's default), so what
+ * follows reads one spelling.
+ */
+export function checkMessage(type: Protobuf.Type, json: unknown, where: string): Record<string, unknown> {
+  if (!isObject(json)) throw invalidArgument(`Invalid value at '${where}' (type.googleapis.com${type.fullName}): expected an object.`);
+  const message: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(json)) {
+    const field = fieldOf(type, key);
+    if (field === undefined) {
+      if (!isSdkOnly(type, key)) {
+        throw invalidArgument(`Invalid JSON payload received. Unknown name ${quotedName(key)} at '${where}': Cannot find field.`);
+      }
+      if (value !== null) message[snakeToCamel(key)] = value;
+      continue;
+    }
+    if (value === null) continue;
+    if (field.name in message) throw invalidArgument(`Invalid JSON payload received. Field '${where}.${key}' is given twice (both spellings).`);
+    const at = `${where}.${snake(field.name)}`;
+    if (field.map) {
+      if (!isObject(value)) throw invalidArgument(`Invalid value at '${at}': expected a map (a JSON object).`);
+      // An entry is named by its place, not its key: a key is the caller's data.
+      const entries = Object.entries(value);
+      message[field.name] = Object.fromEntries(
+        entries.map(([k, item], index) => [k, checkValue(field, item, `${at} (entry ${index + 1} of ${entries.length})`)]),
+      );
+    } else if (field.repeated) {
+      if (!Array.isArray(value)) throw invalidArgument(`Invalid value at '${at}': expected a list.`);
+      message[field.name] = value.map((item, index) => checkValue(field, item, `${at}[${index}]`));
+    } else message[field.name] = checkValue(field, value, at);
+  }
+  // Two members of one oneof (spec's deployment_source: source_code_spec, container_spec) cannot both be set.
+  for (const oneof of type.oneofsArray) {
+    const set = oneof.fieldsArray.filter((field) => field.name in message).map((field) => field.name);
+    if (set.length > 1) {
+      throw invalidArgument(
+        `Invalid JSON payload received. Oneof field '${snake(oneof.name)}' is already set. Cannot set '${set[1] ?? ''}' at '${where}' (already set: '${set[0] ?? ''}').`,
+      );
+    }
+  }
+  return message;
+}
+
+function checkValue(field: Protobuf.Field, value: unknown, at: string): unknown {
+  field.resolve();
+  const resolved = field.resolvedType;
+  if (resolved === null) {
+    const ok = scalarKinds[field.type];
+    if (ok !== undefined && !ok(value)) throw invalidArgument(`Invalid value at '${at}' (${field.type}): ${describe(value)}.`);
+    return value;
+  }
+  if (!('fields' in resolved)) {
+    // An enum: by name (or number).
+    if (!(typeof value === 'number' || (typeof value === 'string' && Object.hasOwn(resolved.values, value)))) {
+      throw invalidArgument(`Invalid value at '${at}' (type.googleapis.com${resolved.fullName}): ${describe(value)}.`);
+    }
+    return value;
+  }
+  switch (resolved.fullName) {
+    case '.google.protobuf.Struct':
+      if (!isObject(value)) throw invalidArgument(`Invalid value at '${at}' (type.googleapis.com/google.protobuf.Struct): expected a JSON object.`);
+      return value;
+    case '.google.protobuf.Value':
+      return value;
+    case '.google.protobuf.Timestamp':
+    case '.google.protobuf.Duration':
+      if (typeof value !== 'string') throw invalidArgument(`Invalid value at '${at}' (type.googleapis.com${resolved.fullName}): expected a string.`);
+      return value;
+    default:
+      return checkMessage(resolved as Protobuf.Type, value, at);
+  }
+}
+
+/** What a wrong value was, without quoting it (it may be the caller's data). */
+function describe(value: unknown): string {
+  return `got ${Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value === 'string' ? 'a string that is not one' : `a ${typeof value}`}`;
+}
+
+/**
+ * `json` with only the fields `type` defines, recursively: what a reader of that API version (a v1
+ * client, or the gRPC face's encoder) can see of a resource dev keeps in its v1beta1 shape.
+ * `keepSdkOnly`: keep the fields the service has but the published protos lack (REST answers).
+ */
+export function pruneToProto(type: Protobuf.Type, json: unknown, keepSdkOnly: boolean): unknown {
+  if (!isObject(json)) return json;
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(json)) {
+    const field = fieldOf(type, key);
+    if (field === undefined) {
+      if (keepSdkOnly && isSdkOnly(type, key)) kept[key] = value;
+      continue;
+    }
+    field.resolve();
+    const resolved = field.resolvedType;
+    const nested = resolved !== null && 'fields' in resolved && !resolved.fullName.startsWith('.google.protobuf.') ? (resolved as Protobuf.Type) : undefined;
+    if (nested === undefined || field.map) kept[key] = value;
+    else if (field.repeated && Array.isArray(value)) kept[key] = value.map((item) => pruneToProto(nested, item, keepSdkOnly));
+    else kept[key] = pruneToProto(nested, value, keepSdkOnly);
+  }
+  return kept;
+}
