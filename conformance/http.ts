@@ -3,8 +3,9 @@
  * number of body chunks out, with a hard time-out so a hanging container is an observation, not
  * a hung checker. Used by the conformance checker and by the server tests.
  */
-import { request as httpRequest } from 'node:http';
+
 import type { Agent, ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
 export interface ProbeRequest {

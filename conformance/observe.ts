@@ -3,7 +3,7 @@
  * response goes through here, so the error-shape case can judge all error bodies seen in a run.
  */
 import { Agent } from 'node:http';
-import { openStream, probe, type OpenStream, type ProbeRequest, type ProbeResponse } from './http.js';
+import { type OpenStream, openStream, type ProbeRequest, type ProbeResponse, probe } from './http.js';
 
 /** An answer, or why there was none (connection refused or reset, time-out). */
 export type Observation = { readonly res: ProbeResponse } | { readonly failure: string };

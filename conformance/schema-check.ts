@@ -4,9 +4,10 @@
  * (`buildZod` over the generator's live zod target), so "the checker accepts this result" and
  * "the generated client accepts this result" cannot disagree.
  */
-import { isAnyJson, type JsonSchema } from '../spec/index.js';
-import { buildZod } from '../generator/schema/to-zod.js';
+
 import { liveBuilder } from '../generator/schema/live-zod.js';
+import { buildZod } from '../generator/schema/to-zod.js';
+import { isAnyJson, type JsonSchema } from '../spec/index.js';
 import type { NamedSchemas } from './valid-input.js';
 
 /** Undefined when the value matches; else the first problem, with its path (`events.0.id: expected string`). */

@@ -3,23 +3,24 @@
  * which declared method a call names and where its `api_mode` routes it, and the forwarding to
  * the container's fixed routes. The faces only translate their wire to and from this.
  */
-import { defaultMaxDepth, resolveCall, resolveEnvelope, type PublicEndpoint, type ResolvedCall } from './envelope.js';
+
+import type { ManifestEntry } from '../spec/index.js';
+import type { CallSignal } from './call-signal.js';
+import { defaultMaxDepth, type PublicEndpoint, type ResolvedCall, resolveCall, resolveEnvelope } from './envelope.js';
 import {
-  forwardStream,
-  forwardUnary,
-  sendToPool,
   type Answer,
   type ContainerRequest,
+  forwardStream,
+  forwardUnary,
   type StreamOutcome,
   type StreamSink,
+  sendToPool,
   type UnaryOutcome,
 } from './forward.js';
-import type { CallSignal } from './call-signal.js';
 import type { MethodTable } from './manifest.js';
 import type { ReplicaPool } from './replicas.js';
 import { describeResource, type ReasoningEngineResource, type ResourceDescription } from './resource.js';
 import { PublicError } from './status.js';
-import type { ManifestEntry } from '../spec/index.js';
 
 export interface CoreOptions {
   /** What GET of the resource returns as `classMethods`, as given. */

@@ -4,28 +4,28 @@
  * declared `api_mode` only, forwarding, as the runtime does) and serves it through its faces.
  */
 import type { AddressInfo } from 'node:net';
-import { checkSessionsMode, containerEnvironment, localAddress, type SessionsMode } from './container-env.js';
-import { spawnContainer, type ContainerProcess } from './container-process.js';
-import { createCore } from './core.js';
-import { streamLimitMs } from './forward.js';
-import { defaultLivenessTiming, type LivenessTiming } from './replica-liveness.js';
-import { createEngineEndpoints, parseEngineName } from './engine-services/serve.js';
-import { buildMethodTable } from './manifest.js';
-import { checkMaxDepth } from './limits.js';
 import { checkedTimeouts } from '@agentgen/runtime/server';
-import { ReplicaPool } from './replicas.js';
 import type { ManifestEntry } from '../spec/index.js';
-import type { ResourceDescription } from './resource.js';
-import { createRestFace, type RestFace, type RestFaceOptions } from './rest-face.js';
-import { defaultMaxDepth } from './envelope.js';
-import { PublicError } from './status.js';
-import { isAddressInUse, PortInUseError } from './port-in-use.js';
-import { printableLine } from './printable-text.js';
+import { checkSessionsMode, containerEnvironment, localAddress, type SessionsMode } from './container-env.js';
+import { type ContainerProcess, spawnContainer } from './container-process.js';
 import { ControlPlane } from './control-plane/control-plane.js';
 import { controlPlaneRoutes } from './control-plane/http.js';
 import type { Backend } from './control-plane/revision.js';
+import { createCore } from './core.js';
+import { createEngineEndpoints, parseEngineName } from './engine-services/serve.js';
+import { defaultMaxDepth } from './envelope.js';
+import { streamLimitMs } from './forward.js';
 // Type only: the gRPC face and the protos load when a gRPC face is asked for, not on every start.
 import type { GrpcFace } from './grpc/grpc-face.js';
+import { checkMaxDepth } from './limits.js';
+import { buildMethodTable } from './manifest.js';
+import { isAddressInUse, PortInUseError } from './port-in-use.js';
+import { printableLine } from './printable-text.js';
+import { defaultLivenessTiming, type LivenessTiming } from './replica-liveness.js';
+import { ReplicaPool } from './replicas.js';
+import type { ResourceDescription } from './resource.js';
+import { createRestFace, type RestFace, type RestFaceOptions } from './rest-face.js';
+import { PublicError } from './status.js';
 
 export interface EmulatorOptions {
   /**

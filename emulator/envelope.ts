@@ -3,9 +3,9 @@
  * functions from a request body to the call to forward, or a PublicError saying what is wrong.
  */
 import { nestedDeeperThan } from '@agentgen/runtime/server';
-import { defaultMethodByEndpoint, type ApiModeRouting } from '../spec/index.js';
-import type { DeclaredMethod, MethodTable } from './manifest.js';
+import { type ApiModeRouting, defaultMethodByEndpoint } from '../spec/index.js';
 import { maxNesting } from './limits.js';
+import type { DeclaredMethod, MethodTable } from './manifest.js';
 import { quotedName, shownName } from './quoted-name.js';
 import { PublicError } from './status.js';
 

@@ -6,10 +6,10 @@
  * which costs a fraction of node:http's per call; passthrough requests, of any method and relayed
  * as they come, stay on node:http.
  */
-import { request, type IncomingMessage, type RequestOptions } from 'node:http';
+import { type IncomingMessage, type RequestOptions, request } from 'node:http';
 import type { CallSignal } from './call-signal.js';
-import { containerEnvelopeText, type ResolvedCall } from './envelope.js';
 import type { Exchange } from './container-client/client.js';
+import { containerEnvelopeText, type ResolvedCall } from './envelope.js';
 import { SilenceWatch } from './replica-liveness.js';
 import type { Replica, ReplicaPool } from './replicas.js';
 import { containerFailure, PublicError, quoteBody, statusBody } from './status.js';

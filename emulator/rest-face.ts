@@ -3,21 +3,21 @@
  * resource) over the core, with the edge's own checks: the `Host` allow-list, CORS for loopback
  * pages, bounded bodies, and `google.rpc.Status` bodies for every refusal, HTTP-level ones included.
  */
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { checkContentType as checkJsonContentType, closeWithoutReading, rawHeaderList, refusedBodyGraceMs } from '@agentgen/runtime/server';
-import type { EmulatorCore } from './core.js';
-import type { PublicEndpoint, ResolvedCall } from './envelope.js';
-import { maxRequestBody, type StreamSink } from './forward.js';
-import { readBoundedBody } from './request-body.js';
-import { passthroughPath, passthroughRequest, relayAnswer } from './passthrough.js';
+import type { ErrorCondition } from '../spec/index.js';
 import { CallGone } from './call-signal.js';
 import { CallsInFlight } from './calls-in-flight.js';
-import { RequestTargets } from './request-targets.js';
+import type { EmulatorCore } from './core.js';
 import { parseEngineName } from './engine-services/serve.js';
+import type { PublicEndpoint, ResolvedCall } from './envelope.js';
+import { maxRequestBody, type StreamSink } from './forward.js';
+import { passthroughPath, passthroughRequest, relayAnswer } from './passthrough.js';
 import type { Replica } from './replicas.js';
+import { readBoundedBody } from './request-body.js';
+import { RequestTargets } from './request-targets.js';
 import { restStreamSink } from './rest-stream.js';
-import type { ErrorCondition } from '../spec/index.js';
 import { PublicError, sendStatus, statusBody, statusOf } from './status.js';
 import { platformTraceHeaders } from './trace-headers.js';
 import { reportUnforeseen } from './unforeseen-error.js';

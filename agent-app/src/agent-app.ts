@@ -13,13 +13,26 @@
  * credentials (see services.ts for the choice). `await app.ready()` before listening opens what
  * they need (the session database), so an unreachable database fails at start, not on a call.
  */
-import { InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService, type BasePlugin } from '@google/adk';
+
 import type { A2ATurn, A2ATurnUpdate } from '@agentgen/runtime/server';
+import { type BasePlugin, InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService } from '@google/adk';
 import { startA2ATurn } from './a2a.js';
+import type {
+  AsyncDeleteArtifactInput,
+  AsyncGetArtifactVersionInput,
+  AsyncGetArtifactVersionResult,
+  AsyncListArtifactKeysInput,
+  AsyncListArtifactVersionsInput,
+  AsyncListArtifactVersionsResult,
+  AsyncListVersionsInput,
+  AsyncLoadArtifactInput,
+  AsyncLoadArtifactResult,
+  AsyncSaveArtifactInput,
+} from './artifacts.js';
+import * as artifacts from './artifacts.js';
 import { startStreamQuery } from './conversation.js';
 import { AppCore, type RootAgent } from './core.js';
 import { withEngineRefusals } from './engine-refusals.js';
-import { startHandoff } from './handoff.js';
 import type {
   AddSessionToMemoryInput,
   AgentHandlers,
@@ -36,32 +49,20 @@ import type {
   StreamingAgentRunWithEventsInput,
   StreamQueryInput,
 } from './handler-types.js';
+import { startHandoff } from './handoff.js';
 import {
   buildServices,
   defaultAppName,
+  type Env,
   engineIdFromEnv,
   planServices,
-  startServices,
-  vertexServiceFactory,
-  type Env,
   type ServiceChoice,
   type ServicePlan,
   type Services,
+  startServices,
   type VertexServiceFactory,
+  vertexServiceFactory,
 } from './services.js';
-import * as artifacts from './artifacts.js';
-import type {
-  AsyncDeleteArtifactInput,
-  AsyncGetArtifactVersionInput,
-  AsyncGetArtifactVersionResult,
-  AsyncListArtifactKeysInput,
-  AsyncListArtifactVersionsInput,
-  AsyncListArtifactVersionsResult,
-  AsyncListVersionsInput,
-  AsyncLoadArtifactInput,
-  AsyncLoadArtifactResult,
-  AsyncSaveArtifactInput,
-} from './artifacts.js';
 import * as sessions from './sessions.js';
 import type { WireEvent as Event, WireSession as Session } from './wire.js';
 

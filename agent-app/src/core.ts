@@ -3,13 +3,14 @@
  * runner, and the few session steps more than one operation needs (look up or fail, create
  * and seed, remove with its artifacts).
  */
-import { FileArtifactService, Runner } from '@google/adk';
-import type { BasePlugin, Event as AdkEvent, RunnerConfig, Session as AdkSession, VertexAiCreateSessionRequest } from '@google/adk';
+
 import { AgentError } from '@agentgen/runtime/server';
+import type { Event as AdkEvent, Session as AdkSession, BasePlugin, RunnerConfig, VertexAiCreateSessionRequest } from '@google/adk';
+import { FileArtifactService, Runner } from '@google/adk';
+import { isInvalidArgumentFromService, sessionIdRefused } from './engine-refusals.js';
 import { sessionExists, sessionNotFound } from './errors.js';
 import { fitsFileFolder } from './ids.js';
 import { RunLabelsPlugin } from './run-labels.js';
-import { isInvalidArgumentFromService, sessionIdRefused } from './engine-refusals.js';
 import type { Services } from './services.js';
 import { TurnStateSessionService } from './turn-state-session-service.js';
 import type { ArtifactVersionIn } from './wire.js';

@@ -5,7 +5,7 @@
  * in memory or in the engine never needs. The subpath import (not ADK's index) is what lets a
  * bundler leave it, and MikroORM's import, out of the container's main chunk.
  */
-import { DatabaseSessionService } from '@google/adk/sessions/database';
+
 import type {
   AppendEventRequest,
   CreateSessionRequest,
@@ -16,6 +16,7 @@ import type {
   ListSessionsResponse,
   Session,
 } from '@google/adk';
+import { DatabaseSessionService } from '@google/adk/sessions/database';
 import { redacted } from './database-errors.js';
 
 /** ADK's class, for lazy-database-sessions.ts to recognise a service of it given as an option. */

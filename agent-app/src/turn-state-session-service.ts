@@ -11,7 +11,7 @@
  * never a loaded session's whole state, so the keys cannot reach storage. A tool that writes
  * one of them back (`state.set`) makes it an ordinary delta: that one is stored, by its choice.
  */
-import { BaseSessionService } from '@google/adk';
+
 import type {
   AppendEventRequest,
   CreateSessionRequest,
@@ -22,6 +22,7 @@ import type {
   ListSessionsResponse,
   Session,
 } from '@google/adk';
+import { BaseSessionService } from '@google/adk';
 
 export const tempStatePrefix = 'temp:';
 

@@ -7,15 +7,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, resolve as resolvePath } from 'node:path';
+import { SpecError } from '../../generator/load/spec-error.js';
+import { loadSpecFile } from '../../generator/pipeline.js';
+import { resolve } from '../../generator/resolve/resolve.js';
 import { compareSurfaces } from './breaking/compare-surfaces.js';
 import { reportJson, reportTable } from './breaking/report.js';
-import { surfaceFromManifest, surfaceFromModel, type Surface } from './breaking/surface.js';
+import { type Surface, surfaceFromManifest, surfaceFromModel } from './breaking/surface.js';
 import type { Redactor } from './deploy/redact.js';
-import { SpecError } from '../../generator/load/spec-error.js';
-import { resolve } from '../../generator/resolve/resolve.js';
 import { accessTokenEnvOption, apiEndpointOption } from './deploy-options.js';
 import type { Io } from './io.js';
-import { loadSpecFile } from '../../generator/pipeline.js';
 import { withRedactedOutput } from './redacted-output.js';
 import { UsageError } from './usage-error.js';
 import type { Verb } from './verb.js';

@@ -2,20 +2,20 @@
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import {
+  type CaseResult,
+  type ConformanceA2A,
+  type ConformanceOperation,
   conformancePassed,
   formatConformanceJson,
   formatConformanceJunit,
   formatConformanceTable,
   runConformance,
-  type CaseResult,
-  type ConformanceA2A,
-  type ConformanceOperation,
 } from '../../conformance/index.js';
-import type { JsonSchema } from '../../spec/index.js';
-import { buildManifest } from '../../generator/resolve/manifest.js';
 import type { A2AFaceModel, Model } from '../../generator/model.js';
-import type { Io } from './io.js';
 import { loadModel } from '../../generator/pipeline.js';
+import { buildManifest } from '../../generator/resolve/manifest.js';
+import type { JsonSchema } from '../../spec/index.js';
+import type { Io } from './io.js';
 import type { Verb } from './verb.js';
 
 const formats = ['text', 'json', 'junit'] as const;

@@ -3,13 +3,12 @@
  * --deployed`) work from: the resolved model and the `deploy:` section with its `${VAR}`
  * references filled in from the environment, every problem reported at `file:line:col`.
  */
-import { SpecError } from '../../generator/load/spec-error.js';
-import { inTextOrder, type SpecProblem } from '../../generator/load/spec-error.js';
+import { inTextOrder, SpecError, type SpecProblem } from '../../generator/load/spec-error.js';
 import type { Model } from '../../generator/model.js';
-import { resolveDeploy, type DeployConfig } from '../../generator/resolve/deploy-config.js';
+import { loadSpecFile } from '../../generator/pipeline.js';
+import { type DeployConfig, resolveDeploy } from '../../generator/resolve/deploy-config.js';
 import type { Environment } from '../../generator/resolve/env-references.js';
 import { resolve } from '../../generator/resolve/resolve.js';
-import { loadSpecFile } from '../../generator/pipeline.js';
 
 export interface DeployTarget {
   readonly model: Model;

@@ -4,21 +4,21 @@
  * `runDev`, so tests can hand it a manifest.
  */
 import { resolve as resolvePath } from 'node:path';
-import { defaultPort, defaultResource, startEmulator } from '../../emulator/emulator.js';
-import { defaultMaxDepth } from '../../emulator/envelope.js';
-import { PortInUseError, type Face } from '../../emulator/port-in-use.js';
-import { batchedLines } from '../../emulator/log-lines.js';
 import { createConsoleHandler, isLoopbackHost } from '../../emulator/console/serve.js';
-import type { ResourceDescription } from '../../emulator/resource.js';
-import { sessionsModes, type SessionsMode } from '../../emulator/container-env.js';
+import { type SessionsMode, sessionsModes } from '../../emulator/container-env.js';
 import { killContainersNow } from '../../emulator/container-process.js';
+import { defaultPort, defaultResource, startEmulator } from '../../emulator/emulator.js';
 import { parseEngineName } from '../../emulator/engine-services/serve.js';
-import type { ManifestEntry } from '../../spec/index.js';
+import { defaultMaxDepth } from '../../emulator/envelope.js';
+import { batchedLines } from '../../emulator/log-lines.js';
+import { type Face, PortInUseError } from '../../emulator/port-in-use.js';
+import type { ResourceDescription } from '../../emulator/resource.js';
 import { buildCreateRequest } from '../../generator/emit/deploy-request.js';
-import { buildManifest } from '../../generator/resolve/manifest.js';
-import { resolveDeploy } from '../../generator/resolve/deploy-config.js';
-import { resolve } from '../../generator/resolve/resolve.js';
 import { loadSpecFile } from '../../generator/pipeline.js';
+import { resolveDeploy } from '../../generator/resolve/deploy-config.js';
+import { buildManifest } from '../../generator/resolve/manifest.js';
+import { resolve } from '../../generator/resolve/resolve.js';
+import type { ManifestEntry } from '../../spec/index.js';
 import { devScriptHint } from './dev-script-hint.js';
 import type { Io } from './io.js';
 import type { Register, Verb } from './verb.js';

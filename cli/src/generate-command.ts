@@ -3,30 +3,30 @@ import { watch } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { SpecError } from '../../generator/load/spec-error.js';
-import type { LoadedSpec } from '../../generator/load/load-spec.js';
-import type { ImportExtension, RuntimeMode } from '../../generator/load/spec-format.js';
 import { bundledRuntimeMarker } from '../../generator/emit/bundled-runtime.js';
 import { headerSource } from '../../generator/emit/header.js';
 import { isAgentgenPackageJson, packageJsonPath } from '../../generator/emit/package-json.js';
+import type { LoadedSpec } from '../../generator/load/load-spec.js';
+import { defaultSpecFile, noSpecSource } from '../../generator/load/spec-defaults.js';
+import { SpecError } from '../../generator/load/spec-error.js';
+import type { ImportExtension, RuntimeMode } from '../../generator/load/spec-format.js';
 import type { EmittedFile, Model } from '../../generator/model.js';
-import { resolve, type ResolveOptions } from '../../generator/resolve/resolve.js';
+import { emitModel, loadSpecFile, missing, standardSurface } from '../../generator/pipeline.js';
+import { type ResolveOptions, resolve } from '../../generator/resolve/resolve.js';
+import { prepareOutputRecord, recordedOutput, recordOutput } from '../../generator/write/output-record.js';
 import {
+  type FileStatus,
   foreignFiles,
   leftoverRuntimeFiles,
   removeLeftovers,
   retiredFiles,
   staleFiles,
   writeOutput,
-  type FileStatus,
 } from '../../generator/write/write-output.js';
-import { prepareOutputRecord, recordedOutput, recordOutput } from '../../generator/write/output-record.js';
-import type { Io } from './io.js';
 import { importExtensionFor } from './import-extension-default.js';
+import type { Io } from './io.js';
 import { missingPeers, missingPeersNote } from './missing-peers.js';
 import { importExtensionOption, outOption, runtimeOption, specOption } from './options.js';
-import { emitModel, loadSpecFile, missing, standardSurface } from '../../generator/pipeline.js';
-import { defaultSpecFile, noSpecSource } from '../../generator/load/spec-defaults.js';
 import { UsageError } from './usage-error.js';
 import { plainVerb } from './verb.js';
 

@@ -7,19 +7,19 @@ import { access, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve as resolvePath } from 'node:path';
 import { loadAssets } from '../../generator/assets.js';
 import { parseSpec } from '../../generator/load/load-spec.js';
-import type { Io } from './io.js';
 import { defaultSpecFile } from '../../generator/load/spec-defaults.js';
-import { UsageError } from './usage-error.js';
-import { plainVerb, type PlainVerb } from './verb.js';
+import type { Io } from './io.js';
 import {
+  type PackageManager,
   packageManagers,
   packageNameProblem,
+  type TemplateName,
   templateDescriptions,
   templateNames,
-  type PackageManager,
-  type TemplateName,
 } from './scaffold/project-options.js';
-import { isInteractive, terminalAsker, type Asker } from './scaffold/prompts.js';
+import { type Asker, isInteractive, terminalAsker } from './scaffold/prompts.js';
+import { UsageError } from './usage-error.js';
+import { type PlainVerb, plainVerb } from './verb.js';
 
 interface Options {
   readonly force: boolean;

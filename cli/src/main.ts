@@ -13,7 +13,7 @@ import { nearestName } from '../../generator/nearest-name.js';
 import { generatorVersion } from '../../generator/version.js';
 import { parseCommonForms } from './args.js';
 import { DeclaredOptions, flagSuggestion } from './flag-suggestion.js';
-import { processIo, type Io } from './io.js';
+import { type Io, processIo } from './io.js';
 import { UsageError } from './usage-error.js';
 import type { ParsedArgs, PlainVerb, Register, Verb } from './verb.js';
 

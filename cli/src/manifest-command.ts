@@ -4,10 +4,10 @@
  * Loads no emitter but the manifest's and the chosen format's.
  */
 import { resolve as resolvePath } from 'node:path';
+import { loadModel } from '../../generator/pipeline.js';
 import { buildManifest } from '../../generator/resolve/manifest.js';
 import type { Io } from './io.js';
 import { specOption } from './options.js';
-import { loadModel } from '../../generator/pipeline.js';
 import { plainVerb } from './verb.js';
 
 export const manifestFormats = ['class-methods', 'rest', 'terraform', 'terraform-json', 'curl', 'gcloud'] as const;

@@ -10,7 +10,7 @@
  * one sweep timer rather than a timeout set on every socket for every call.
  */
 import { connect, type Socket } from 'node:net';
-import { ResponseParser, type ParserEvents } from './response-parser.js';
+import { type ParserEvents, ResponseParser } from './response-parser.js';
 
 /** Where an exchange's answer body goes; `error` when it breaks off before its end. */
 export interface BodyHandlers {

@@ -9,17 +9,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EmulatorCore } from '../core.js';
-import type { ApiVersion } from '../grpc/protos.js';
-import { parseEngineName, type EngineEndpoints } from '../engine-services/serve.js';
-import { pageOf, pageSizeOf } from '../engine-services/paging.js';
-import { invalidArgument, notFound, ServiceError } from '../engine-services/service-error.js';
 import { typeUrl } from '../engine-services/operations.js';
-import { checkSpec, effectiveIdentity, type CheckedSpec, type Spec } from './engine-spec.js';
+import { pageOf, pageSizeOf } from '../engine-services/paging.js';
+import { type EngineEndpoints, parseEngineName } from '../engine-services/serve.js';
+import { invalidArgument, notFound, ServiceError } from '../engine-services/service-error.js';
+import type { ApiVersion } from '../grpc/protos.js';
+import { type CheckedSpec, checkSpec, effectiveIdentity, type Spec } from './engine-spec.js';
 import { checkName } from './names.js';
-import { OperationStore, type Operation } from './operations.js';
+import { type Operation, OperationStore } from './operations.js';
 import type * as ProtoCheck from './proto-check.js';
-import { startRevision, type Backend, type CoreSettings, type Revision } from './revision.js';
-import { checkTraffic, TrafficSplitter, type TrafficConfig } from './traffic.js';
+import { type Backend, type CoreSettings, type Revision, startRevision } from './revision.js';
+import { checkTraffic, type TrafficConfig, TrafficSplitter } from './traffic.js';
 
 /**
  * The published protos, and protobufjs that reads them, load on the first management call
@@ -37,6 +37,7 @@ function readers(): NonNullable<typeof protoReaders> {
   if (protoReaders === undefined) throw new Error('the control plane read a request before loadProtoReaders() finished');
   return protoReaders;
 }
+
 import type * as UpdateMask from './update-mask.js';
 
 export interface ControlPlaneOptions {

@@ -4,12 +4,13 @@
  * at most one deployment source, an inline source that is a .tar.gz with a Dockerfile; and what
  * the service derives from it: `effectiveIdentity`, and the environment a revision's container gets.
  */
-import { buildMethodTable, type MethodTable } from '../manifest.js';
+
 import type { ManifestEntry } from '../../spec/index.js';
-import { invalidArgument } from '../engine-services/service-error.js';
 import type { EngineName } from '../engine-services/serve.js';
+import { invalidArgument } from '../engine-services/service-error.js';
+import { buildMethodTable, type MethodTable } from '../manifest.js';
 import { checkEnvironment, checkMethodNames } from './names.js';
-import { checkSourceArchive, type ArchiveSummary } from './source-archive.js';
+import { type ArchiveSummary, checkSourceArchive } from './source-archive.js';
 
 export type Spec = Record<string, unknown>;
 

@@ -8,14 +8,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeWithoutReading } from '@agentgen/runtime/server';
+import { parseBody } from '../engine-services/fields.js';
+import { invalidArgument, notFound, ServiceError, sendJson, sendServiceError } from '../engine-services/service-error.js';
 import { maxRequestBody } from '../forward.js';
+import type { ApiVersion } from '../grpc/protos.js';
 import { readBoundedBody } from '../request-body.js';
 import { PublicError, sendStatus } from '../status.js';
-import { parseBody } from '../engine-services/fields.js';
 import { internalError } from '../unforeseen-error.js';
-import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from '../engine-services/service-error.js';
-import type { ApiVersion } from '../grpc/protos.js';
-import { loadProtoReaders, type ControlPlane } from './control-plane.js';
+import { type ControlPlane, loadProtoReaders } from './control-plane.js';
 import { checkPathIds } from './resource-ids.js';
 
 export type ControlPlaneRoutes = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;

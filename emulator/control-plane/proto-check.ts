@@ -7,8 +7,8 @@
  * own Python SDK sends are not in the published files yet (sdk-only-fields.ts): they are accepted.
  */
 import type * as Protobuf from 'protobufjs';
-import { loadProtos, type ApiVersion } from '../grpc/protos.js';
 import { invalidArgument } from '../engine-services/service-error.js';
+import { type ApiVersion, loadProtos } from '../grpc/protos.js';
 import { quotedName } from '../quoted-name.js';
 import { sdkOnlyFields } from './sdk-only-fields.js';
 

@@ -6,11 +6,11 @@
  * revision (only the classMethods differ).
  */
 import { containerEnvironment, type SessionsMode } from '../container-env.js';
-import { spawnContainer, type ContainerProcess } from '../container-process.js';
+import { type ContainerProcess, spawnContainer } from '../container-process.js';
 import { createCore, type EmulatorCore } from '../core.js';
 import type { LivenessTiming } from '../replica-liveness.js';
 import { ReplicaPool } from '../replicas.js';
-import { deploymentEnv, type CheckedSpec, type Spec } from './engine-spec.js';
+import { type CheckedSpec, deploymentEnv, type Spec } from './engine-spec.js';
 
 /** How revisions get their containers. */
 export type Backend =

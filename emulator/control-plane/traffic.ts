@@ -49,7 +49,7 @@ export function checkTraffic(value: unknown, revisions: readonly string[]): Traf
 }
 
 /** The revisions a config names (empty for always-latest). */
-export function revisionsNamed(config: TrafficConfig | undefined): string[] {
+function revisionsNamed(config: TrafficConfig | undefined): string[] {
   return config !== undefined && 'trafficSplitManual' in config ? config.trafficSplitManual.targets.map((target) => target.runtimeRevisionName) : [];
 }
 

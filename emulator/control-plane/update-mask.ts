@@ -6,8 +6,8 @@
  */
 import type * as Protobuf from 'protobufjs';
 import { invalidArgument } from '../engine-services/service-error.js';
-import { fieldOf, isSdkOnly } from './proto-check.js';
 import { quotedName } from '../quoted-name.js';
+import { fieldOf, isSdkOnly } from './proto-check.js';
 
 /** Set by the service, never by an update. */
 const outputOnly = new Set(['name', 'createTime', 'updateTime', 'spec.effectiveIdentity']);

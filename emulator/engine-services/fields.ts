@@ -5,8 +5,9 @@
  * on that 400 to retry an event without `rawEvent`), and each value checked for its type.
  * Map fields (`scope`, `labels`, `sessionState`) keep their keys as sent.
  */
-import { checkBodyShape } from './body-shape.js';
+
 import { quotedName } from '../quoted-name.js';
+import { checkBodyShape } from './body-shape.js';
 import { invalidArgument } from './service-error.js';
 
 export type JsonObject = Record<string, unknown>;

@@ -4,8 +4,9 @@
  * names in either spelling (`user_id`, `userId`). A field the list does not filter on, or anything
  * beyond this subset (OR, NOT, parentheses), is 400 INVALID_ARGUMENT rather than ignored.
  */
-import { invalidArgument } from './service-error.js';
+
 import { quotedName } from '../quoted-name.js';
+import { invalidArgument } from './service-error.js';
 
 export type Operator = '=' | '!=' | '<' | '<=' | '>' | '>=';
 

@@ -9,11 +9,11 @@
  * the same scope updates the memory instead of adding another.
  */
 import { distanceFrom, factsOf } from './extraction.js';
-import { compare, parseFilter } from './filters.js';
 import {
   checkChosenId,
   expiryAfter,
   isObject,
+  type JsonObject,
   messageFields,
   optionalArray,
   optionalBoolean,
@@ -23,13 +23,13 @@ import {
   optionalTimestampMs,
   requiredString,
   timestampMs,
-  type JsonObject,
 } from './fields.js';
-import { numericId, typeUrl, type Operations } from './operations.js';
+import { compare, parseFilter } from './filters.js';
+import { checkMetadataCopies, metadataMatches, optionalMetadata, parseFilterGroups } from './metadata-filters.js';
+import { numericId, type Operations, typeUrl } from './operations.js';
 import { pageOf, pageSizeOf } from './paging.js';
 import { invalidArgument, notFound, ServiceError } from './service-error.js';
 import type { ServiceCall, Sessions } from './sessions.js';
-import { checkMetadataCopies, metadataMatches, optionalMetadata, parseFilterGroups } from './metadata-filters.js';
 import { maskedExpiry, maskedFields } from './update-mask.js';
 
 interface StoredMemory {

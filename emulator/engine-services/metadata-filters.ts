@@ -9,8 +9,9 @@
  * ordering is refused with 400 rather than guessed. Also the memory's `metadata` itself: each value
  * one MemoryMetadataValue (optionalMetadata), and the copies a generate call makes bounded.
  */
-import { isObject, messageFields, optionalArray, optionalBoolean, optionalString, timestampMs, type JsonObject } from './fields.js';
+
 import { maxRequestBody } from '../forward.js';
+import { isObject, type JsonObject, messageFields, optionalArray, optionalBoolean, optionalString, timestampMs } from './fields.js';
 import { invalidArgument } from './service-error.js';
 
 type Kind = 'stringValue' | 'doubleValue' | 'boolValue' | 'timestampValue';

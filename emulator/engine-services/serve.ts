@@ -11,13 +11,13 @@ import { closeWithoutReading } from '@agentgen/runtime/server';
 import { maxRequestBody } from '../forward.js';
 import { readBoundedBody } from '../request-body.js';
 import { PublicError, sendStatus } from '../status.js';
+import { internalError } from '../unforeseen-error.js';
 import { parseBody } from './fields.js';
 import { Memories } from './memories.js';
 import { metadataPrefix, serveMetadata } from './metadata-server.js';
 import { Operations } from './operations.js';
-import { routeOf, type EngineServices } from './routes.js';
-import { internalError } from '../unforeseen-error.js';
-import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from './service-error.js';
+import { type EngineServices, routeOf } from './routes.js';
+import { invalidArgument, notFound, ServiceError, sendJson, sendServiceError } from './service-error.js';
 import { Sessions } from './sessions.js';
 
 export interface EngineName {

@@ -7,11 +7,12 @@
  * `:appendEvent` (which merges `actions.stateDelta` into `sessionState`, as the service does for
  * ADK's state), and the events list (`timestamp>=` filter, oldest first). An expired session is gone.
  */
-import { compare, parseFilter } from './filters.js';
+
 import {
   checkChosenId,
   expiryAfter,
   isObject,
+  type JsonObject,
   messageFields,
   optionalDurationMs,
   optionalObject,
@@ -20,9 +21,9 @@ import {
   optionalTimestampMs,
   requiredString,
   timestampMs,
-  type JsonObject,
 } from './fields.js';
-import { numericId, typeUrl, type Operations } from './operations.js';
+import { compare, parseFilter } from './filters.js';
+import { numericId, type Operations, typeUrl } from './operations.js';
 import { pageOf, pageSizeOf } from './paging.js';
 import { invalidArgument, notFound, ServiceError } from './service-error.js';
 import { maskedExpiry, maskedFields } from './update-mask.js';

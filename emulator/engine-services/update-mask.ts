@@ -6,7 +6,7 @@
  * not update is 400 INVALID_ARGUMENT, naming it, never ignored. (The engine resource's own PATCH,
  * whose mask is required and checked against the proto, is control-plane/update-mask.ts.)
  */
-import { expiryAfter, optionalDurationMs, optionalTimestampMs, snakeToCamel, type JsonObject } from './fields.js';
+import { expiryAfter, type JsonObject, optionalDurationMs, optionalTimestampMs, snakeToCamel } from './fields.js';
 import { invalidArgument } from './service-error.js';
 
 /** The paths of the request's `updateMask` (or `update_mask`) that `fields` (the body) updates. */

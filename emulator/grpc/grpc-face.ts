@@ -8,22 +8,23 @@
  * The server is agentgen's own (wire/server.ts: node:http2, messages encoded by protobufjs), so
  * installing @agentgen/cli pulls in no gRPC stack and no install script.
  */
+
+import { loadProtoReaders } from '../control-plane/control-plane.js';
+import { pruneToProto } from '../control-plane/proto-check.js';
 import type { EmulatorCore } from '../core.js';
 import type { PublicEndpoint, ResolvedCall } from '../envelope.js';
 import type { StreamSink } from '../forward.js';
 import { maxRequestBody } from '../forward.js';
+import { isAddressInUse, PortInUseError } from '../port-in-use.js';
 import { containerFailure, PublicError, statusOf } from '../status.js';
 import { platformTraceHeaders } from '../trace-headers.js';
+import { reportUnforeseen } from '../unforeseen-error.js';
 import { NdjsonLines } from './ndjson-lines.js';
 import { fromProtoJson } from './proto-json.js';
-import { apiVersions, isUndecodable, loadProtos, type ApiVersion, type LoadedProtos, type MethodDefinition, type ServiceName } from './protos.js';
-import { pruneToProto } from '../control-plane/proto-check.js';
-import { loadProtoReaders } from '../control-plane/control-plane.js';
-import { grpcError, type GrpcStatus } from './status-codes.js';
-import { isAddressInUse, PortInUseError } from '../port-in-use.js';
+import { type ApiVersion, apiVersions, isUndecodable, type LoadedProtos, loadProtos, type MethodDefinition, type ServiceName } from './protos.js';
+import { type GrpcStatus, grpcError } from './status-codes.js';
+import { jsonToValue, type ProtoStruct, structToJson } from './struct-json.js';
 import { createGrpcServer, type GrpcMethod, type ServerCall, type StopReason } from './wire/server.js';
-import { jsonToValue, structToJson, type ProtoStruct } from './struct-json.js';
-import { reportUnforeseen } from '../unforeseen-error.js';
 
 export interface GrpcFaceOptions {
   readonly core: EmulatorCore;

@@ -12,11 +12,12 @@
  * @91cc8ce), not yet in the protos `@google-cloud/aiplatform` publishes (the table in
  * test/deploy/reasoning-engine-proto.ts).
  */
-import type { DeployConfig } from '../resolve/deploy-config.js';
-import type { Model } from '../model.js';
-import { buildManifest } from '../resolve/manifest.js';
+
 import { createHash } from 'node:crypto';
+import type { Model } from '../model.js';
+import type { DeployConfig } from '../resolve/deploy-config.js';
 import { asyncQueryLabel, asyncQueryLabelValue, sourceDigestLabel } from '../resolve/deploy-rules.js';
+import { buildManifest } from '../resolve/manifest.js';
 
 export interface EnvVar {
   readonly name: string;

@@ -5,8 +5,8 @@
  * `$ACCESS_TOKEN` when the command runs, `gcloud` asks `gcloud auth print-access-token` for one.
  */
 import type { DeployConfig } from '../resolve/deploy-config.js';
-import { defaultApiEndpoint, parentOf, sourcePlaceholderNote, type ReasoningEngineBody } from './deploy-request.js';
 import { shellQuote } from '../schema/escape.js';
+import { defaultApiEndpoint, parentOf, type ReasoningEngineBody, sourcePlaceholderNote } from './deploy-request.js';
 
 export type TokenSource = 'curl' | 'gcloud';
 

@@ -8,8 +8,8 @@
  * NFC, so Terraform sends a string that is not in NFC in that form (the REST body keeps it as written).
  */
 import type { DeployConfig } from '../resolve/deploy-config.js';
-import type { ReasoningEngineBody } from './deploy-request.js';
 import { hclIdentifier, hclString, terraformJsonString } from '../schema/escape.js';
+import type { ReasoningEngineBody } from './deploy-request.js';
 
 export const terraformResourceType = 'google_vertex_ai_reasoning_engine';
 

@@ -58,7 +58,7 @@ export function code(strings: TemplateStringsArray, ...values: Interpolation[]):
 }
 
 /** Lines of code joined by newlines. */
-export function lines(...items: readonly (string | Code)[]): Code {
+function lines(...items: readonly (string | Code)[]): Code {
   return { kind: 'code', parts: items.flatMap((item, i) => (i === 0 ? [item] : ['\n', item])) };
 }
 

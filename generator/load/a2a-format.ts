@@ -8,7 +8,7 @@
 import { z } from 'zod';
 
 export const a2aProtocolVersions = ['1.0', '0.3'] as const;
-export type A2AProtocolVersionName = (typeof a2aProtocolVersions)[number];
+type A2AProtocolVersionName = (typeof a2aProtocolVersions)[number];
 
 const text = (what: string, max: number) =>
   z

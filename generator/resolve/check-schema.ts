@@ -5,17 +5,17 @@
  */
 import {
   annotationKeywords,
+  type JsonSchema,
+  type JsonType,
   knownFormats,
   refPrefix,
   schemaTypes,
   specRefPrefix,
   typeKeywords,
   typesInclude,
-  type JsonSchema,
-  type JsonType,
 } from '../../spec/index.js';
-import { patternError } from '../schema/pattern.js';
 import type { SpecProblem } from '../load/spec-error.js';
+import { patternError } from '../schema/pattern.js';
 import { protocolNameProblem } from './protocol-names.js';
 
 export type SpecPath = readonly (string | number)[];

@@ -11,7 +11,7 @@ import type { JsonSchema } from '../../spec/index.js';
 import type { SpecProblem } from '../load/spec-error.js';
 import { liveBuilder } from '../schema/live-zod.js';
 import { buildZod } from '../schema/to-zod.js';
-import { subschemas, type SpecPath } from './check-schema.js';
+import { type SpecPath, subschemas } from './check-schema.js';
 
 /** What a value is checked as: which keyword holds it, and the schema it must match. */
 interface Value {

@@ -18,8 +18,9 @@
  *   model that ignores the flag;
  * - anything else: `You said: <text>`.
  */
-import { BaseLlm } from '@google/adk';
+
 import type { BaseLlmConnection, LlmRequest, LlmResponse } from '@google/adk';
+import { BaseLlm } from '@google/adk';
 
 export const weatherArgs = (city: string) => ({
   city,

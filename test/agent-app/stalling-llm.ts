@@ -14,8 +14,8 @@
  * process's exit right after the shutdown and the test reads it afterwards.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
-import { BaseLlm, LlmAgent } from '@google/adk';
 import type { BaseLlmConnection, LlmRequest, LlmResponse } from '@google/adk';
+import { BaseLlm, LlmAgent } from '@google/adk';
 
 export const lateAnswer = 'the late answer';
 

@@ -3,9 +3,10 @@
  * several events — tool call with its exact arguments, tool result, model answer — as they
  * occur; plus DESIGN.md's inputs: text or content message, session creation, seeding.
  */
-import { InMemorySessionService, type GetSessionRequest } from '@google/adk';
-import { describe, expect, it } from 'vitest';
+
 import type { WireEvent } from '@agentgen/agent-app';
+import { type GetSessionRequest, InMemorySessionService } from '@google/adk';
+import { describe, expect, it } from 'vitest';
 import { drain, makeApp, textOf } from './fixtures.js';
 import { weatherArgs } from './scripted-llm.js';
 

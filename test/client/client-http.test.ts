@@ -1,8 +1,9 @@
 /** The client runtime over real HTTP against scripted servers on loopback. */
+
+import { AgentApiError, AgentValidationError, type ClientOperationTable, createClientCore } from '@agentgen/runtime/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentApiError, AgentValidationError, createClientCore, type ClientOperationTable } from '@agentgen/runtime/client';
-import { sleep, splitAt, startFixture, writeChunks, type Fixture, type Handler } from './http-fixture.js';
+import { type Fixture, type Handler, sleep, splitAt, startFixture, writeChunks } from './http-fixture.js';
 
 const resourceName = 'projects/p/locations/l/reasoningEngines/42';
 const resourcePath = `/v1/${resourceName}`;
@@ -280,7 +281,7 @@ describe('the client object', () => {
       token: 't',
     });
     for (const name of names) {
-      expect(Object.prototype.hasOwnProperty.call(client, name)).toBe(true);
+      expect(Object.hasOwn(client, name)).toBe(true);
       expect(await client[name]?.({})).toBe(name);
     }
     expect(Object.getPrototypeOf(client)).toBeNull();

@@ -7,10 +7,10 @@
  * (`@google-cloud/aiplatform`, gRPC) reads a deployed engine back and queries it.
  */
 import { fileURLToPath } from 'node:url';
-import { credentials } from '@grpc/grpc-js';
 import { helpers, v1, v1beta1 } from '@google-cloud/aiplatform';
+import { credentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { alive } from '../helpers/processes.js';
 
 const greeting = fileURLToPath(new URL('./fixtures/greeting-container.mjs', import.meta.url));

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CallGone } from '../../emulator/call-signal.js';
 import { CallsInFlight } from '../../emulator/calls-in-flight.js';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { batchedLines, batchMs } from '../../emulator/log-lines.js';
 import { SilenceWatch } from '../../emulator/replica-liveness.js';
 import { RequestTargets } from '../../emulator/request-targets.js';

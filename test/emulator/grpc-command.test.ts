@@ -3,13 +3,13 @@
  * address in the start banner, and a call by Google's client to the address printed there.
  */
 import { createServer, type Server } from 'node:net';
-import { credentials, status } from '@grpc/grpc-js';
 import { v1 } from '@google-cloud/aiplatform';
+import { credentials, status } from '@grpc/grpc-js';
 import { describe, expect, it, vi } from 'vitest';
 import yargs from 'yargs';
-import { startEmulator } from '../../emulator/index.js';
-import { devCommand, runDev, type DevArgs } from '../../cli/src/dev-command.js';
+import { type DevArgs, devCommand, runDev } from '../../cli/src/dev-command.js';
 import { main } from '../../cli/src/main.js';
+import { startEmulator } from '../../emulator/index.js';
 import { PortInUseError } from '../../emulator/port-in-use.js';
 import { startTestContainer } from './container-fixture.js';
 

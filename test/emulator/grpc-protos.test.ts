@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { status } from '@grpc/grpc-js';
 import type * as Protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { protoClosure } from '../../scripts/copy-grpc-protos.mjs';
-import { loadProtos, protosDir } from '../../emulator/grpc/protos.js';
 import { NdjsonLines } from '../../emulator/grpc/ndjson-lines.js';
+import { loadProtos, protosDir } from '../../emulator/grpc/protos.js';
 import { grpcCode } from '../../emulator/grpc/status-codes.js';
-import { jsonToValue, structToJson, type ProtoStruct } from '../../emulator/grpc/struct-json.js';
+import { jsonToValue, type ProtoStruct, structToJson } from '../../emulator/grpc/struct-json.js';
+import { protoClosure } from '../../scripts/copy-grpc-protos.mjs';
 import { errorConditions } from '../../spec/index.js';
 
 const shippedFiles = (readdirSync(protosDir, { recursive: true, encoding: 'utf8' }) as string[])

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index.js';
+import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
 import { retryDownAfterMs } from '../../emulator/replicas.js';
 import type { ManifestEntry } from '../../spec/index.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';

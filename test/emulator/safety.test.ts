@@ -7,7 +7,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { SseFramer } from '../../emulator/sse-framer.js';
 import type { ManifestEntry } from '../../spec/index.js';
 import { uploadReadingLate } from '../helpers/late-reader.js';

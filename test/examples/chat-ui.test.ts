@@ -18,12 +18,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatServer } from '../../examples/chat-ui/src/server.js';
-import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
-import { startWeatherBehindDev, type WeatherBehindDev } from '../helpers/weather-behind-dev.js';
+import { type AgentClient, createAgentClient } from '../../examples/weather-agent/generated/client.js';
 import { chromiumPath } from '../helpers/chromium.js';
+import { startWeatherBehindDev, type WeatherBehindDev } from '../helpers/weather-behind-dev.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const chatDir = join(root, 'examples', 'chat-ui');

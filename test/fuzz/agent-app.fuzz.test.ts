@@ -17,9 +17,9 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { checkResult, containerErrorProblem, streamProblem, unaryProblem, type Shapes } from './checks.js';
-import { described, describeCase, fuzzRuns, fuzzSeed, Histogram, runPool, sendHttp, type Answer, type HttpCase } from './http-fuzz.js';
-import { slots, type Slot } from './id-slots.js';
+import { checkResult, containerErrorProblem, type Shapes, streamProblem, unaryProblem } from './checks.js';
+import { type Answer, describeCase, described, fuzzRuns, fuzzSeed, Histogram, type HttpCase, runPool, sendHttp } from './http-fuzz.js';
+import { type Slot, slots } from './id-slots.js';
 import { streamRoute, unaryRoute } from './server-cases.js';
 import { spawnTarget, type Target } from './spawn-target.js';
 import { hostileIds, loneSurrogates } from './surface-inputs.js';

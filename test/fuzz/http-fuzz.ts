@@ -4,7 +4,7 @@
  * deadline so a hang is a failure rather than a stuck test, and the status histogram printed
  * at the end.
  */
-import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 

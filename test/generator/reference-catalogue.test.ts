@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { buildManifest } from '../../generator/resolve/manifest.js';
 import { noSpecSource, parseSpec } from '../../generator/load/load-spec.js';
+import { buildManifest } from '../../generator/resolve/manifest.js';
 import { resolve } from '../../generator/resolve/resolve.js';
 import type { ManifestEntry } from '../../spec/index.js';
 

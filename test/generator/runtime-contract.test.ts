@@ -7,11 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contractSchemas, envelopeSchemas } from '../../spec/index.js';
 import { loadAssets } from '../../generator/assets.js';
 import { emitRuntimeContract } from '../../generator/emit/contract-module.js';
 import { standardSurface } from '../../generator/pipeline.js';
 import { resolve } from '../../generator/resolve/resolve.js';
+import { contractSchemas, envelopeSchemas } from '../../spec/index.js';
 import { goldenCases, root } from './golden-cases.js';
 
 describe('the runtime contract module', () => {

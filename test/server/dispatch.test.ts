@@ -1,8 +1,9 @@
 /** Dispatch through the declared operations only, route per mode, input validation, handler context. */
+
+import { createContainer, type HandlerContext, readEngineId, type ServerOperationTable } from '@agentgen/runtime/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { probe } from '../../conformance/http.js';
-import { createContainer, readEngineId, type HandlerContext, type ServerOperationTable } from '@agentgen/runtime/server';
 import { basicHandlers, basicTable, closeAll, envelope, parseLines, start } from './fixture.js';
 
 let url = '';

@@ -10,7 +10,7 @@ import { parseSpec } from '../../generator/load/load-spec.js';
 import { SpecError } from '../../generator/load/spec-error.js';
 import { resolve } from '../../generator/resolve/resolve.js';
 import { AgentValidationError, createAgentClient } from '../fixtures/keywords/expected/client.js';
-import { createAgentServer, type AgentHandlers } from '../fixtures/keywords/expected/server.js';
+import { type AgentHandlers, createAgentServer } from '../fixtures/keywords/expected/server.js';
 import type * as T from '../fixtures/keywords/expected/types.js';
 
 const specText = readFileSync(new URL('../fixtures/keywords/agentgen.yaml', import.meta.url), 'utf8');

@@ -1,8 +1,9 @@
 /** The stream route: framing, media type, promptness, coalescing, errors before the stream starts and mid-stream. */
+
+import { AgentError, type LogEntry, type ServerOperationTable } from '@agentgen/runtime/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openStream, probe } from '../../conformance/http.js';
-import { AgentError, type LogEntry, type ServerOperationTable } from '@agentgen/runtime/server';
 import { closeAll, envelope, parseLines, sleep, start } from './fixture.js';
 
 /** A promise with its resolver, to hand control between producer and test without timing. */
@@ -12,7 +13,7 @@ function gate(): { promise: Promise<void>; open: () => void } {
   return { promise, open };
 }
 
-let gates: { first: ReturnType<typeof gate>; ack: ReturnType<typeof gate> } = { first: gate(), ack: gate() };
+const gates: { first: ReturnType<typeof gate>; ack: ReturnType<typeof gate> } = { first: gate(), ack: gate() };
 const ops = {
   sync_gen: function* (input: { n: number }) {
     for (let i = 0; i < input.n; i++) yield { i };

@@ -4,9 +4,10 @@
  * with `$ref`s to its named schemas), or from a manifest (a `class-methods.json`, a REST body or a deployed
  * resource's `classMethods`), which has no results: then results are not compared.
  */
-import type { ApiMode } from '../../../spec/index.js';
+
 import type { Model } from '../../../generator/model.js';
 import { buildManifest } from '../../../generator/resolve/manifest.js';
+import type { ApiMode } from '../../../spec/index.js';
 
 export type Schema = Readonly<Record<string, unknown>>;
 

@@ -5,8 +5,8 @@
  * token in one, though the API's answer they quote may (see `api-error.ts`).
  */
 import type { ReasoningEngineBody } from '../../../generator/emit/deploy-request.js';
-import { ReasoningEnginesApiError, httpError } from './reasoning-engines-api-error.js';
 import type { TokenSource } from './access-token.js';
+import { httpError, ReasoningEnginesApiError } from './reasoning-engines-api-error.js';
 
 export type Resource = Readonly<Record<string, unknown>> & { readonly name: string; readonly displayName?: string };
 

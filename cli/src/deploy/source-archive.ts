@@ -13,16 +13,16 @@
  * the same Node.js. Every path in a message is escaped (emulator/printable-text.ts): names are the project's.
  */
 import { createHash } from 'node:crypto';
-import { lstat, readFile, readdir, readlink, realpath } from 'node:fs/promises';
+import { lstat, readdir, readFile, readlink, realpath } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { sourceArchiveLimits } from '../../../spec/source-archive-limits.js';
 import { printableBytes, printableText } from '../../../emulator/printable-text.js';
+import { sourceArchiveLimits } from '../../../spec/source-archive-limits.js';
 import { SourceArchiveError } from './source-archive-error.js';
-import { loadIgnoreRules, type IgnoreRules } from './source-archive-ignore-file.js';
+import { type IgnoreRules, loadIgnoreRules } from './source-archive-ignore-file.js';
 import { secretInContent } from './source-archive-secret-content.js';
-import { alwaysSkippedNames, secretByPath, type SecretClass, type SecretFinding } from './source-archive-secrets.js';
-import { tarArchive, type TarEntry } from './source-archive-tar.js';
+import { alwaysSkippedNames, type SecretClass, type SecretFinding, secretByPath } from './source-archive-secrets.js';
+import { type TarEntry, tarArchive } from './source-archive-tar.js';
 
 export { SourceArchiveError } from './source-archive-error.js';
 

@@ -7,7 +7,7 @@
  * context until "New conversation", so a second message continues the session.
  */
 import { readLines } from './api.js';
-import { el, button } from './dom.js';
+import { button, el } from './dom.js';
 import { Turn } from './timeline.js';
 
 /** Gemini Enterprise's web app gives up on a turn after 300 s (google/adk-python #7106). */

@@ -3,7 +3,7 @@
  * Message"): a compressed-flag byte, a 4-byte big-endian length, then the message. The reader
  * refuses a message over the receive limit as soon as its prefix arrives, before buffering it.
  */
-import { grpcStatus, type GrpcStatus } from '../status-codes.js';
+import { type GrpcStatus, grpcStatus } from '../status-codes.js';
 
 const prefixLength = 5;
 

@@ -10,8 +10,8 @@
  */
 import { constants, createServer, type Http2Session, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { grpcStatus, type GrpcStatus } from '../status-codes.js';
-import { FramingError, MessageReader, frame } from './framing.js';
+import { type GrpcStatus, grpcStatus } from '../status-codes.js';
+import { FramingError, frame, MessageReader } from './framing.js';
 import { firstHeader, metadataHeaders, parseTimeout, percentEncode } from './headers.js';
 
 /** Why a call stopped before it ended: the caller cancelled, its deadline passed, or the server closed. */

@@ -12,8 +12,9 @@
  *   that a turn served by another instance saw every turn before it);
  * - a user turn naming no known city → one sentence asking for one.
  */
-import { BaseLlm } from '@google/adk';
+
 import type { BaseLlmConnection, LlmRequest, LlmResponse } from '@google/adk';
+import { BaseLlm } from '@google/adk';
 
 export interface OfflineModelOptions {
   /** The cities the tool knows, as they should be passed to it (e.g. `New York`). */

@@ -12,7 +12,7 @@ import { describeError, errorBody, errorLine } from './errors.js';
 import { checkResult } from './output-checks.js';
 import { closeWithoutReading } from './refused-body.js';
 import { Reply } from './reply.js';
-import { readBody, type BodyReader } from './request-body.js';
+import { type BodyReader, readBody } from './request-body.js';
 import {
   bodyTooLarge,
   checkDepth,
@@ -24,10 +24,10 @@ import {
   unknownOperation,
   unknownRoute,
 } from './request-checks.js';
-import { RequestContext, type ContextOwner } from './request-context.js';
+import { type ContextOwner, RequestContext } from './request-context.js';
 import type { ResolvedOperation, Settings } from './server-settings.js';
-import { StreamPump, type PumpedCall } from './stream-pump.js';
-import type { Tracker, TrackedWork } from './tracker.js';
+import { type PumpedCall, StreamPump } from './stream-pump.js';
+import type { TrackedWork, Tracker } from './tracker.js';
 import type { HandlerContext } from './types.js';
 import { isThenable } from './values.js';
 

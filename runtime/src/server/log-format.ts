@@ -6,7 +6,7 @@
  * only the route, the operation, the status and the server's own message.
  */
 import { readEngineId } from './engine-id.js';
-import { stderrLogger, type AgentServerLogger, type LogEntry } from './logger.js';
+import { type AgentServerLogger, type LogEntry, stderrLogger } from './logger.js';
 
 export type LogFormat = 'json' | 'text' | 'off';
 const formats: readonly LogFormat[] = ['json', 'text', 'off'];

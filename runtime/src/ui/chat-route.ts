@@ -10,10 +10,10 @@
 import type { UIMessage } from 'ai';
 import { boundedText, chatBody } from './chat-body.js';
 import { ChatRequestError } from './chat-request-error.js';
-import { uiMessageStreamResponse, type UIMessageStreamOptions } from './ui-message-stream.js';
+import { type UIMessageStreamOptions, uiMessageStreamResponse } from './ui-message-stream.js';
 
-export { ChatRequestError } from './chat-request-error.js';
 export { lastUserText } from './chat-body.js';
+export { ChatRequestError } from './chat-request-error.js';
 
 /** The chat request as `useChat` sent it. */
 export interface AgentChatRequest<Message extends UIMessage = UIMessage> {
