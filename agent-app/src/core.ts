@@ -54,16 +54,21 @@ export class AppCore {
   /** Sessions being created under a caller-chosen id: a second create of the same id must not overwrite. */
   readonly #creating = new Set<string>();
 
+  readonly #plugins: readonly BasePlugin[];
+  readonly #agent: RootAgent;
   constructor(
     readonly appName: string,
     readonly services: Services,
-    private readonly agent: RootAgent,
-    private readonly plugins: readonly BasePlugin[],
-  ) {}
+    agent: RootAgent,
+    plugins: readonly BasePlugin[],
+  ) {
+    this.#agent = agent;
+    this.#plugins = plugins;
+  }
 
   /** The app's runner, built on first use and shared by every turn without turn state or labels. */
   get runner(): Runner {
-    this.#runner ??= this.newRunner(this.services.sessionService, false);
+    this.#runner ??= this.#newRunner(this.services.sessionService, false);
     return this.#runner;
   }
 
@@ -76,21 +81,21 @@ export class AppCore {
   runnerForTurn({ userId, sessionId, turnState = {}, labelled = false }: Turn): Runner {
     if (Object.keys(turnState).length === 0) {
       if (!labelled) return this.runner;
-      this.#labelledRunner ??= this.newRunner(this.services.sessionService, true);
+      this.#labelledRunner ??= this.#newRunner(this.services.sessionService, true);
       return this.#labelledRunner;
     }
     const target = { appName: this.appName, userId, sessionId };
-    return this.newRunner(new TurnStateSessionService(this.services.sessionService, target, turnState), labelled);
+    return this.#newRunner(new TurnStateSessionService(this.services.sessionService, target, turnState), labelled);
   }
 
-  private newRunner(sessionService: Services['sessionService'], labelled: boolean): Runner {
+  #newRunner(sessionService: Services['sessionService'], labelled: boolean): Runner {
     return new Runner({
       appName: this.appName,
-      agent: this.agent,
+      agent: this.#agent,
       sessionService,
       memoryService: this.services.memoryService,
       artifactService: this.services.artifactService,
-      plugins: labelled ? [...this.plugins, new RunLabelsPlugin()] : [...this.plugins],
+      plugins: labelled ? [...this.#plugins, new RunLabelsPlugin()] : [...this.#plugins],
     });
   }
 
@@ -115,7 +120,7 @@ export class AppCore {
 
   /** Creates a session and seeds it with prior events and artifact versions, in order. */
   async createSession(seed: SeedSession): Promise<AdkSession> {
-    if (seed.sessionId === undefined) return this.createAndSeed(seed);
+    if (seed.sessionId === undefined) return this.#createAndSeed(seed);
     // In-memory ADK silently replaces a session with the same id; the reference refuses. The
     // check and the creation are one step per id, so concurrent creates cannot both pass it.
     const key = JSON.stringify([seed.userId, seed.sessionId]);
@@ -124,13 +129,13 @@ export class AppCore {
     }
     this.#creating.add(key);
     try {
-      return await this.createAndSeed(seed);
+      return await this.#createAndSeed(seed);
     } finally {
       this.#creating.delete(key);
     }
   }
 
-  private async createAndSeed(seed: SeedSession): Promise<AdkSession> {
+  async #createAndSeed(seed: SeedSession): Promise<AdkSession> {
     const { sessionService } = this.services;
     // The base request has no ttl/expireTime; Vertex AI's extends it with them, others ignore them.
     const request: VertexAiCreateSessionRequest = {

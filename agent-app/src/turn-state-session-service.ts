@@ -27,19 +27,25 @@ import { BaseSessionService } from '@google/adk';
 export const tempStatePrefix = 'temp:';
 
 export class TurnStateSessionService extends BaseSessionService {
+  readonly #turnState: Readonly<Record<string, unknown>>;
+  readonly #target: { appName: string; userId: string; sessionId: string };
+  readonly #inner: BaseSessionService;
   constructor(
-    private readonly inner: BaseSessionService,
+    inner: BaseSessionService,
     /** The session of the turn: only it sees the extra state. */
-    private readonly target: { appName: string; userId: string; sessionId: string },
-    private readonly turnState: Readonly<Record<string, unknown>>,
+    target: { appName: string; userId: string; sessionId: string },
+    turnState: Readonly<Record<string, unknown>>,
   ) {
     super();
+    this.#inner = inner;
+    this.#target = target;
+    this.#turnState = turnState;
   }
 
   override async getSession(request: GetSessionRequest): Promise<Session | undefined> {
-    const session = await this.inner.getSession(request);
-    if (session && request.appName === this.target.appName && request.userId === this.target.userId && request.sessionId === this.target.sessionId) {
-      for (const [key, value] of Object.entries(this.turnState)) {
+    const session = await this.#inner.getSession(request);
+    if (session && request.appName === this.#target.appName && request.userId === this.#target.userId && request.sessionId === this.#target.sessionId) {
+      for (const [key, value] of Object.entries(this.#turnState)) {
         Object.defineProperty(session.state, key, { value, enumerable: true, writable: true, configurable: true });
       }
     }
@@ -47,18 +53,18 @@ export class TurnStateSessionService extends BaseSessionService {
   }
 
   override createSession(request: CreateSessionRequest): Promise<Session> {
-    return this.inner.createSession(request);
+    return this.#inner.createSession(request);
   }
 
   override listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
-    return this.inner.listSessions(request);
+    return this.#inner.listSessions(request);
   }
 
   override deleteSession(request: DeleteSessionRequest): Promise<void> {
-    return this.inner.deleteSession(request);
+    return this.#inner.deleteSession(request);
   }
 
   override appendEvent(request: AppendEventRequest): Promise<Event> {
-    return this.inner.appendEvent(request);
+    return this.#inner.appendEvent(request);
   }
 }

@@ -101,10 +101,13 @@ export class ControlPlane {
   /** Aborted by close: revisions still starting give up at once instead of waiting out their start timeout. */
   readonly #shutdown = new AbortController();
 
-  constructor(private readonly options: ControlPlaneOptions) {}
+  readonly #options: ControlPlaneOptions;
+  constructor(options: ControlPlaneOptions) {
+    this.#options = options;
+  }
 
   get startupName(): string {
-    return this.options.startup.resource;
+    return this.#options.startup.resource;
   }
 
   /** `POST {parent}/reasoningEngines`. */
@@ -148,13 +151,13 @@ export class ControlPlane {
           traffic: undefined,
           splitter: undefined,
           busy: false,
-          services: this.options.engineServices(name),
+          services: this.#options.engineServices(name),
           nextRevision: 2,
         };
         setTraffic(engine, traffic);
         this.#engines.set(name, engine);
         this.#operations.succeed(operation, { '@type': typeUrl(version, 'ReasoningEngine'), ...this.#render(engine, version) });
-        this.options.log(`control plane: created ${name}, ${describeRevision(revision, checked)}`);
+        this.#options.log(`control plane: created ${name}, ${describeRevision(revision, checked)}`);
       })(),
     );
     return operation;
@@ -162,7 +165,7 @@ export class ControlPlane {
 
   /** `GET {engine}`. */
   get(version: ApiVersion, name: string): Record<string, unknown> {
-    if (name === this.startupName) return this.options.startup.description as unknown as Record<string, unknown>;
+    if (name === this.startupName) return this.#options.startup.description as unknown as Record<string, unknown>;
     return this.#render(this.#engine(name), version);
   }
 
@@ -229,7 +232,7 @@ export class ControlPlane {
       engine.fields = { ...next, updateTime: new Date().toISOString(), etag: etag() };
       if (trafficMasked) setTraffic(engine, traffic);
       this.#operations.succeed(operation, { '@type': typeUrl(version, 'ReasoningEngine'), ...this.#render(engine, version) });
-      this.options.log(`control plane: updated ${engine.name} (${paths.join(', ')})`);
+      this.#options.log(`control plane: updated ${engine.name} (${paths.join(', ')})`);
     };
     if (checked === undefined || revisionName === undefined) {
       apply();
@@ -250,7 +253,7 @@ export class ControlPlane {
         apply();
         // Without a manual split (always latest) the new revision now takes every call.
         if (engine.traffic === undefined || 'trafficSplitAlwaysLatest' in engine.traffic) engine.splitter = undefined;
-        this.options.log(`control plane: ${engine.name}: ${describeRevision(revision, checked)}`);
+        this.#options.log(`control plane: ${engine.name}: ${describeRevision(revision, checked)}`);
       })(),
     );
     return operation;
@@ -267,7 +270,7 @@ export class ControlPlane {
       (async () => {
         await Promise.all(engine.revisions.map((revision) => revision.close()));
         this.#operations.succeed(operation, { '@type': 'type.googleapis.com/google.protobuf.Empty' });
-        this.options.log(`control plane: deleted ${engine.name} and stopped its ${engine.revisions.length} revision(s)`);
+        this.#options.log(`control plane: deleted ${engine.name} and stopped its ${engine.revisions.length} revision(s)`);
       })(),
     );
     return operation;
@@ -306,7 +309,7 @@ export class ControlPlane {
    * for any other name.
    */
   queryTarget(version: ApiVersion, name: string): QueryTarget | undefined {
-    if (name === this.startupName) return { core: this.options.startup, note: undefined };
+    if (name === this.startupName) return { core: this.#options.startup, note: undefined };
     const pinned = /^(.+)\/runtimeRevisions\/([^/]+)$/.exec(name);
     if (pinned !== null) {
       if (version !== 'v1beta1') return undefined;
@@ -340,7 +343,7 @@ export class ControlPlane {
   }
 
   #track(work: Promise<void>): void {
-    const tracked = work.catch((error: unknown) => this.options.log(`control plane: ${(error as Error)?.message ?? String(error)}`));
+    const tracked = work.catch((error: unknown) => this.#options.log(`control plane: ${(error as Error)?.message ?? String(error)}`));
     this.#starting.add(tracked);
     void tracked.finally(() => this.#starting.delete(tracked));
   }
@@ -353,9 +356,9 @@ export class ControlPlane {
         engine,
         spec,
         checked,
-        backend: this.options.backend,
-        settings: this.options.settings,
-        log: this.options.log,
+        backend: this.#options.backend,
+        settings: this.#options.settings,
+        log: this.#options.log,
         signal: this.#shutdown.signal,
       });
       if (this.#closed) {
@@ -369,7 +372,7 @@ export class ControlPlane {
         this.#operations.fail(operation, 14, 'agentgen dev is shutting down');
         return undefined;
       }
-      this.options.log(`control plane: ${name} did not start: ${(error as Error).message}`);
+      this.#options.log(`control plane: ${name} did not start: ${(error as Error).message}`);
       this.#operations.fail(operation, 9, `${startFailed} ${(error as Error).message.split('\n')[0] ?? ''}`);
       return undefined;
     }

@@ -57,12 +57,15 @@ function revisionsNamed(config: TrafficConfig | undefined): string[] {
 export class TrafficSplitter {
   readonly #current = new Map<string, number>();
 
-  constructor(private readonly targets: readonly { readonly runtimeRevisionName: string; readonly percent: number }[]) {}
+  readonly #targets: readonly { readonly runtimeRevisionName: string; readonly percent: number }[];
+  constructor(targets: readonly { readonly runtimeRevisionName: string; readonly percent: number }[]) {
+    this.#targets = targets;
+  }
 
   next(): string | undefined {
     let best: string | undefined;
     let bestWeight = -Infinity;
-    for (const { runtimeRevisionName: name, percent } of this.targets) {
+    for (const { runtimeRevisionName: name, percent } of this.#targets) {
       if (percent === 0) continue;
       const weight = (this.#current.get(name) ?? 0) + percent;
       this.#current.set(name, weight);

@@ -125,11 +125,14 @@ const scopeKeyOf = (scope: Record<string, string>): string => JSON.stringify(Obj
 export class Memories {
   readonly #byId = new Map<string, StoredMemory>();
 
-  constructor(
-    private readonly engine: string,
-    private readonly operations: Operations,
-    private readonly sessions: Sessions,
-  ) {}
+  readonly #sessions: Sessions;
+  readonly #operations: Operations;
+  readonly #engine: string;
+  constructor(engine: string, operations: Operations, sessions: Sessions) {
+    this.#engine = engine;
+    this.#operations = operations;
+    this.#sessions = sessions;
+  }
 
   create(call: ServiceCall): object {
     const fields = messageFields(call.body, createFields, 'memory');
@@ -152,7 +155,7 @@ export class Memories {
       expireTime: ttl !== undefined ? expiryAfter(call.now, ttl, 'memory.ttl') : expireAt,
     });
     const response = { '@type': typeUrl(call.version, 'Memory'), ...memoryJson(memory) };
-    return this.operations.finished(memory.name, call.version, 'CreateMemoryOperationMetadata', response, call.now);
+    return this.#operations.finished(memory.name, call.version, 'CreateMemoryOperationMetadata', response, call.now);
   }
 
   get(id: string, call: ServiceCall): object {
@@ -162,7 +165,7 @@ export class Memories {
   delete(id: string, call: ServiceCall): object {
     const memory = this.#live(id, call.now);
     this.#byId.delete(id);
-    return this.operations.finished(memory.name, call.version, 'DeleteOperationMetadata', undefined, call.now);
+    return this.#operations.finished(memory.name, call.version, 'DeleteOperationMetadata', undefined, call.now);
   }
 
   list(call: ServiceCall): object {
@@ -213,7 +216,7 @@ export class Memories {
     if (expiry.changed) memory.expireTime = expiry.expireTime;
     memory.updateTime = call.now;
     const response = { '@type': typeUrl(call.version, 'Memory'), ...memoryJson(memory) };
-    return this.operations.finished(memory.name, call.version, 'UpdateMemoryOperationMetadata', response, call.now);
+    return this.#operations.finished(memory.name, call.version, 'UpdateMemoryOperationMetadata', response, call.now);
   }
 
   /**
@@ -231,7 +234,7 @@ export class Memories {
     const matching = this.#matching(filter, call.now).filter((memory) => metadataMatches(memory.metadata, groups));
     if (force) for (const memory of matching) this.#byId.delete(memory.name.slice(memory.name.lastIndexOf('/') + 1));
     const response = { '@type': typeUrl(call.version, 'PurgeMemoriesResponse'), purgeCount: matching.length };
-    return this.operations.finished(this.engine, call.version, 'PurgeMemoriesOperationMetadata', response, call.now);
+    return this.#operations.finished(this.#engine, call.version, 'PurgeMemoriesOperationMetadata', response, call.now);
   }
 
   generate(call: ServiceCall): object {
@@ -261,7 +264,7 @@ export class Memories {
       return { memory: memoryJson(created), action: 'CREATED' };
     });
     const response = { '@type': typeUrl(call.version, 'GenerateMemoriesResponse'), generatedMemories };
-    return this.operations.finished(this.engine, call.version, 'GenerateMemoriesOperationMetadata', response, call.now);
+    return this.#operations.finished(this.#engine, call.version, 'GenerateMemoriesOperationMetadata', response, call.now);
   }
 
   retrieve(call: ServiceCall): object {
@@ -317,8 +320,8 @@ export class Memories {
     const name = requiredString(params, 'session', source);
     const start = optionalTimestampMs(params, 'startTime', source) ?? -Infinity;
     const end = optionalTimestampMs(params, 'endTime', source) ?? Infinity;
-    const prefix = `${this.engine}/sessions/`;
-    const session = name.startsWith(prefix) ? this.sessions.find(name.slice(prefix.length), now) : undefined;
+    const prefix = `${this.#engine}/sessions/`;
+    const session = name.startsWith(prefix) ? this.#sessions.find(name.slice(prefix.length), now) : undefined;
     if (session === undefined) throw notFound('Session not found.');
     const contents = session.events
       .filter((event) => event.timestampMs >= start && event.timestampMs < end)
@@ -335,7 +338,7 @@ export class Memories {
     more: Partial<Pick<StoredMemory, 'displayName' | 'description' | 'topics' | 'metadata' | 'expireTime'>>,
   ): StoredMemory {
     const memory: StoredMemory = {
-      name: `${this.engine}/memories/${id}`,
+      name: `${this.#engine}/memories/${id}`,
       fact,
       scope: { ...scope },
       scopeKey: scopeKeyOf(scope),

@@ -88,11 +88,16 @@ const ownValue = (map: Record<string, string> | undefined, key: string): string 
 export class Sessions {
   readonly #byId = new Map<string, StoredSession>();
 
+  readonly #operations: Operations;
+  readonly #engine: string;
   constructor(
     /** The engine's resource name: `projects/p/locations/l/reasoningEngines/1`. */
-    private readonly engine: string,
-    private readonly operations: Operations,
-  ) {}
+    engine: string,
+    operations: Operations,
+  ) {
+    this.#engine = engine;
+    this.#operations = operations;
+  }
 
   /** The live session of that id, or undefined (an expired one is removed on the way). */
   find(id: string, now: number): StoredSession | undefined {
@@ -116,7 +121,7 @@ export class Sessions {
     const id = chosen === undefined || chosen === '' ? this.#freshId() : checkChosenId(chosen, 'sessionId');
     if (this.find(id, call.now) !== undefined) throw new ServiceError('ALREADY_EXISTS', 'A session with this sessionId already exists.');
     const session: StoredSession = {
-      name: `${this.engine}/sessions/${id}`,
+      name: `${this.#engine}/sessions/${id}`,
       userId,
       displayName: optionalString(fields, 'displayName', 'session'),
       labels: optionalStringMap(fields, 'labels', 'session'),
@@ -129,7 +134,7 @@ export class Sessions {
     };
     this.#byId.set(id, session);
     const response = { '@type': typeUrl(call.version, 'Session'), ...sessionJson(session) };
-    return this.operations.finished(session.name, call.version, 'CreateSessionOperationMetadata', response, call.now);
+    return this.#operations.finished(session.name, call.version, 'CreateSessionOperationMetadata', response, call.now);
   }
 
   get(id: string, call: ServiceCall): object {
@@ -198,7 +203,7 @@ export class Sessions {
   delete(id: string, call: ServiceCall): object {
     const session = this.#live(id, call.now);
     this.#byId.delete(id);
-    return this.operations.finished(session.name, call.version, 'DeleteOperationMetadata', undefined, call.now);
+    return this.#operations.finished(session.name, call.version, 'DeleteOperationMetadata', undefined, call.now);
   }
 
   appendEvent(id: string, call: ServiceCall): object {

@@ -123,9 +123,9 @@ describe('building the dispatcher', () => {
 
   it('accepts a class instance, calling its methods with `this` bound', async () => {
     class App {
-      private readonly prefix = 'app:';
+      readonly #prefix = 'app:';
       echo(input: { text: string }) {
-        return this.prefix + input.text;
+        return this.#prefix + input.text;
       }
       nothing() {}
       *count() {}
