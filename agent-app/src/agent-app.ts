@@ -91,9 +91,9 @@ export class AgentApp implements AgentHandlers {
   readonly #options: AgentAppOptions;
   readonly #env: Env;
   readonly #plan: ServicePlan;
-  #core: AppCore | undefined;
+  #builtCore: AppCore | undefined;
   #ready: Promise<void> | undefined;
-  #temporaryCore: AppCore | undefined;
+  #builtTemporaryCore: AppCore | undefined;
 
   constructor(options: AgentAppOptions) {
     if (typeof options !== 'object' || options === null || typeof options.agent !== 'object' || options.agent === null) {
@@ -144,7 +144,7 @@ export class AgentApp implements AgentHandlers {
   }
 
   get #temporaryCore(): AppCore {
-    this.#temporaryCore ??= new AppCore(
+    this.#builtTemporaryCore ??= new AppCore(
       this.appName,
       {
         sessionService: new InMemorySessionService(),
@@ -156,17 +156,17 @@ export class AgentApp implements AgentHandlers {
       this.#options.agent,
       this.#options.plugins ?? [],
     );
-    return this.#temporaryCore;
+    return this.#builtTemporaryCore;
   }
 
   get #core(): AppCore {
-    this.#core ??= new AppCore(
+    this.#builtCore ??= new AppCore(
       this.appName,
       buildServices(this.#plan, this.#options.vertexServiceFactory ?? vertexServiceFactory, this.#options.warn ?? ((message) => console.warn(message))),
       this.#options.agent,
       this.#options.plugins ?? [],
     );
-    return this.#core;
+    return this.#builtCore;
   }
 
   // ---- sessions (sync forms: deprecated for direct use, still served) ----
