@@ -125,7 +125,9 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
    * cost about a quarter more CPU per request than a hand-written server).
    */
   start(): void {
-    const { req, res, reply } = this;
+    const req = this.#req;
+    const res = this.res;
+    const reply = this.#reply;
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
@@ -156,7 +158,8 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
   }
 
   #dispatch(text: string): void {
-    const { settings, reply } = this;
+    const settings = this.#settings;
+    const reply = this.#reply;
     const envelope = parseEnvelope(text);
     if ('error' in envelope) return reply.refuse(envelope);
 
@@ -282,7 +285,7 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
 
   #failOrThrow(error: unknown): void {
     if (this.stopped) return;
-    const { reply } = this;
+    const reply = this.#reply;
     const { status, http, message, detail, errorId } = describeError(error, reply.operation);
     // A deliberate 4xx is the caller's doing: no stack. Anything else is the server's: all of it.
     if (http < 500) reply.log('info', detail, http);

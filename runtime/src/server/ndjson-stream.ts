@@ -68,7 +68,7 @@ export class NdjsonStream {
   }
 
   #flush(): void {
-    const { res } = this;
+    const res = this.#res;
     if (this.#stopped || res.writableEnded) return;
     if (!res.headersSent) res.writeHead(200, streamHeaders);
     this.started = true;
@@ -98,7 +98,7 @@ export class NdjsonStream {
 
   /** Writes what is pending plus `last`, and ends the response. */
   finish(last: string): void {
-    const { res } = this;
+    const res = this.#res;
     if (this.#stopped || res.writableEnded) return;
     this.#stopped = true;
     this.#unschedule();
