@@ -21,7 +21,7 @@ function check(args) {
   const tagAt = args.indexOf('--tag');
   const tag = tagAt === -1 ? undefined : args[tagAt + 1];
   if (tagAt !== -1 && (tag === undefined || tag === '')) fail(`--tag needs a value\n${usage}`, 2);
-  const unknown = args.filter((arg, i) => i !== tagAt && i !== tagAt + 1);
+  const unknown = args.filter((_arg, i) => i !== tagAt && i !== tagAt + 1);
   if (unknown.length > 0) fail(`unknown argument ${JSON.stringify(unknown[0])}\n${usage}`, 2);
   const version = readVersion(root);
   const disagreements = versionDisagreements(root, version);

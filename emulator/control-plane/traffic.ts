@@ -48,11 +48,6 @@ export function checkTraffic(value: unknown, revisions: readonly string[]): Traf
   return { trafficSplitManual: { targets: checked } };
 }
 
-/** The revisions a config names (empty for always-latest). */
-function revisionsNamed(config: TrafficConfig | undefined): string[] {
-  return config !== undefined && 'trafficSplitManual' in config ? config.trafficSplitManual.targets.map((target) => target.runtimeRevisionName) : [];
-}
-
 /** Smooth weighted round robin over one config's targets: each call's revision, in a fixed order. */
 export class TrafficSplitter {
   readonly #current = new Map<string, number>();

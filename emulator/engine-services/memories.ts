@@ -18,7 +18,6 @@ import {
   optionalArray,
   optionalBoolean,
   optionalDurationMs,
-  optionalObject,
   optionalString,
   optionalTimestampMs,
   requiredString,

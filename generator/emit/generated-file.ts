@@ -57,11 +57,6 @@ export function code(strings: TemplateStringsArray, ...values: Interpolation[]):
   return { kind: 'code', parts };
 }
 
-/** Lines of code joined by newlines. */
-function lines(...items: readonly (string | Code)[]): Code {
-  return { kind: 'code', parts: items.flatMap((item, i) => (i === 0 ? [item] : ['\n', item])) };
-}
-
 interface Use {
   typeOnly: boolean;
   readonly symbol: ImportSymbol;

@@ -8,7 +8,6 @@
 import { z } from 'zod';
 
 export const a2aProtocolVersions = ['1.0', '0.3'] as const;
-type A2AProtocolVersionName = (typeof a2aProtocolVersions)[number];
 
 const text = (what: string, max: number) =>
   z

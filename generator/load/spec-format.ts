@@ -12,7 +12,7 @@ import { importExtensions, runtimeModes } from './spec-defaults.js';
 
 export const specFormatVersion = 1;
 
-export { type ImportExtension, type RuntimeMode } from './spec-defaults.js';
+export type { ImportExtension, RuntimeMode } from './spec-defaults.js';
 
 const typeNames = jsonTypes.map((t) => JSON.stringify(t)).join(', ');
 const jsonType = z.enum(jsonTypes as readonly JsonType[] as [JsonType, ...JsonType[]]);
