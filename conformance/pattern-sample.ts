@@ -64,18 +64,21 @@ function lengthOf(nodes: readonly Node[], extra: number): number {
 }
 
 function render(nodes: readonly Node[], extra: number): string {
-  return nodes
-    .map((node) => {
-      switch (node.kind) {
-        case 'text':
-          return node.text;
-        case 'group':
-          return render(node.body, extra);
-        case 'repeat':
-          return render([node.node], extra).repeat(node.min + (node.unbounded ? extra : 0));
-      }
-    })
-    .join('');
+  return (
+    nodes
+      // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every kind of Node (tsc checks it)
+      .map((node) => {
+        switch (node.kind) {
+          case 'text':
+            return node.text;
+          case 'group':
+            return render(node.body, extra);
+          case 'repeat':
+            return render([node.node], extra).repeat(node.min + (node.unbounded ? extra : 0));
+        }
+      })
+      .join('')
+  );
 }
 
 class Parser {

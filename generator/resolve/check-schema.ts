@@ -134,7 +134,9 @@ export function checkSchema(schema: JsonSchema, path: SpecPath, names: SchemaNam
   }
   if (schema.items !== undefined) checkSchema(schema.items, [...path, 'items'], names, problems);
   for (const keyword of ['anyOf', 'oneOf', 'allOf'] as const) {
-    schema[keyword]?.forEach((member, i) => checkSchema(member, [...path, keyword, i], names, problems));
+    schema[keyword]?.forEach((member, i) => {
+      checkSchema(member, [...path, keyword, i], names, problems);
+    });
   }
   if (schema.not !== undefined) checkSchema(schema.not, [...path, 'not'], names, problems);
   if (typeof schema.additionalProperties === 'object') {

@@ -31,10 +31,10 @@ function valuesOf(schema: JsonSchema, path: SpecPath): Value[] {
   }
   if (schema.enum !== undefined) {
     const { enum: values_, ...rest } = schema;
-    values_.forEach((value, i) => values.push({ what: 'the enum value', value, path: [...path, 'enum', i], schema: rest }));
+    for (const [i, value] of values_.entries()) values.push({ what: 'the enum value', value, path: [...path, 'enum', i], schema: rest });
   }
   if (schema.example !== undefined) values.push({ what: 'the example', value: schema.example, path: [...path, 'example'], schema });
-  schema.examples?.forEach((value, i) => values.push({ what: 'the example', value, path: [...path, 'examples', i], schema }));
+  for (const [i, value] of (schema.examples ?? []).entries()) values.push({ what: 'the example', value, path: [...path, 'examples', i], schema });
   return values;
 }
 

@@ -56,7 +56,7 @@ for (const file of project.getSourceFiles()) {
         if (inserts.length > 0) {
           const body = member.getBody();
           const first = body.getStatements()[0];
-          const afterSuper = first && first.getText().startsWith('super(') ? first.getEnd() : body.getStart() + 1;
+          const afterSuper = first?.getText().startsWith('super(') ? first.getEnd() : body.getStart() + 1;
           edit(member, afterSuper, afterSuper, `\n${inserts.join('\n')}\n`);
         }
         continue;

@@ -92,7 +92,7 @@ function variants(sample: unknown): Variant[] {
   const visit = (value: unknown, at: string, rebuild: (replacement: unknown) => unknown): void => {
     for (const probe of probes) out.push({ event: rebuild(probe), change: `${at} = ${JSON.stringify(probe)}` });
     if (Array.isArray(value)) {
-      value.forEach((item, i) => visit(item, `${at}[${i}]`, (replacement) => rebuild(value.map((other, j) => (j === i ? replacement : other)))));
+      for (const [i, item] of value.entries()) visit(item, `${at}[${i}]`, (replacement) => rebuild(value.map((other, j) => (j === i ? replacement : other))));
     } else if (value !== null && typeof value === 'object') {
       const record = value as Record<string, unknown>;
       out.push({ event: rebuild({ ...record, added_key: 'x' }), change: `${at} + added_key` });

@@ -134,7 +134,7 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
     const kind = routeKind(path);
     if (kind === undefined) return reply.refuse(unknownRoute(path));
     const tracing = this.#settings.tracing;
-    if (tracing !== undefined && tracing.recording()) reply.span = new CallSpan(tracing, req, res, path);
+    if (tracing?.recording()) reply.span = new CallSpan(tracing, req, res, path);
     const refused = checkMethod(req, res, path) ?? checkMediaType(req);
     if (refused !== undefined) return reply.refuse(refused);
 
@@ -294,7 +294,7 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
       reply.span?.recordError(error, message);
     }
     const stream = this.#pump?.stream;
-    if (stream !== undefined && stream.hasOutput) {
+    if (stream?.hasOutput) {
       reply.end(200, () => stream.finish(errorLine(status, http, message)));
       return;
     }
