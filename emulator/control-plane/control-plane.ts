@@ -7,6 +7,7 @@
  * reaches that revision only. The engine dev started with (`--spec`) is listed and readable, but
  * not changed: deploy creates another.
  */
+
 import { randomBytes } from 'node:crypto';
 import type { EmulatorCore } from '../core.js';
 import { typeUrl } from '../engine-services/operations.js';
@@ -20,6 +21,7 @@ import { type Operation, OperationStore } from './operations.js';
 import type * as ProtoCheck from './proto-check.js';
 import { type Backend, type CoreSettings, type Revision, startRevision } from './revision.js';
 import { checkTraffic, type TrafficConfig, TrafficSplitter } from './traffic.js';
+import type * as UpdateMask from './update-mask.js';
 
 /**
  * The published protos, and protobufjs that reads them, load on the first management call
@@ -37,8 +39,6 @@ function readers(): NonNullable<typeof protoReaders> {
   if (protoReaders === undefined) throw new Error('the control plane read a request before loadProtoReaders() finished');
   return protoReaders;
 }
-
-import type * as UpdateMask from './update-mask.js';
 
 export interface ControlPlaneOptions {
   /** The engine dev started with: listed and readable as it is, never changed. */

@@ -55,7 +55,7 @@ export function checkValues(
   const builder = liveBuilder(named);
   const reported = problems.length;
   for (const value of values) {
-    let result;
+    let result: ReturnType<ReturnType<typeof buildZod>['safeParse']>;
     try {
       result = buildZod(value.schema, builder).safeParse(value.value, { reportInput: true, error: typeMismatch });
     } catch (error) {

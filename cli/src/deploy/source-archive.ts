@@ -13,6 +13,7 @@
  * the same Node.js. Every path in a message is escaped (emulator/printable-text.ts): names are the project's.
  */
 import { createHash } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import { lstat, readdir, readFile, readlink, realpath } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -163,7 +164,7 @@ async function walk(root: string, rules: IgnoreRules, options: PackOptions): Pro
       } else if (!entry.isFile()) {
         leftOut.push({ path, why: 'not a regular file (a socket, FIFO or device)' });
       } else {
-        let stats;
+        let stats: Stats;
         try {
           stats = await lstat(absolute);
         } catch (error) {
@@ -193,7 +194,7 @@ async function checkDockerfile(root: string, rules: IgnoreRules, files: readonly
   const orImage = 'or build and push an image and set deploy.image';
   const refused = leftOut.find((entry) => entry.path === 'Dockerfile' && entry.secret !== undefined);
   if (refused !== undefined) throw new SourceArchiveError(`${why}, and the project's Dockerfile looks like a secret (${refused.why}); it is never packed`);
-  let stats;
+  let stats: Stats;
   try {
     stats = await lstat(join(root, 'Dockerfile'));
   } catch {

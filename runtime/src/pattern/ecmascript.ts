@@ -295,7 +295,7 @@ class Translator {
       case '{':
       case '}':
       case ']':
-        this.#fail(c === ')' ? 'an unmatched )' : `a lone ${c}`, c, start);
+        return this.#fail(c === ')' ? 'an unmatched )' : `a lone ${c}`, c, start);
       default:
         return literal(this.#codePoint());
     }

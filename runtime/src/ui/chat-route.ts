@@ -106,6 +106,7 @@ async function* replay(first: IteratorResult<unknown>, iterator: AsyncIterator<u
 }
 
 /** A stream that throws at once: how an error of `events` reaches the browser as the stream's `error` chunk. */
+// biome-ignore lint/correctness/useYield: a generator on purpose, so the error comes out of the stream, not the call
 async function* failing(error: unknown): AsyncGenerator<never> {
   throw error;
 }
