@@ -174,7 +174,7 @@ describe('streaming calls', () => {
     const client = createClientCore(table, { baseUrl: fixture!.url, resourceName, token: 't' });
     const seen: unknown[] = [];
     const failure = await (async () => {
-      for await (const event of client['async_stream_query']?.({ user_id: 'u', message: 'm' }) as AsyncIterable<unknown>) seen.push(event);
+      for await (const event of client['async_stream_query']!({ user_id: 'u', message: 'm' }) as AsyncIterable<unknown>) seen.push(event);
     })().catch((e: unknown) => e);
     expect(seen).toEqual([events[0]]);
     expect(failure).toBeInstanceOf(AgentApiError);
@@ -232,7 +232,7 @@ describe('cancellation', () => {
     const server = await endlessStream();
     const client = createClientCore(table, { baseUrl: fixture!.url, resourceName, token: 't' });
     const seen: unknown[] = [];
-    for await (const event of client['async_stream_query']?.({ user_id: 'u', message: 'm' }) as AsyncIterable<unknown>) {
+    for await (const event of client['async_stream_query']!({ user_id: 'u', message: 'm' }) as AsyncIterable<unknown>) {
       seen.push(event);
       if (seen.length === 3) break;
     }
@@ -247,7 +247,7 @@ describe('cancellation', () => {
     const controller = new AbortController();
     const seen: unknown[] = [];
     const failure = await (async () => {
-      for await (const event of client['async_stream_query']?.({ user_id: 'u', message: 'm' }, { signal: controller.signal }) as AsyncIterable<unknown>) {
+      for await (const event of client['async_stream_query']!({ user_id: 'u', message: 'm' }, { signal: controller.signal }) as AsyncIterable<unknown>) {
         seen.push(event);
         if (seen.length === 2) controller.abort(new Error('user gave up'));
       }

@@ -20,6 +20,7 @@ import * as bundledRoot from '../fixtures/bundle/expected/runtime/index.js';
 import * as bundledServer from '../fixtures/bundle/expected/runtime/server/index.js';
 
 declare module 'vitest' {
+  // biome-ignore lint/suspicious/noExportsInTest: a declaration merged into vitest's types, not an export of this file
   export interface ProvidedContext {
     /** Set per project in vitest.config.ts. */
     runtimeUnderTest: 'package' | 'bundled';

@@ -78,8 +78,11 @@ async function helloStream(path: string): Promise<Greeting[]> {
     .map((line) => JSON.parse(line) as Greeting);
 }
 
-const count = (values: readonly (string | null)[]): Record<string, number> =>
-  values.reduce<Record<string, number>>((counts, value) => ({ ...counts, [String(value)]: (counts[String(value)] ?? 0) + 1 }), {});
+function count(values: readonly (string | null)[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[String(value)] = (counts[String(value)] ?? 0) + 1;
+  return counts;
+}
 
 describe('revisions with their own containers', () => {
   let name: string;

@@ -126,7 +126,7 @@ describe('agentgen dev --grpc-port / --no-grpc', () => {
 
   it('a gRPC port in use is a clear start-up error', async () => {
     const busy = await listenOn(0);
-    const port = (busy?.address() as { port: number }).port;
+    const port = (busy!.address() as { port: number }).port;
     try {
       const refused = await startEmulator({ container: 'http://127.0.0.1:9', manifest, port: 0, grpcPort: port, logger: () => {} }).catch(
         (error: unknown) => error,
@@ -152,7 +152,7 @@ describe('agentgen dev --grpc-port / --no-grpc', () => {
 
   it('agentgen dev names the taken gRPC port and --grpc-port / --no-grpc, in one line behind one prefix', async () => {
     const busy = await listenOn(0);
-    const port = (busy?.address() as { port: number }).port;
+    const port = (busy!.address() as { port: number }).port;
     try {
       expect(await cliRefusal(['--port', '0', '--grpc-port', String(port)])).toEqual({
         code: 1,

@@ -117,7 +117,7 @@ describe('chat-ui refuses what its page would not send', () => {
     const answered = (count: number) =>
       new Promise<void>((done, fail) => {
         const check = (): void => {
-          if ([...received.matchAll(/^HTTP\/1\.1 \d{3}[^]*?\r\n\r\n[^]*?\}/gm)].length >= count) done();
+          if ([...received.matchAll(/^HTTP\/1\.1 \d{3}[\s\S]*?\r\n\r\n[\s\S]*?\}/gm)].length >= count) done();
         };
         socket.on('data', (chunk: Buffer) => {
           received += chunk.toString('latin1');

@@ -135,6 +135,7 @@ describe('examples/chat-ui in Chromium', () => {
     const tool = page.locator('#messages .tool-call');
     expect(await tool.getAttribute('data-tool-call-id')).toBe(await page.locator('#messages .tool-result').getAttribute('data-tool-call-id'));
     // The answer once on the whole page.
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText is what the page shows (hidden text left out), the thing checked
     expect((await page.locator('body').innerText()).split(answer).length - 1).toBe(1);
     const file = process.env['UPDATE_SCREENSHOT'] === '1' ? join(chatDir, 'screenshot.png') : join(temp, 'screenshot.png');
     await page.screenshot({ path: file, fullPage: true });
@@ -177,6 +178,7 @@ describe('examples/chat-ui in Chromium', () => {
     await page.waitForFunction(() => document.body.dataset['state'] === 'idle' && document.querySelector('#messages .assistant') !== null);
     expect(pageErrors).toEqual([]);
     expect((await shown(page)).map((item) => item.text)).toEqual(['Paris?', 'It is raining in Paris.']);
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText is what the page shows (hidden text left out), the thing checked
     expect(await page.locator('body').innerText()).not.toContain('sunny');
     await page.close();
   }, 60_000);

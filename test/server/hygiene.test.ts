@@ -74,7 +74,7 @@ describe('an unexpected exception', () => {
     const [entry] = logOf('throws');
     expect(entry).toMatchObject({ level: 'error', status: 500, errorId: id });
     expect(entry?.message).toBe(`operation "throws" failed: database password ${secret} rejected`);
-    expect((entry?.error as Error).stack).toContain('hygiene.test.ts');
+    expect((entry!.error as Error).stack).toContain('hygiene.test.ts');
   });
 
   it('gives each failure its own id', async () => {

@@ -183,7 +183,9 @@ describe('defaults', () => {
 
   test('the client may leave out what has a default; the handler type has it', async () => {
     // Checked by tsc (npm run typecheck): `retries` and `options` are optional for a caller, always there for a handler.
+    // biome-ignore lint/complexity/noBannedTypes: {} extends Pick<...> is how a type asks whether every picked key is optional
     const callerMayOmit: {} extends Pick<T.CheckCallInput, 'retries' | 'options'> ? true : false = true;
+    // biome-ignore lint/complexity/noBannedTypes: {} extends Pick<...> is how a type asks whether every picked key is optional
     const handlerHas: {} extends Pick<T.CheckInput, 'retries'> | Pick<T.CheckInput, 'options'> ? false : true = true;
     const { agent } = client();
     const callInput: T.CheckCallInput = { name: 'abc' };

@@ -62,12 +62,14 @@ const ops = {
   },
   gen_throws_first_tick: async function* () {
     throw new Error('before any event');
-    yield {}; // eslint-disable-line no-unreachable
+    // biome-ignore lint/correctness/noUnreachable: the yield makes this a generator that throws on its first tick
+    yield {};
   },
   gen_throws_after_wait: async function* () {
     await sleep(5);
     throw new Error('after headers');
-    yield {}; // eslint-disable-line no-unreachable
+    // biome-ignore lint/correctness/noUnreachable: the yield makes this a generator that throws after a wait
+    yield {};
   },
   /** An async handler that checks something over I/O (AgentApp finding a session) before it has events. */
   promise_rejects_after_wait: async () => {
