@@ -7,6 +7,7 @@
  * zod is loaded on first use (`schema/live-zod.ts`): a spec without values, and the standard
  * surface, never load it here.
  */
+import type { ZodSafeParseResult } from 'zod';
 import type { JsonSchema } from '../../spec/index.js';
 import type { SpecProblem } from '../load/spec-error.js';
 import { liveBuilder } from '../schema/live-zod.js';
@@ -55,7 +56,7 @@ export function checkValues(
   const builder = liveBuilder(named);
   const reported = problems.length;
   for (const value of values) {
-    let result: ReturnType<ReturnType<typeof buildZod>['safeParse']>;
+    let result: ZodSafeParseResult<unknown>;
     try {
       result = buildZod(value.schema, builder).safeParse(value.value, { reportInput: true, error: typeMismatch });
     } catch (error) {
