@@ -19,6 +19,7 @@ export function documentationFiles(): string[] {
   return [
     'README.md',
     'CONTRIBUTING.md',
+    'CHANGELOG.md',
     ...docs,
     'cli/README.md',
     'runtime/README.md',
