@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** The runtime as `runtime: bundle` copies it into a generated folder (the golden example). */
 const bundledRuntime = (file: string): string => fileURLToPath(new URL(`./test/fixtures/bundle/expected/runtime/${file}`, import.meta.url));

@@ -8,10 +8,11 @@
 //
 // The model is a scripted `BaseLlm` (no network), so the numbers are AgentApp + ADK overhead,
 // not model latency: on a real model the difference disappears in the model's seconds.
-import { median, recordResult, spread } from './result.mjs';
+
 import { parseArgs } from 'node:util';
-import { InMemorySessionService, Runner, createEvent } from '@google/adk';
 import { AgentApp, eventToWire } from '@agentgen/agent-app';
+import { createEvent, InMemorySessionService, Runner } from '@google/adk';
+import { median, recordResult, spread } from './result.mjs';
 import { weatherAgent as agent } from './weather-agent.mjs';
 
 const { values } = parseArgs({ options: { turns: { type: 'string', default: '300' }, rounds: { type: 'string', default: '7' } } });

@@ -9,11 +9,12 @@
 // measured here.
 //
 //   npm run bench -- bundle        (or: node bench/client-bundle.mjs [--entry FILE])
-import { recordResult } from './result.mjs';
-import { gzipSync } from 'node:zlib';
+
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { recordResult } from './result.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({ options: { entry: { type: 'string', default: 'generated/client.ts' } } });

@@ -6,7 +6,7 @@ import { sessionFor } from './peers/workload.mjs';
 
 const none = () => null;
 const empty = async function* () {};
-async function* slow(input, context) {
+async function* slow(_input, context) {
   for (let i = 0; !context.signal.aborted; i++) {
     yield { id: `e${i}`, author: 'agent', content: { role: 'model', parts: [{ text: `tick ${i} ` }] }, partial: true };
     await new Promise((resolve) => setTimeout(resolve, 200));

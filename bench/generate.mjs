@@ -15,9 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadAssets } from '../cli/dist/generator/assets.js';
 import { emitAll } from '../cli/dist/generator/emit/emit-all.js';
+import { tsMorph } from '../cli/dist/generator/emit/ts-morph.js';
 import { noSpecSource, parseSpec } from '../cli/dist/generator/load/load-spec.js';
 import { resolve } from '../cli/dist/generator/resolve/resolve.js';
-import { tsMorph } from '../cli/dist/generator/emit/ts-morph.js';
 import { median, recordResult, spread } from './result.mjs';
 import { scaleSpec } from './scale-spec.mjs';
 

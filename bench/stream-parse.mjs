@@ -7,9 +7,10 @@
 //
 // A second pair measures the whole streaming path of the client (fetch Response → async iterator
 // → for await) against the plain loop reading the same ReadableStream, without a network.
-import { median, recordResult, spread } from './result.mjs';
+
 import { parseArgs } from 'node:util';
 import { createClientCore, StreamLineReader } from '@agentgen/runtime/client';
+import { median, recordResult, spread } from './result.mjs';
 
 const { values } = parseArgs({
   options: {

@@ -50,11 +50,12 @@
 // Only the measured turn is counted and timed; the session and its history are built before it.
 // Per run, each setup's p50 over `--turns` turns; reported: the median of the runs' p50s, their
 // min–max, and the ratio to the floor's median p50 in the same run.
-import { InMemorySessionService, Runner } from '@google/adk';
-import { DatabaseSessionService } from '@google/adk/sessions/database';
+
 import { Agent, createServer, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { InMemorySessionService, Runner } from '@google/adk';
+import { DatabaseSessionService } from '@google/adk/sessions/database';
 import nodePostgres from 'pg';
 import { median, recordResult, spread } from './result.mjs';
 import { loadHarness } from './ts-harness.mjs';

@@ -11,12 +11,13 @@
 // Run: npm run bench:typecheck -- [sizes, default 1000,5000] [--tsc 5|7] [--runs 3] [--heap 4096] [--files types,validators,...] [--tag NAME]
 // --tag names the work folder (under node_modules/.cache/), so that two checkouts can run side by side.
 // --files narrows what tsc is given (the other files are still reached through imports).
-import { median, recordResult, spread } from './result.mjs';
+
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compilers, tscCommand } from '../test/tsc/compilers.mjs';
+import { median, recordResult, spread } from './result.mjs';
 import { scaleSpec, strictCompilerOptions } from './scale-spec.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -8,8 +8,8 @@
  * for with a public-looking `Host`, as the passthrough forwards a call: a container that echoes
  * the host passes; one that hard-codes `localhost` does not.
  */
-import { describe, describeRaw, statusOf, type Observation } from './observe.js';
-import { result, type RunState } from './state.js';
+import { describe, describeRaw, type Observation, statusOf } from './observe.js';
+import { type RunState, result } from './state.js';
 import type { CaseResult, ConformanceA2A } from './types.js';
 
 /** The host the card is asked for with: the runtime's own, as a caller's request reaches the container. */

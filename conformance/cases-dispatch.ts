@@ -5,8 +5,8 @@
  * `public_send`) instead of in the declared list is caught. Each must be refused with a 4xx; the
  * probes run last, so the final "still serving" case tells whether one of them broke the container.
  */
-import { describe, signature, statusOf, type Observation } from './observe.js';
-import { callOnce, envelopeBody, result, type RunState, type Verdict } from './state.js';
+import { describe, type Observation, signature, statusOf } from './observe.js';
+import { callOnce, envelopeBody, type RunState, result, type Verdict } from './state.js';
 import type { CaseResult } from './types.js';
 
 /** Names that exist on objects although nobody declared them, by the language that has them. */

@@ -3,9 +3,9 @@
  * string, a missing `input`). They need no valid input: each is judged from refusals, or by
  * comparing two answers that must be equal.
  */
-import { describe, signature, statusOf, type Observation } from './observe.js';
+import { describe, type Observation, signature, statusOf } from './observe.js';
 import type { RuleName } from './rules.js';
-import { callOnce, envelopeBody, result, routeOf, type RunState, type Verdict } from './state.js';
+import { callOnce, envelopeBody, type RunState, result, routeOf, type Verdict } from './state.js';
 import type { CaseResult } from './types.js';
 
 /** Exactly `expected` passes; another 4xx is advice; a 2xx, a 5xx or no answer breaks the rule. */

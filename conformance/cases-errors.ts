@@ -4,7 +4,7 @@
  * shape and the reference's Python server answers FastAPI's `{"detail": ...}`).
  */
 import { describeRaw, mediaType } from './observe.js';
-import { result, type RunState } from './state.js';
+import { type RunState, result } from './state.js';
 import type { CaseResult } from './types.js';
 
 export function errorShapeCase(state: RunState): CaseResult {

@@ -4,8 +4,8 @@
  * and should succeed (the success path, judged further in `cases-results.ts`); on the other route
  * it is refused (by its `api_mode`).
  */
-import { describe, errorMessage, statusOf, type Observation } from './observe.js';
-import { callOnce, envelopeBody, isStream, isUnknownAnswer, otherRoute, result, routeOf, type PlannedInput, type RunState } from './state.js';
+import { describe, errorMessage, type Observation, statusOf } from './observe.js';
+import { callOnce, envelopeBody, isStream, isUnknownAnswer, otherRoute, type PlannedInput, type RunState, result, routeOf } from './state.js';
 import type { CaseResult, CheckedEntry } from './types.js';
 
 export async function operationCases(state: RunState): Promise<CaseResult[]> {

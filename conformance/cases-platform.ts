@@ -5,7 +5,7 @@
  * `/health`, killing a container that answers them with a redirect.
  */
 import { describe, signature, statusOf } from './observe.js';
-import { envelopeBody, result, type RunState, type Verdict } from './state.js';
+import { envelopeBody, type RunState, result, type Verdict } from './state.js';
 import type { CaseResult } from './types.js';
 
 /** The header as the runtime forwards it. */

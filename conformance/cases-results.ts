@@ -4,9 +4,10 @@
  * schema, and a disconnect mid-stream. Each runs for the operations that answered 2xx to their
  * planned input; for the others it is reported as not checked, with the reason.
  */
-import { describe, describeRaw, mediaType, signature } from './observe.js';
+
 import { streamContainerRoute } from '../contract/index.js';
-import { callOnce, envelopeBody, isStream, result, type RunState } from './state.js';
+import { describe, describeRaw, mediaType, signature } from './observe.js';
+import { callOnce, envelopeBody, isStream, type RunState, result } from './state.js';
 import type { CaseResult, CheckedEntry } from './types.js';
 
 const maxLines = 1_000;

@@ -3,8 +3,9 @@
  * number of body chunks out, with a hard time-out so a hanging container is an observation, not
  * a hung checker. Used by the conformance checker and by the server tests.
  */
-import { request as httpRequest } from 'node:http';
+
 import type { Agent, ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
 export interface ProbeRequest {
@@ -104,52 +105,54 @@ export function openStream(baseUrl: string, request: ProbeRequest): Promise<Open
 }
 
 class LineReader implements OpenStream {
-  private buffered = '';
-  private ended = false;
-  private failure: Error | undefined;
-  private wake: (() => void) | undefined;
+  #buffered = '';
+  #ended = false;
+  #failure: Error | undefined;
+  #wake: (() => void) | undefined;
   readonly status: number;
   readonly headers: IncomingHttpHeaders;
 
-  constructor(
-    private readonly req: ClientRequest,
-    private readonly res: IncomingMessage,
-  ) {
+  readonly #res: IncomingMessage;
+  readonly #req: ClientRequest;
+  constructor(req: ClientRequest, res: IncomingMessage) {
+    this.#req = req;
+    this.#res = res;
+
     this.status = res.statusCode ?? 0;
     this.headers = res.headers;
     res.setEncoding('utf8');
     res.on('data', (text: string) => {
-      this.buffered += text;
-      this.notify();
+      this.#buffered += text;
+      this.#notify();
     });
     res.on('end', () => {
-      this.ended = true;
-      this.notify();
+      this.#ended = true;
+      this.#notify();
     });
     res.on('error', (error: Error) => {
-      this.failure = new ProbeError(`the stream broke off: ${describeNetError(error)}`);
-      this.notify();
+      this.#failure = new ProbeError(`the stream broke off: ${describeNetError(error)}`);
+      this.#notify();
     });
     // Keep listening for socket errors after the response started, so a reset is not unhandled.
     req.on('error', (error: Error) => {
-      this.failure ??= new ProbeError(`the stream broke off: ${describeNetError(error)}`);
-      this.notify();
+      this.#failure ??= new ProbeError(`the stream broke off: ${describeNetError(error)}`);
+      this.#notify();
     });
   }
 
-  private notify(): void {
-    const wake = this.wake;
-    this.wake = undefined;
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
     wake?.();
   }
 
-  private waitForData(timeoutMs: number, what: string): Promise<void> {
+  #waitForData(timeoutMs: number, what: string): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.wake = undefined;
+        this.#wake = undefined;
         reject(new ProbeError(`no ${what} within ${timeoutMs} ms`));
       }, timeoutMs);
-      this.wake = () => {
+      this.#wake = () => {
         clearTimeout(timer);
         resolve();
       };
@@ -158,35 +161,35 @@ class LineReader implements OpenStream {
 
   async nextLine(timeoutMs = 10_000): Promise<string | undefined> {
     for (;;) {
-      const newline = this.buffered.indexOf('\n');
+      const newline = this.#buffered.indexOf('\n');
       if (newline !== -1) {
-        const line = this.buffered.slice(0, newline);
-        this.buffered = this.buffered.slice(newline + 1);
+        const line = this.#buffered.slice(0, newline);
+        this.#buffered = this.#buffered.slice(newline + 1);
         return line;
       }
-      if (this.failure !== undefined) throw this.failure;
-      if (this.ended) {
-        const last = this.buffered;
-        this.buffered = '';
+      if (this.#failure !== undefined) throw this.#failure;
+      if (this.#ended) {
+        const last = this.#buffered;
+        this.#buffered = '';
         return last === '' ? undefined : last;
       }
-      await this.waitForData(timeoutMs, 'next line');
+      await this.#waitForData(timeoutMs, 'next line');
     }
   }
 
   async rest(timeoutMs = 10_000): Promise<string> {
-    while (!this.ended) {
-      if (this.failure !== undefined) throw this.failure;
-      await this.waitForData(timeoutMs, 'end of stream');
+    while (!this.#ended) {
+      if (this.#failure !== undefined) throw this.#failure;
+      await this.#waitForData(timeoutMs, 'end of stream');
     }
-    const all = this.buffered;
-    this.buffered = '';
+    const all = this.#buffered;
+    this.#buffered = '';
     return all;
   }
 
   hangUp(): void {
-    this.res.destroy();
-    this.req.destroy();
+    this.#res.destroy();
+    this.#req.destroy();
   }
 }
 

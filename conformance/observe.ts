@@ -3,7 +3,7 @@
  * response goes through here, so the error-shape case can judge all error bodies seen in a run.
  */
 import { Agent } from 'node:http';
-import { openStream, probe, type OpenStream, type ProbeRequest, type ProbeResponse } from './http.js';
+import { type OpenStream, openStream, type ProbeRequest, type ProbeResponse, probe } from './http.js';
 
 /** An answer, or why there was none (connection refused or reset, time-out). */
 export type Observation = { readonly res: ProbeResponse } | { readonly failure: string };
@@ -20,7 +20,7 @@ export class Observer {
    * A fresh connection per probe: a container that closes a connection after one answer (or a
    * crash) must not make the next probe fail on a reused socket.
    */
-  private readonly agent = new Agent({ keepAlive: false });
+  readonly #agent = new Agent({ keepAlive: false });
 
   constructor(
     readonly url: string,
@@ -29,7 +29,7 @@ export class Observer {
 
   async send(caseName: string, request: ProbeRequest): Promise<Observation> {
     try {
-      const res = await probe(this.url, { timeoutMs: this.timeoutMs, agent: this.agent, ...request });
+      const res = await probe(this.url, { timeoutMs: this.timeoutMs, agent: this.#agent, ...request });
       if (res.status >= 400) this.errors.push({ case: caseName, res });
       return { res };
     } catch (error) {
@@ -48,7 +48,7 @@ export class Observer {
   async open(caseName: string, path: string, body: string): Promise<Observation | { readonly stream: OpenStream }> {
     let stream: OpenStream;
     try {
-      stream = await openStream(this.url, { path, body, timeoutMs: this.timeoutMs, agent: this.agent });
+      stream = await openStream(this.url, { path, body, timeoutMs: this.timeoutMs, agent: this.#agent });
     } catch (error) {
       return { failure: (error as Error).message };
     }

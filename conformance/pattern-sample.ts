@@ -64,51 +64,57 @@ function lengthOf(nodes: readonly Node[], extra: number): number {
 }
 
 function render(nodes: readonly Node[], extra: number): string {
-  return nodes
-    .map((node) => {
-      switch (node.kind) {
-        case 'text':
-          return node.text;
-        case 'group':
-          return render(node.body, extra);
-        case 'repeat':
-          return render([node.node], extra).repeat(node.min + (node.unbounded ? extra : 0));
-      }
-    })
-    .join('');
+  return (
+    nodes
+      // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every kind of Node (tsc checks it)
+      .map((node) => {
+        switch (node.kind) {
+          case 'text':
+            return node.text;
+          case 'group':
+            return render(node.body, extra);
+          case 'repeat':
+            return render([node.node], extra).repeat(node.min + (node.unbounded ? extra : 0));
+        }
+      })
+      .join('')
+  );
 }
 
 class Parser {
-  private at = 0;
-  constructor(private readonly source: string) {}
+  #at = 0;
+  readonly #source: string;
+  constructor(source: string) {
+    this.#source = source;
+  }
 
   parse(): Node[] {
-    const nodes = this.alternatives();
-    if (this.at < this.source.length) throw new UnsupportedPatternError(`unexpected ${this.source[this.at]}`);
+    const nodes = this.#alternatives();
+    if (this.#at < this.#source.length) throw new UnsupportedPatternError(`unexpected ${this.#source[this.#at]}`);
     return nodes;
   }
 
   /** A sequence, then `|` and more sequences: only the first is rendered. */
-  private alternatives(): Node[] {
-    const first = this.sequence();
-    while (this.peek() === '|') {
-      this.at++;
-      this.sequence();
+  #alternatives(): Node[] {
+    const first = this.#sequence();
+    while (this.#peek() === '|') {
+      this.#at++;
+      this.#sequence();
     }
     return first;
   }
 
-  private sequence(): Node[] {
+  #sequence(): Node[] {
     const nodes: Node[] = [];
-    for (let c = this.peek(); c !== undefined && c !== '|' && c !== ')'; c = this.peek()) {
-      const atom = this.atom();
-      if (atom !== undefined) nodes.push(this.quantified(atom));
+    for (let c = this.#peek(); c !== undefined && c !== '|' && c !== ')'; c = this.#peek()) {
+      const atom = this.#atom();
+      if (atom !== undefined) nodes.push(this.#quantified(atom));
     }
     return nodes;
   }
 
-  private atom(): Node | undefined {
-    const c = this.source[this.at++]!;
+  #atom(): Node | undefined {
+    const c = this.#source[this.#at++]!;
     switch (c) {
       case '^':
       case '$':
@@ -116,14 +122,14 @@ class Parser {
       case '.':
         return { kind: 'text', text: 'a' };
       case '\\':
-        return { kind: 'text', text: this.escape() };
+        return { kind: 'text', text: this.#escape() };
       case '[':
-        return { kind: 'text', text: this.charClass() };
+        return { kind: 'text', text: this.#charClass() };
       case '(': {
-        if (this.source.startsWith('?:', this.at)) this.at += 2;
-        else if (this.peek() === '?') throw new UnsupportedPatternError('lookaround or named group');
-        const body = this.alternatives();
-        if (this.source[this.at++] !== ')') throw new UnsupportedPatternError('unclosed group');
+        if (this.#source.startsWith('?:', this.#at)) this.#at += 2;
+        else if (this.#peek() === '?') throw new UnsupportedPatternError('lookaround or named group');
+        const body = this.#alternatives();
+        if (this.#source[this.#at++] !== ')') throw new UnsupportedPatternError('unclosed group');
         return { kind: 'group', body };
       }
       case '*':
@@ -136,33 +142,33 @@ class Parser {
     }
   }
 
-  private escape(): string {
-    const c = this.source[this.at++];
+  #escape(): string {
+    const c = this.#source[this.#at++];
     if (c === undefined) throw new UnsupportedPatternError('trailing backslash');
     if (c === 'b' || c === 'B' || /[1-9kpPuxc]/.test(c)) throw new UnsupportedPatternError(`\\${c}`);
     return escapes[c] ?? c;
   }
 
-  private charClass(): string {
-    const negated = this.peek() === '^';
-    if (negated) this.at++;
+  #charClass(): string {
+    const negated = this.#peek() === '^';
+    if (negated) this.#at++;
     const members: string[] = [];
     let first: string | undefined;
-    while (this.peek() !== ']') {
-      if (this.peek() === undefined) throw new UnsupportedPatternError('unclosed class');
-      let c = this.source[this.at++]!;
-      if (c === '\\') c = this.escape();
-      if (this.peek() === '-' && this.source[this.at + 1] !== ']' && this.source[this.at + 1] !== undefined) {
-        this.at++;
-        let end = this.source[this.at++]!;
-        if (end === '\\') end = this.escape();
+    while (this.#peek() !== ']') {
+      if (this.#peek() === undefined) throw new UnsupportedPatternError('unclosed class');
+      let c = this.#source[this.#at++]!;
+      if (c === '\\') c = this.#escape();
+      if (this.#peek() === '-' && this.#source[this.#at + 1] !== ']' && this.#source[this.#at + 1] !== undefined) {
+        this.#at++;
+        let end = this.#source[this.#at++]!;
+        if (end === '\\') end = this.#escape();
         for (let code = c.codePointAt(0)!; code <= end.codePointAt(0)! && members.length < 256; code++) members.push(String.fromCodePoint(code));
       } else {
         members.push(c);
       }
       first ??= members[0];
     }
-    this.at++;
+    this.#at++;
     if (!negated) {
       if (first === undefined) throw new UnsupportedPatternError('empty class');
       return first;
@@ -172,23 +178,23 @@ class Parser {
     return allowed;
   }
 
-  private quantified(node: Node): Node {
-    const c = this.peek();
+  #quantified(node: Node): Node {
+    const c = this.#peek();
     let result: Node = node;
     if (c === '?' || c === '*') result = { kind: 'repeat', node, min: 0, unbounded: c === '*' };
     else if (c === '+') result = { kind: 'repeat', node, min: 1, unbounded: true };
     else if (c === '{') {
-      const match = /^\{(\d+)(,(\d*))?\}/.exec(this.source.slice(this.at));
+      const match = /^\{(\d+)(,(\d*))?\}/.exec(this.#source.slice(this.#at));
       if (match === null) return node;
-      this.at += match[0].length - 1;
+      this.#at += match[0].length - 1;
       result = { kind: 'repeat', node, min: Number(match[1]), unbounded: match[2] !== undefined && match[3] === '' };
     } else return node;
-    this.at++;
-    if (this.peek() === '?') this.at++;
+    this.#at++;
+    if (this.#peek() === '?') this.#at++;
     return result;
   }
 
-  private peek(): string | undefined {
-    return this.source[this.at];
+  #peek(): string | undefined {
+    return this.#source[this.#at];
   }
 }

@@ -1,6 +1,7 @@
 /** The checker's JSON report: every case with its rule, grade and status, and the summary counts. */
-import { conformancePassed } from './run.js';
+
 import { conformanceSummary } from './report.js';
+import { conformancePassed } from './run.js';
 import type { CaseResult } from './types.js';
 
 export function formatConformanceJson(results: readonly CaseResult[], strict = false): string {

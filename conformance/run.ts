@@ -8,15 +8,15 @@
 import { agentAppSurface, contractSchemas, isApiMode, type JsonSchema } from '../contract/index.js';
 import { a2aCases } from './cases-a2a.js';
 import { probeCases, stillServingCase, undeclaredCases } from './cases-dispatch.js';
-import { withContractInputs } from './contract-inputs.js';
 import { doubleEncodingCases, httpCases, missingInputCase } from './cases-envelope.js';
-import { forwardedContentTypeCases, livenessCases } from './cases-platform.js';
 import { errorShapeCase } from './cases-errors.js';
 import { operationCases } from './cases-operations.js';
+import { forwardedContentTypeCases, livenessCases } from './cases-platform.js';
 import { disconnectCase, streamCases, unaryCases } from './cases-results.js';
+import { withContractInputs } from './contract-inputs.js';
 import { clip, Observer } from './observe.js';
-import { schemaChecks, type SchemaCheck } from './schema-check.js';
-import { routesInUse, undeclaredName, type PlannedInput, type RunState } from './state.js';
+import { type SchemaCheck, schemaChecks } from './schema-check.js';
+import { type PlannedInput, type RunState, routesInUse, undeclaredName } from './state.js';
 import type { CaseResult, CheckedEntry, ConformanceOperation, ConformanceOptions } from './types.js';
 import { buildValue } from './valid-input.js';
 

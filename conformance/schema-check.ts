@@ -5,8 +5,8 @@
  * "the generated client accepts this result" cannot disagree.
  */
 import { isAnyJson, type JsonSchema } from '../contract/index.js';
-import { buildZod } from '../generator/schema/to-zod.js';
 import { liveBuilder } from '../generator/schema/live-zod.js';
+import { buildZod } from '../generator/schema/to-zod.js';
 import type { NamedSchemas } from './valid-input.js';
 
 /** Undefined when the value matches; else the first problem, with its path (`events.0.id: expected string`). */

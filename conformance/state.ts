@@ -1,8 +1,8 @@
 /** What the cases of one run share: the observer, the declared operations, and what earlier cases learned. */
 import { apiModeRouting, streamContainerRoute, unaryContainerRoute } from '../contract/index.js';
-import { envelopeBody, signature, type Observation, type Observer } from './observe.js';
 import type { ProbeResponse } from './http.js';
-import { rules, type RuleName } from './rules.js';
+import { envelopeBody, type Observation, type Observer, signature } from './observe.js';
+import { type RuleName, rules } from './rules.js';
 import type { SchemaCheck } from './schema-check.js';
 import type { CaseResult, CaseStatus, CheckedEntry } from './types.js';
 

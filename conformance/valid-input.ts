@@ -8,7 +8,7 @@
  * bounded whatever the spec: its value by `maxInputBytes`, its work by `maxSteps` and by building
  * each named schema once per depth.
  */
-import { isAnyJson, schemaTypes, type JsonSchema, type JsonType } from '../contract/index.js';
+import { isAnyJson, type JsonSchema, type JsonType, schemaTypes } from '../contract/index.js';
 import { patternSample } from './pattern-sample.js';
 
 export type Built = { readonly value: unknown } | { readonly unavailable: string };

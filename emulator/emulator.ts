@@ -5,22 +5,22 @@
  */
 import type { AddressInfo } from 'node:net';
 import { containerEnvironment, localAddress } from './containers/container-env.js';
-import { spawnContainer, type ContainerProcess } from './containers/container-process.js';
-import { createCore, type EmulatorCore } from './core/core.js';
-import { createEngineEndpoints, type EngineEndpoints } from './engine-services/serve.js';
-import { parseEngineName } from './google-api/engine-name.js';
+import { type ContainerProcess, spawnContainer } from './containers/container-process.js';
 import { ReplicaPool } from './containers/replicas.js';
-import { createRestFace, type RestFace } from './rest/rest-face.js';
-import { PublicError } from './google-api/status.js';
-import { isAddressInUse, PortInUseError } from './core/port-in-use.js';
 import { ControlPlane, loadProtoReaders } from './control-plane/control-plane.js';
 import { controlPlaneDispatch, controlPlaneRoutes } from './control-plane/http.js';
-import type { ApiDispatch } from './google-api/api-request.js';
-import { notFound } from './google-api/service-error.js';
 import type { Backend } from './control-plane/revision.js';
-import { checkOptions, defaultPort, type CheckedOptions, type EmulatorOptions } from './options.js';
+import { createCore, type EmulatorCore } from './core/core.js';
+import { isAddressInUse, PortInUseError } from './core/port-in-use.js';
+import { createEngineEndpoints, type EngineEndpoints } from './engine-services/serve.js';
+import type { ApiDispatch } from './google-api/api-request.js';
+import { parseEngineName } from './google-api/engine-name.js';
+import { notFound } from './google-api/service-error.js';
+import { PublicError } from './google-api/status.js';
 // Type only: the gRPC face and the protos load when a gRPC face is asked for, not on every start.
 import type { GrpcFace } from './grpc/grpc-face.js';
+import { type CheckedOptions, checkOptions, defaultPort, type EmulatorOptions } from './options.js';
+import { createRestFace, type RestFace } from './rest/rest-face.js';
 
 export interface Emulator {
   /** Base URL of the public API, e.g. `http://127.0.0.1:8600`. */

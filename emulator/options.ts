@@ -2,13 +2,14 @@
  * What `startEmulator` takes, and its checks: each option checked before anything starts, so a
  * bad value is an error naming the option and starts no container.
  */
-import { checkedTimeouts } from '@agentgen/runtime/server';
+
 import type { ServerOptions } from 'node:http';
+import { checkedTimeouts } from '@agentgen/runtime/server';
 import type { ManifestEntry } from '../contract/index.js';
+import { defaultMaxDepth } from './calls/envelope.js';
+import { buildMethodTable, type MethodTable } from './calls/manifest.js';
 import { checkSessionsMode, type SessionsMode } from './containers/container-env.js';
 import { defaultLivenessTiming, type LivenessTiming } from './containers/replica-liveness.js';
-import { buildMethodTable, type MethodTable } from './calls/manifest.js';
-import { defaultMaxDepth } from './calls/envelope.js';
 import type { ResourceDescription } from './core/resource.js';
 import { checkMaxDepth, streamLimitMs } from './limits.js';
 import type { RestFaceOptions } from './rest/rest-face.js';

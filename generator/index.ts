@@ -9,33 +9,34 @@
  * it is; what loads the contract, a parser, the templates or the printer is an async function that
  * imports its room when first called.
  */
-import type { DeployConfig } from './resolve/deploy-config.js';
-import type { ResolveOptions } from './resolve/resolve.js';
-import type { EmittedFile, Model } from './model.js';
-import type { LoadedSpec } from './load/load-spec.js';
+
 import type { ManifestEntry, ReasoningEngineBody } from '../contract/index.js';
 import type { SourceInput, SourceSummary } from './deploy/create-request.js';
 import type { TokenSource } from './deploy/shell.js';
-import type { CheckReport, SpecAndModel } from './pipeline.js';
-import type { WriteReport } from './write/write-policy.js';
+import type { LoadedSpec } from './load/load-spec.js';
 import { defaultSpecFile } from './load/spec-defaults.js';
+import type { EmittedFile, Model } from './model.js';
+import type { CheckReport, SpecAndModel } from './pipeline.js';
+import type { DeployConfig } from './resolve/deploy-config.js';
+import type { ResolveOptions } from './resolve/resolve.js';
+import type { WriteReport } from './write/write-policy.js';
 
-export { SpecError, inTextOrder, type SpecProblem } from './load/spec-error.js';
-export { defaultSpecFile, importExtensions, noSpecSource, runtimeModes, type ImportExtension, type RuntimeMode } from './load/spec-defaults.js';
-export { nearestName } from './nearest-name.js';
-export { generatorVersion } from './version.js';
-export { asyncQueryChange, resolveDeploy, type DeployConfig } from './resolve/deploy-config.js';
-export type { Environment } from './resolve/env-references.js';
-export { asyncQueryLabel, sourceDigestLabel } from './resolve/deploy-rules.js';
-export { lineComment, stringLiteral } from './schema/escape.js';
-export { tsMorph } from './emit/ts-morph.js';
-export type { A2AFaceModel, EmittedFile, Model } from './model.js';
-export type { LoadedSpec } from './load/load-spec.js';
-export type { ResolveOptions } from './resolve/resolve.js';
-export type { CheckReport, SpecAndModel } from './pipeline.js';
-export type { StaleFile, WriteReport } from './write/write-policy.js';
 export type { SourceSummary } from './deploy/create-request.js';
 export type { TokenSource } from './deploy/shell.js';
+export { tsMorph } from './emit/ts-morph.js';
+export type { LoadedSpec } from './load/load-spec.js';
+export { defaultSpecFile, type ImportExtension, importExtensions, noSpecSource, type RuntimeMode, runtimeModes } from './load/spec-defaults.js';
+export { inTextOrder, SpecError, type SpecProblem } from './load/spec-error.js';
+export type { A2AFaceModel, EmittedFile, Model } from './model.js';
+export { nearestName } from './nearest-name.js';
+export type { CheckReport, SpecAndModel } from './pipeline.js';
+export { asyncQueryChange, type DeployConfig, resolveDeploy } from './resolve/deploy-config.js';
+export { asyncQueryLabel, sourceDigestLabel } from './resolve/deploy-rules.js';
+export type { Environment } from './resolve/env-references.js';
+export type { ResolveOptions } from './resolve/resolve.js';
+export { lineComment, stringLiteral } from './schema/escape.js';
+export { generatorVersion } from './version.js';
+export type { StaleFile, WriteReport } from './write/write-policy.js';
 
 const pipeline = () => import('./pipeline.js');
 const createRequest = () => import('./deploy/create-request.js');

@@ -2,9 +2,10 @@
  * The resolved model: the one immutable input of every emitter. Built by `resolve/` from a
  * loaded spec and the contract data in `contract/`; emitters never see raw spec text.
  */
+
+import type { A2AFace } from '@agentgen/runtime/server';
 import type { ApiMode, ApiModeRouting, JsonSchema } from '../contract/index.js';
 import type { ImportExtension, RuntimeMode, UiProtocol } from './load/spec-format.js';
-import type { A2AFace } from '@agentgen/runtime/server';
 
 export interface OperationModel {
   /** As declared; a validated identifier (snake_case for the standard surface). */

@@ -6,11 +6,11 @@
  */
 import { access } from 'node:fs/promises';
 import type { LoadedSpec } from './load/load-spec.js';
-import type { EmittedFile, Model } from './model.js';
-import type { StaleFile, WriteReport } from './write/write-policy.js';
-import { withEveryProblem } from './resolve/every-problem.js';
-import { resolve, type ResolveOptions } from './resolve/resolve.js';
 import { defaultSpecFile, noSpecSource } from './load/spec-defaults.js';
+import type { EmittedFile, Model } from './model.js';
+import { withEveryProblem } from './resolve/every-problem.js';
+import { type ResolveOptions, resolve } from './resolve/resolve.js';
+import type { StaleFile, WriteReport } from './write/write-policy.js';
 
 /** What `resolve` makes the standard surface from: no spec document. */
 export const standardSurface: LoadedSpec = { source: noSpecSource, document: undefined, locate: () => undefined };

@@ -16,8 +16,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { A2APart, A2ATurn, A2ATurnUpdate } from '@agentgen/runtime/server';
-import type { AppCore } from './core.js';
 import { startStreamQuery } from './conversation.js';
+import type { AppCore } from './core.js';
 import type { WireEvent } from './wire.js';
 
 const callerChosenSessionId = /^[a-z][a-z0-9-]{0,62}$/;

@@ -13,13 +13,26 @@
  * credentials (see services.ts for the choice). `await app.ready()` before listening opens what
  * they need (the session database), so an unreachable database fails at start, not on a call.
  */
-import { InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService, type BasePlugin } from '@google/adk';
+
 import type { A2ATurn, A2ATurnUpdate } from '@agentgen/runtime/server';
+import { type BasePlugin, InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService } from '@google/adk';
 import { startA2ATurn } from './a2a.js';
+import type {
+  AsyncDeleteArtifactInput,
+  AsyncGetArtifactVersionInput,
+  AsyncGetArtifactVersionResult,
+  AsyncListArtifactKeysInput,
+  AsyncListArtifactVersionsInput,
+  AsyncListArtifactVersionsResult,
+  AsyncListVersionsInput,
+  AsyncLoadArtifactInput,
+  AsyncLoadArtifactResult,
+  AsyncSaveArtifactInput,
+} from './artifacts.js';
+import * as artifacts from './artifacts.js';
 import { startStreamQuery } from './conversation.js';
 import { AppCore, type RootAgent } from './core.js';
 import { withEngineRefusals } from './engine-refusals.js';
-import { startHandoff } from './handoff.js';
 import type {
   AddSessionToMemoryInput,
   AgentHandlers,
@@ -36,32 +49,20 @@ import type {
   StreamingAgentRunWithEventsInput,
   StreamQueryInput,
 } from './handler-types.js';
+import { startHandoff } from './handoff.js';
 import {
   buildServices,
   defaultAppName,
+  type Env,
   engineIdFromEnv,
   planServices,
-  startServices,
-  vertexServiceFactory,
-  type Env,
   type ServiceChoice,
   type ServicePlan,
   type Services,
+  startServices,
   type VertexServiceFactory,
+  vertexServiceFactory,
 } from './services.js';
-import * as artifacts from './artifacts.js';
-import type {
-  AsyncDeleteArtifactInput,
-  AsyncGetArtifactVersionInput,
-  AsyncGetArtifactVersionResult,
-  AsyncListArtifactKeysInput,
-  AsyncListArtifactVersionsInput,
-  AsyncListArtifactVersionsResult,
-  AsyncListVersionsInput,
-  AsyncLoadArtifactInput,
-  AsyncLoadArtifactResult,
-  AsyncSaveArtifactInput,
-} from './artifacts.js';
 import * as sessions from './sessions.js';
 import type { WireEvent as Event, WireSession as Session } from './wire.js';
 
@@ -90,9 +91,9 @@ export class AgentApp implements AgentHandlers {
   readonly #options: AgentAppOptions;
   readonly #env: Env;
   readonly #plan: ServicePlan;
-  #core: AppCore | undefined;
+  #builtCore: AppCore | undefined;
   #ready: Promise<void> | undefined;
-  #temporaryCore: AppCore | undefined;
+  #builtTemporaryCore: AppCore | undefined;
 
   constructor(options: AgentAppOptions) {
     if (typeof options !== 'object' || options === null || typeof options.agent !== 'object' || options.agent === null) {
@@ -131,7 +132,7 @@ export class AgentApp implements AgentHandlers {
 
   /** The session, memory and artifact services, built on first use. */
   get services(): Services {
-    return this.core.services;
+    return this.#core.services;
   }
 
   /**
@@ -139,11 +140,11 @@ export class AgentApp implements AgentHandlers {
    * artifact and memory services of its own, as the reference AdkApp's `in_memory_*` services.
    */
   get temporaryServices(): Services {
-    return this.temporaryCore.services;
+    return this.#temporaryCore.services;
   }
 
-  private get temporaryCore(): AppCore {
-    this.#temporaryCore ??= new AppCore(
+  get #temporaryCore(): AppCore {
+    this.#builtTemporaryCore ??= new AppCore(
       this.appName,
       {
         sessionService: new InMemorySessionService(),
@@ -155,114 +156,114 @@ export class AgentApp implements AgentHandlers {
       this.#options.agent,
       this.#options.plugins ?? [],
     );
-    return this.#temporaryCore;
+    return this.#builtTemporaryCore;
   }
 
-  private get core(): AppCore {
-    this.#core ??= new AppCore(
+  get #core(): AppCore {
+    this.#builtCore ??= new AppCore(
       this.appName,
       buildServices(this.#plan, this.#options.vertexServiceFactory ?? vertexServiceFactory, this.#options.warn ?? ((message) => console.warn(message))),
       this.#options.agent,
       this.#options.plugins ?? [],
     );
-    return this.#core;
+    return this.#builtCore;
   }
 
   // ---- sessions (sync forms: deprecated for direct use, still served) ----
 
   create_session(input: CreateSessionInput, _context?: Context): Promise<Session> {
-    return withEngineRefusals('create_session', sessions.createSession(this.core, input, 'create_session'));
+    return withEngineRefusals('create_session', sessions.createSession(this.#core, input, 'create_session'));
   }
 
   get_session(input: GetSessionInput, _context?: Context): Promise<Session> {
-    return withEngineRefusals('get_session', sessions.getSession(this.core, input, 'get_session'));
+    return withEngineRefusals('get_session', sessions.getSession(this.#core, input, 'get_session'));
   }
 
   list_sessions(input: ListSessionsInput, _context?: Context): Promise<SessionList> {
-    return withEngineRefusals('list_sessions', sessions.listSessions(this.core, input, 'list_sessions'));
+    return withEngineRefusals('list_sessions', sessions.listSessions(this.#core, input, 'list_sessions'));
   }
 
   delete_session(input: DeleteSessionInput, _context?: Context): Promise<null> {
-    return withEngineRefusals('delete_session', sessions.deleteSession(this.core, input, 'delete_session'));
+    return withEngineRefusals('delete_session', sessions.deleteSession(this.#core, input, 'delete_session'));
   }
 
   // ---- sessions ----
 
   async_create_session(input: CreateSessionInput, _context?: Context): Promise<Session> {
-    return withEngineRefusals('async_create_session', sessions.createSession(this.core, input, 'async_create_session'));
+    return withEngineRefusals('async_create_session', sessions.createSession(this.#core, input, 'async_create_session'));
   }
 
   async_get_session(input: GetSessionInput, _context?: Context): Promise<Session> {
-    return withEngineRefusals('async_get_session', sessions.getSession(this.core, input, 'async_get_session'));
+    return withEngineRefusals('async_get_session', sessions.getSession(this.#core, input, 'async_get_session'));
   }
 
   async_list_sessions(input: ListSessionsInput, _context?: Context): Promise<SessionList> {
-    return withEngineRefusals('async_list_sessions', sessions.listSessions(this.core, input, 'async_list_sessions'));
+    return withEngineRefusals('async_list_sessions', sessions.listSessions(this.#core, input, 'async_list_sessions'));
   }
 
   async_delete_session(input: DeleteSessionInput, _context?: Context): Promise<null> {
-    return withEngineRefusals('async_delete_session', sessions.deleteSession(this.core, input, 'async_delete_session'));
+    return withEngineRefusals('async_delete_session', sessions.deleteSession(this.#core, input, 'async_delete_session'));
   }
 
   // ---- memory (never automatic: only these calls write it) ----
 
   async_add_session_to_memory(input: AddSessionToMemoryInput, _context?: Context): Promise<null> {
-    return withEngineRefusals('async_add_session_to_memory', sessions.addSessionToMemory(this.core, input, 'async_add_session_to_memory'));
+    return withEngineRefusals('async_add_session_to_memory', sessions.addSessionToMemory(this.#core, input, 'async_add_session_to_memory'));
   }
 
   async_search_memory(input: SearchMemoryInput, _context?: Context): Promise<MemorySearchResult> {
-    return withEngineRefusals('async_search_memory', sessions.searchMemory(this.core, input, 'async_search_memory'));
+    return withEngineRefusals('async_search_memory', sessions.searchMemory(this.#core, input, 'async_search_memory'));
   }
 
   // ---- artifacts (surface agent-app@2; see artifacts.ts) ----
 
   async_save_artifact(input: AsyncSaveArtifactInput, _context?: Context): Promise<number> {
-    return withEngineRefusals('async_save_artifact', artifacts.saveArtifact(this.core, input, 'async_save_artifact'));
+    return withEngineRefusals('async_save_artifact', artifacts.saveArtifact(this.#core, input, 'async_save_artifact'));
   }
 
   async_load_artifact(input: AsyncLoadArtifactInput, _context?: Context): Promise<AsyncLoadArtifactResult> {
-    return withEngineRefusals('async_load_artifact', artifacts.loadArtifact(this.core, input, 'async_load_artifact'));
+    return withEngineRefusals('async_load_artifact', artifacts.loadArtifact(this.#core, input, 'async_load_artifact'));
   }
 
   async_list_artifact_keys(input: AsyncListArtifactKeysInput, _context?: Context): Promise<string[]> {
-    return withEngineRefusals('async_list_artifact_keys', artifacts.listArtifactKeys(this.core, input, 'async_list_artifact_keys'));
+    return withEngineRefusals('async_list_artifact_keys', artifacts.listArtifactKeys(this.#core, input, 'async_list_artifact_keys'));
   }
 
   async_delete_artifact(input: AsyncDeleteArtifactInput, _context?: Context): Promise<null> {
-    return withEngineRefusals('async_delete_artifact', artifacts.deleteArtifact(this.core, input, 'async_delete_artifact'));
+    return withEngineRefusals('async_delete_artifact', artifacts.deleteArtifact(this.#core, input, 'async_delete_artifact'));
   }
 
   async_list_versions(input: AsyncListVersionsInput, _context?: Context): Promise<number[]> {
-    return withEngineRefusals('async_list_versions', artifacts.listVersions(this.core, input, 'async_list_versions'));
+    return withEngineRefusals('async_list_versions', artifacts.listVersions(this.#core, input, 'async_list_versions'));
   }
 
   async_list_artifact_versions(input: AsyncListArtifactVersionsInput, _context?: Context): Promise<AsyncListArtifactVersionsResult> {
-    return withEngineRefusals('async_list_artifact_versions', artifacts.listArtifactVersions(this.core, input, 'async_list_artifact_versions'));
+    return withEngineRefusals('async_list_artifact_versions', artifacts.listArtifactVersions(this.#core, input, 'async_list_artifact_versions'));
   }
 
   async_get_artifact_version(input: AsyncGetArtifactVersionInput, _context?: Context): Promise<AsyncGetArtifactVersionResult> {
-    return withEngineRefusals('async_get_artifact_version', artifacts.getArtifactVersion(this.core, input, 'async_get_artifact_version'));
+    return withEngineRefusals('async_get_artifact_version', artifacts.getArtifactVersion(this.#core, input, 'async_get_artifact_version'));
   }
 
   // ---- conversation ----
 
   stream_query(input: StreamQueryInput, context?: Context): Promise<AsyncIterable<Event>> {
-    return withEngineRefusals('stream_query', startStreamQuery(this.core, withoutSeed(input), 'stream_query', context?.signal));
+    return withEngineRefusals('stream_query', startStreamQuery(this.#core, withoutSeed(input), 'stream_query', context?.signal));
   }
 
   async_stream_query(input: AsyncStreamQueryInput, context?: Context): Promise<AsyncIterable<Event>> {
-    return withEngineRefusals('async_stream_query', startStreamQuery(this.core, input, 'async_stream_query', context?.signal));
+    return withEngineRefusals('async_stream_query', startStreamQuery(this.#core, input, 'async_stream_query', context?.signal));
   }
 
   streaming_agent_run_with_events(input: StreamingAgentRunWithEventsInput, context?: Context): Promise<AsyncIterable<HandoffEnvelope>> {
-    return startHandoff({ app: this.core, temporary: this.temporaryCore }, input, context?.signal);
+    return startHandoff({ app: this.#core, temporary: this.#temporaryCore }, input, context?.signal);
   }
 
   // ---- A2A (a spec's `a2a:` face) ----
 
   /** One A2A message as a turn: the A2A context is the session (a2a.ts). */
   a2aTurn(turn: A2ATurn): Promise<AsyncIterable<A2ATurnUpdate>> {
-    return startA2ATurn(this.core, turn);
+    return startA2ATurn(this.#core, turn);
   }
 }
 

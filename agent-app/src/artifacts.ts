@@ -8,13 +8,13 @@
  * by all their sessions; any other needs `session_id`, as the reference artifact services
  * require ("Session ID must be provided for session-scoped artifacts.").
  */
-import { FileArtifactService, type ArtifactVersion, type BaseArtifactService } from '@google/adk';
+import { type ArtifactVersion, type BaseArtifactService, FileArtifactService } from '@google/adk';
 import type { AsyncGetArtifactVersionResult, AsyncListArtifactVersionsResult, AsyncLoadArtifactResult } from '../generated/types.js';
 import type { AppCore } from './core.js';
 import { invalidArgument } from './errors.js';
 import { checkFilename, fitsFileFolder } from './ids.js';
-import { inputObject, optionalId, optionalObject, requiredId, requiredString, type Input } from './inputs.js';
-import { partFromWire, partToWire, type Part } from './wire.js';
+import { type Input, inputObject, optionalId, optionalObject, requiredId, requiredString } from './inputs.js';
+import { type Part, partFromWire, partToWire } from './wire.js';
 
 type Key = Parameters<BaseArtifactService['listArtifactKeys']>[0];
 

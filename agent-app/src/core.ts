@@ -3,13 +3,14 @@
  * runner, and the few session steps more than one operation needs (look up or fail, create
  * and seed, remove with its artifacts).
  */
-import { FileArtifactService, Runner } from '@google/adk';
-import type { BasePlugin, Event as AdkEvent, RunConfig, RunnerConfig, Session as AdkSession, VertexAiCreateSessionRequest } from '@google/adk';
+
 import { AgentError } from '@agentgen/runtime/server';
+import type { Event as AdkEvent, Session as AdkSession, BasePlugin, RunConfig, RunnerConfig, VertexAiCreateSessionRequest } from '@google/adk';
+import { FileArtifactService, Runner } from '@google/adk';
+import { isInvalidArgumentFromService, sessionIdRefused } from './engine-refusals.js';
 import { sessionExists, sessionNotFound } from './errors.js';
 import { fitsFileFolder } from './ids.js';
 import { RunLabelsPlugin } from './run-labels.js';
-import { isInvalidArgumentFromService, sessionIdRefused } from './engine-refusals.js';
 import type { Services } from './services.js';
 import { TurnSessions } from './turn-sessions.js';
 import type { ArtifactVersionIn, Content } from './wire.js';
@@ -55,16 +56,21 @@ export class AppCore {
   /** Sessions being created under a caller-chosen id: a second create of the same id must not overwrite. */
   readonly #creating = new Set<string>();
 
+  readonly #plugins: readonly BasePlugin[];
+  readonly #agent: RootAgent;
   constructor(
     readonly appName: string,
     readonly services: Services,
-    private readonly agent: RootAgent,
-    private readonly plugins: readonly BasePlugin[],
-  ) {}
+    agent: RootAgent,
+    plugins: readonly BasePlugin[],
+  ) {
+    this.#agent = agent;
+    this.#plugins = plugins;
+  }
 
   /** The app's runner, built on first use; each turn runs a view of it with its own session service (`runTurn`). */
   get runner(): Runner {
-    this.#runner ??= this.newRunner(this.services.sessionService, false);
+    this.#runner ??= this.#newRunner(this.services.sessionService, false);
     return this.#runner;
   }
 
@@ -77,7 +83,7 @@ export class AppCore {
   async *runTurn({ session, newMessage, runConfig, signal, turnState = {}, labelled = false }: Turn): AsyncGenerator<AdkEvent, void, undefined> {
     const sessions = new TurnSessions(this.services.sessionService, session, turnState);
     // The labels plugin only where needed: ADK logs a line for each plugin of each runner it builds.
-    const runner = labelled ? (this.#labelledRunner ??= this.newRunner(this.services.sessionService, true)) : this.runner;
+    const runner = labelled ? (this.#labelledRunner ??= this.#newRunner(this.services.sessionService, true)) : this.runner;
     let failed = false;
     try {
       const run = withSessionService(runner, sessions).runAsync({
@@ -104,14 +110,14 @@ export class AppCore {
     }
   }
 
-  private newRunner(sessionService: Services['sessionService'], labelled: boolean): Runner {
+  #newRunner(sessionService: Services['sessionService'], labelled: boolean): Runner {
     return new Runner({
       appName: this.appName,
-      agent: this.agent,
+      agent: this.#agent,
       sessionService,
       memoryService: this.services.memoryService,
       artifactService: this.services.artifactService,
-      plugins: labelled ? [...this.plugins, new RunLabelsPlugin()] : [...this.plugins],
+      plugins: labelled ? [...this.#plugins, new RunLabelsPlugin()] : [...this.#plugins],
     });
   }
 
@@ -133,7 +139,7 @@ export class AppCore {
 
   /** Creates a session and seeds it with prior events and artifact versions, in order. */
   async createSession(seed: SeedSession): Promise<AdkSession> {
-    if (seed.sessionId === undefined) return this.createAndSeed(seed);
+    if (seed.sessionId === undefined) return this.#createAndSeed(seed);
     // In-memory ADK silently replaces a session with the same id; the reference refuses. The
     // check and the creation are one step per id, so concurrent creates cannot both pass it.
     const key = JSON.stringify([seed.userId, seed.sessionId]);
@@ -142,13 +148,13 @@ export class AppCore {
     }
     this.#creating.add(key);
     try {
-      return await this.createAndSeed(seed);
+      return await this.#createAndSeed(seed);
     } finally {
       this.#creating.delete(key);
     }
   }
 
-  private async createAndSeed(seed: SeedSession): Promise<AdkSession> {
+  async #createAndSeed(seed: SeedSession): Promise<AdkSession> {
     const { sessionService } = this.services;
     // The base request has no ttl/expireTime; Vertex AI's extends it with them, others ignore them.
     const request: VertexAiCreateSessionRequest = {

@@ -5,7 +5,7 @@
  * in memory or in the engine never needs. The subpath import (not ADK's index) is what lets a
  * bundler leave it, and MikroORM's import, out of the container's main chunk.
  */
-import { DatabaseSessionService } from '@google/adk/sessions/database';
+
 import type {
   AppendEventRequest,
   CreateSessionRequest,
@@ -16,8 +16,9 @@ import type {
   ListSessionsResponse,
   Session,
 } from '@google/adk';
+import { DatabaseSessionService } from '@google/adk/sessions/database';
 import { redacted } from './database-errors.js';
-import { PostgresTurns, type EventColumn, type KnexPool } from './postgres-turns.js';
+import { type EventColumn, type KnexPool, PostgresTurns } from './postgres-turns.js';
 import type { TurnWriter } from './turn-sessions.js';
 
 /** ADK's class, for lazy-database-sessions.ts to recognise a service of it given as an option. */
@@ -46,8 +47,10 @@ export class DatabaseSessions extends DatabaseSessionService {
   #opening: Promise<void> | undefined;
   #postgres: PostgresTurns | undefined;
 
-  constructor(private readonly uri: string) {
+  readonly #uri: string;
+  constructor(uri: string) {
     super(uri);
+    this.#uri = uri;
   }
 
   override createSession(request: CreateSessionRequest): Promise<Session> {
@@ -125,7 +128,7 @@ export class DatabaseSessions extends DatabaseSessionService {
 
   /** For a PostgreSQL URI: its statements on the open ORM's pool, with ADK's event column type. */
   #postgresTurns(): PostgresTurns | undefined {
-    if (!/^postgres(ql)?:\/\//i.test(this.uri)) return undefined;
+    if (!/^postgres(ql)?:\/\//i.test(this.#uri)) return undefined;
     const orm = (this as unknown as { orm: OpenOrm }).orm;
     const column = orm.getMetadata().get('StorageEvent').properties['eventData']?.customType;
     if (column === undefined) throw new Error("ADK's events table has no event_data column type: its schema changed");

@@ -8,7 +8,7 @@
  * else the engine's, as the engine's message quotes it. The engine's message itself is not
  * repeated (a service's wording may quote the value); the error keeps it as its cause.
  */
-import { isAgentError, type AgentError } from '@agentgen/runtime/server';
+import { type AgentError, isAgentError } from '@agentgen/runtime/server';
 import { invalidArgument } from './errors.js';
 
 /** The rule of Vertex AI's caller-chosen ids (CreateSessionRequest.session_id), for the message. */

@@ -3,6 +3,10 @@
  * are the types agentgen generates for the surface (`agent-app/agentgen.yaml` → `generated/`),
  * imported as types only.
  */
+
+/** What the generated server tells a handler about the call; AgentApp reads only `signal`. */
+export type { HandlerContext } from '@agentgen/runtime/server';
+export type { AgentHandlers } from '../generated/server.js';
 export type {
   AsyncAddSessionToMemoryInput as AddSessionToMemoryInput,
   AsyncSearchMemoryInput as SearchMemoryInput,
@@ -19,7 +23,3 @@ export type {
   StreamingAgentRunWithEventsInput,
   StreamQueryInput,
 } from '../generated/types.js';
-
-/** What the generated server tells a handler about the call; AgentApp reads only `signal`. */
-export type { HandlerContext } from '@agentgen/runtime/server';
-export type { AgentHandlers } from '../generated/server.js';

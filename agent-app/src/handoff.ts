@@ -30,18 +30,19 @@
  *
  * `labels` go into the run's config (see run-labels.ts).
  */
-import { StreamingMode, type Event as AdkEvent, type RunConfig, type Session as AdkSession } from '@google/adk';
+
+import { loneSurrogatePath, syntaxErrorAt } from '@agentgen/runtime/server';
+import { type Event as AdkEvent, type Session as AdkSession, type RunConfig, StreamingMode } from '@google/adk';
 import type { AppCore } from './core.js';
 import { checkDepth } from './depth.js';
 import { backendSessionId, discoveryEngineSessionForm, isDiscoveryEngineSessionName, looksLikeResourceName } from './discovery-engine-session.js';
 import { invalidArgument } from './errors.js';
-import { checkId } from './ids.js';
 import type { HandoffEnvelope } from './handler-types.js';
+import { checkId } from './ids.js';
 import { inputObject, messageContent } from './inputs.js';
-import { loneSurrogatePath, syntaxErrorAt } from '@agentgen/runtime/server';
 import { withLabels } from './run-labels.js';
 import { tempStatePrefix } from './turn-sessions.js';
-import { artifactsFromWire, artifactToWire, eventFromWire, eventToWire, type ArtifactVersionIn, type Content, type Part, type WireArtifact } from './wire.js';
+import { type ArtifactVersionIn, artifactsFromWire, artifactToWire, type Content, eventFromWire, eventToWire, type Part, type WireArtifact } from './wire.js';
 
 const operation = 'streaming_agent_run_with_events';
 /** The reference's user when the request names none. */

@@ -7,7 +7,7 @@
 import { checkDepth } from './depth.js';
 import { invalidArgument } from './errors.js';
 import { checkId } from './ids.js';
-import { contentFromWire, type Content } from './wire.js';
+import { type Content, contentFromWire } from './wire.js';
 
 export type Input = Readonly<Record<string, unknown>>;
 

@@ -9,7 +9,7 @@
  * Every call goes to AgentApp's `DatabaseSessions` (database-sessions.ts: ADK's
  * `DatabaseSessionService` with the races closed, failures redacted), created once.
  */
-import { BaseSessionService } from '@google/adk';
+
 import type {
   AppendEventRequest,
   CreateSessionRequest,
@@ -20,6 +20,7 @@ import type {
   ListSessionsResponse,
   Session,
 } from '@google/adk';
+import { BaseSessionService } from '@google/adk';
 import type { DatabaseSessions } from './database-sessions.js';
 import type { TurnWriter, TurnWriterSource } from './turn-sessions.js';
 

@@ -81,17 +81,19 @@ export class PostgresTurns {
   /** Per session object this read: the microsecond time of the session's newest stored event. */
   readonly #newest = new WeakMap<Session, number>();
 
-  constructor(
-    private readonly pool: KnexPool,
-    private readonly eventColumn: EventColumn,
-  ) {}
+  readonly #eventColumn: EventColumn;
+  readonly #pool: KnexPool;
+  constructor(pool: KnexPool, eventColumn: EventColumn) {
+    this.#pool = pool;
+    this.#eventColumn = eventColumn;
+  }
 
   async #query(text: string, values: readonly unknown[]): Promise<Array<Record<string, unknown>>> {
-    const connection = await this.pool.client.acquireConnection();
+    const connection = await this.#pool.client.acquireConnection();
     try {
       return (await connection.query(text, values)).rows;
     } finally {
-      await this.pool.client.releaseConnection(connection);
+      await this.#pool.client.releaseConnection(connection);
     }
   }
 
@@ -108,7 +110,7 @@ export class PostgresTurns {
       appName,
       userId,
       state,
-      events: (row['events'] as unknown[]).map((event) => this.eventColumn.convertToJSValue(event) as Event),
+      events: (row['events'] as unknown[]).map((event) => this.#eventColumn.convertToJSValue(event) as Event),
       // Numbers whatever type parsers the driver was given (MikroORM leaves times as text).
       lastUpdateTime: Number(row['update_ms']),
     };
@@ -131,7 +133,7 @@ export class PostgresTurns {
             else if (!key.startsWith(tempPrefix)) deltas.session[key] = value;
           }
           newest = Math.max(event.timestamp * 1000, newest + 1);
-          const data = this.eventColumn.convertToDatabaseValue(event);
+          const data = this.#eventColumn.convertToDatabaseValue(event);
           const json = typeof data === 'string' ? data : JSON.stringify(data);
           rows.push(`{"id":${JSON.stringify(event.id)},"invocation_id":${JSON.stringify(event.invocationId)},"at":${newest},"event_data":${json}}`);
         }

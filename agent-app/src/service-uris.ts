@@ -13,8 +13,8 @@
  */
 import { access, constants, mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { FileArtifactService, GcsArtifactService, getArtifactServiceFromUri, InMemoryMemoryService, InMemorySessionService } from '@google/adk';
 import type { BaseArtifactService, BaseMemoryService, BaseSessionService } from '@google/adk';
+import { FileArtifactService, GcsArtifactService, getArtifactServiceFromUri, InMemoryMemoryService, InMemorySessionService } from '@google/adk';
 import { isAdkDatabaseService, LazyDatabaseSessions } from './lazy-database-sessions.js';
 
 export type ServiceKind = 'session' | 'memory' | 'artifact';

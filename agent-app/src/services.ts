@@ -28,19 +28,20 @@
  *
  * Artifacts stay in memory by default, as in the reference `AdkApp`.
  */
-import { InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService, VertexAiMemoryBankService, VertexAiSessionService } from '@google/adk';
+
 import type { BaseArtifactService, BaseMemoryService, BaseSessionService } from '@google/adk';
+import { InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService, VertexAiMemoryBankService, VertexAiSessionService } from '@google/adk';
+import { checkEngineApiEndpoint, engineApiClient, engineApiEndpointVariable } from './engine-client.js';
 import {
   artifactServiceFromUri,
   checkServiceUri,
   memoryServiceFromUri,
   redactUri,
+  type ServiceKind,
   serviceUriVariables,
   sessionServiceFromUri,
   startService,
-  type ServiceKind,
 } from './service-uris.js';
-import { checkEngineApiEndpoint, engineApiClient, engineApiEndpointVariable } from './engine-client.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

@@ -30,7 +30,7 @@
  * an ordinary delta: that one is stored, by its choice. Why not `runAsync({ stateDelta })`: a
  * delta is an event's, and events are stored; under `temp:` ADK would strip it before any tool.
  */
-import { BaseSessionService } from '@google/adk';
+
 import type {
   AppendEventRequest,
   CreateSessionRequest,
@@ -41,6 +41,7 @@ import type {
   ListSessionsResponse,
   Session,
 } from '@google/adk';
+import { BaseSessionService } from '@google/adk';
 
 export const tempStatePrefix = 'temp:';
 

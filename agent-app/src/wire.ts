@@ -11,9 +11,10 @@
  * User data (tool arguments and results, state, metadata) is copied verbatim: its keys are
  * the user's, not ADK's, and renaming them would change what a tool received.
  */
+
+import type { Event as AdkEvent, Session as AdkSession, MemoryEntry } from '@google/adk';
 import { createEvent, createSession } from '@google/adk';
-import type { Event as AdkEvent, MemoryEntry, Session as AdkSession } from '@google/adk';
-import type { Artifact, Event as GeneratedEvent, Memory, Session as GeneratedSession } from '../generated/types.js';
+import type { Artifact, Event as GeneratedEvent, Session as GeneratedSession, Memory } from '../generated/types.js';
 import { maxInputDepth, tooDeep } from './depth.js';
 import { invalidArgument } from './errors.js';
 import { checkFilename } from './ids.js';

@@ -7,11 +7,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, resolve as resolvePath } from 'node:path';
+import { loadModel, manifestOf, SpecError } from '../../generator/index.js';
 import { compareSurfaces } from './breaking/compare-surfaces.js';
 import { reportJson, reportTable } from './breaking/report.js';
-import { surfaceFromManifest, surfaceFromModel, type Surface } from './breaking/surface.js';
+import { type Surface, surfaceFromManifest, surfaceFromModel } from './breaking/surface.js';
 import type { Redactor } from './deploy/redact.js';
-import { loadModel, manifestOf, SpecError } from '../../generator/index.js';
 import { accessTokenEnvOption, apiEndpointOption } from './deploy-options.js';
 import type { Io } from './io.js';
 import { withRedactedOutput } from './redacted-output.js';

@@ -2,17 +2,17 @@
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import {
+  type CaseResult,
+  type ConformanceA2A,
+  type ConformanceOperation,
   conformancePassed,
   formatConformanceJson,
   formatConformanceJunit,
   formatConformanceTable,
   runConformance,
-  type CaseResult,
-  type ConformanceA2A,
-  type ConformanceOperation,
 } from '../../conformance/index.js';
 import type { JsonSchema } from '../../contract/index.js';
-import { loadModel, manifestOf, type A2AFaceModel, type Model } from '../../generator/index.js';
+import { type A2AFaceModel, loadModel, type Model, manifestOf } from '../../generator/index.js';
 import type { Io } from './io.js';
 import type { Verb } from './verb.js';
 

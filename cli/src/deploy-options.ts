@@ -1,6 +1,7 @@
 /** Options of the verbs that call the API (`deploy`, `breaking --deployed`). */
-import type { OptionSpec } from './verb.js';
+
 import { UsageError } from './usage-error.js';
+import type { OptionSpec } from './verb.js';
 
 export const apiEndpointOption = {
   type: 'string',

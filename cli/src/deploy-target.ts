@@ -4,13 +4,13 @@
  * references filled in from the environment, every problem reported at `file:line:col`.
  */
 import {
-  inTextOrder,
-  loadSpecAndModel,
-  resolveDeploy,
-  SpecError,
   type DeployConfig,
   type Environment,
+  inTextOrder,
+  loadSpecAndModel,
   type Model,
+  resolveDeploy,
+  SpecError,
   type SpecProblem,
 } from '../../generator/index.js';
 

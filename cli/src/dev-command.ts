@@ -4,23 +4,23 @@
  * `runDev`, so tests can hand it a manifest.
  */
 import { resolve as resolvePath } from 'node:path';
+import type { ManifestEntry } from '../../contract/index.js';
 import {
   batchedLines,
   createConsoleHandler,
   defaultMaxDepth,
   defaultPort,
   defaultResource,
+  type Face,
   isLoopbackHost,
   killContainersNow,
-  parseEngineName,
   PortInUseError,
-  sessionsModes,
-  startEmulator,
-  type Face,
+  parseEngineName,
   type ResourceDescription,
   type SessionsMode,
+  sessionsModes,
+  startEmulator,
 } from '../../emulator/index.js';
-import type { ManifestEntry } from '../../contract/index.js';
 import { createRequestBody, loadSpecAndModel, manifestOf, resolveDeploy } from '../../generator/index.js';
 import { devScriptHint } from './dev-script-hint.js';
 import type { Io } from './io.js';

@@ -7,17 +7,17 @@ import {
   defaultSpecFile,
   generatedFromSpec,
   generateOutput,
-  loadSpecFile,
-  missing,
-  SpecError,
-  standardSurface,
   type ImportExtension,
   type LoadedSpec,
+  loadSpecFile,
+  missing,
   type ResolveOptions,
   type RuntimeMode,
+  SpecError,
+  standardSurface,
 } from '../../generator/index.js';
-import type { Io } from './io.js';
 import { importExtensionFor } from './import-extension-default.js';
+import type { Io } from './io.js';
 import { missingPeers, missingPeersNote } from './missing-peers.js';
 import { importExtensionOption, outOption, runtimeOption, specOption } from './options.js';
 import { UsageError } from './usage-error.js';

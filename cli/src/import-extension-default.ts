@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, parse } from 'node:path';
-import { tsMorph, type ImportExtension } from '../../generator/index.js';
+import { type ImportExtension, tsMorph } from '../../generator/index.js';
 
 interface ResolutionOptions {
   module?: string;

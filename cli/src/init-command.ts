@@ -7,17 +7,17 @@ import { access, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve as resolvePath } from 'node:path';
 import { defaultSpecFile, starterSpec } from '../../generator/index.js';
 import type { Io } from './io.js';
-import { UsageError } from './usage-error.js';
-import { plainVerb, type PlainVerb } from './verb.js';
 import {
+  type PackageManager,
   packageManagers,
   packageNameProblem,
+  type TemplateName,
   templateDescriptions,
   templateNames,
-  type PackageManager,
-  type TemplateName,
 } from './scaffold/project-options.js';
-import { isInteractive, terminalAsker, type Asker } from './scaffold/prompts.js';
+import { type Asker, isInteractive, terminalAsker } from './scaffold/prompts.js';
+import { UsageError } from './usage-error.js';
+import { type PlainVerb, plainVerb } from './verb.js';
 
 interface Options {
   readonly force: boolean;

@@ -11,7 +11,7 @@ import type { Argv } from 'yargs';
 import { generatorVersion, nearestName, SpecError } from '../../generator/index.js';
 import { parseCommonForms } from './args.js';
 import { DeclaredOptions, flagSuggestion } from './flag-suggestion.js';
-import { processIo, type Io } from './io.js';
+import { type Io, processIo } from './io.js';
 import { UsageError } from './usage-error.js';
 import type { ParsedArgs, PlainVerb, Register, Verb } from './verb.js';
 

@@ -4,9 +4,9 @@
  * Loads no emitter but the manifest's and the chosen format's.
  */
 import { resolve as resolvePath } from 'node:path';
+import { createCommand, loadModel, manifestOf, manifestRequest, terraform } from '../../generator/index.js';
 import type { Io } from './io.js';
 import { specOption } from './options.js';
-import { createCommand, loadModel, manifestOf, manifestRequest, terraform } from '../../generator/index.js';
 import { plainVerb } from './verb.js';
 
 export const manifestFormats = ['class-methods', 'rest', 'terraform', 'terraform-json', 'curl', 'gcloud'] as const;

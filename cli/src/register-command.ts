@@ -9,8 +9,8 @@
  */
 import { resolve as resolvePath } from 'node:path';
 import { agentCardJson, passthroughBase } from '@agentgen/runtime/server';
-import { resourceName } from './deploy/deploy.js';
 import { tokenSource } from './deploy/access-token.js';
+import { resourceName } from './deploy/deploy.js';
 import { loadDeployTarget } from './deploy-target.js';
 import type { Io } from './io.js';
 import { specOption } from './options.js';

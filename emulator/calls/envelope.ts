@@ -3,11 +3,11 @@
  * functions from a request body to the call to forward, or a PublicError saying what is wrong.
  */
 import { nestedDeeperThan } from '@agentgen/runtime/server';
-import { defaultMethodByEndpoint, type ApiModeRouting } from '../../contract/index.js';
-import type { DeclaredMethod, MethodTable } from './manifest.js';
+import { type ApiModeRouting, defaultMethodByEndpoint } from '../../contract/index.js';
+import { PublicError } from '../google-api/status.js';
 import { maxNesting } from '../limits.js';
 import { quotedName, shownName } from '../text/quoted-name.js';
-import { PublicError } from '../google-api/status.js';
+import type { DeclaredMethod, MethodTable } from './manifest.js';
 
 export type PublicEndpoint = ':query' | ':streamQuery';
 

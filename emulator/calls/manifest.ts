@@ -3,7 +3,7 @@
  * thing the runtime knows about a container. Entries are kept as given so `GET /v1/{resource}`
  * returns exactly the manifest; routing reads only `name` and `api_mode`.
  */
-import { apiModeRouting, apiModes, isApiMode, type ApiModeRouting, type ManifestEntry } from '../../contract/index.js';
+import { type ApiModeRouting, apiModeRouting, apiModes, isApiMode, type ManifestEntry } from '../../contract/index.js';
 
 export interface DeclaredMethod {
   readonly entry: ManifestEntry;

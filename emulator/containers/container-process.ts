@@ -3,9 +3,9 @@
  * plus the variables the platform injects (container-env.ts). Waits until it accepts connections,
  * and stops its whole process group on close (a shell command may have started children of its own).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, connect, type AddressInfo } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 
 export interface ContainerProcessOptions {
   readonly command: string;

@@ -6,14 +6,14 @@
  * which costs a fraction of node:http's per call; passthrough requests, of any method and relayed
  * as they come, stay on node:http.
  */
-import { request, type IncomingMessage, type RequestOptions } from 'node:http';
+import { type IncomingMessage, type RequestOptions, request } from 'node:http';
 import type { CallSignal } from '../calls/call-signal.js';
 import { containerEnvelopeText, type ResolvedCall } from '../calls/envelope.js';
+import { containerFailure, PublicError, quoteBody, statusBody } from '../google-api/status.js';
+import { maxContainerBody, maxContainerLine, maxRequestBody, streamLimitMs } from '../limits.js';
 import type { Exchange } from './container-client/client.js';
 import { SilenceWatch } from './replica-liveness.js';
 import type { Replica, ReplicaPool } from './replicas.js';
-import { containerFailure, PublicError, quoteBody, statusBody } from '../google-api/status.js';
-import { maxContainerBody, maxContainerLine, maxRequestBody, streamLimitMs } from '../limits.js';
 
 /**
  * The Content-Type the runtime forwards query payloads with: doubled (google/adk-js PR #440, found

@@ -47,11 +47,14 @@ export class SilenceWatch {
   /** When the replica was last heard from (performance.now()). */
   #heardAt = 0;
 
-  constructor(
-    private readonly quietMs: number,
-    private readonly alive: () => Promise<boolean>,
-    private readonly frozen: () => void,
-  ) {
+  readonly #frozen: () => void;
+  readonly #alive: () => Promise<boolean>;
+  readonly #quietMs: number;
+  constructor(quietMs: number, alive: () => Promise<boolean>, frozen: () => void) {
+    this.#quietMs = quietMs;
+    this.#alive = alive;
+    this.#frozen = frozen;
+
     this.#heardAt = performance.now();
     this.#arm(quietMs);
   }
@@ -73,20 +76,20 @@ export class SilenceWatch {
   #due(): void {
     if (this.#stopped) return;
     // Timers may fire a little early (they are rounded to the millisecond): only a silence of the whole quietMs counts.
-    const left = this.quietMs - (performance.now() - this.#heardAt);
+    const left = this.#quietMs - (performance.now() - this.#heardAt);
     if (left >= 1) this.#arm(left);
     else void this.#check();
   }
 
   async #check(): Promise<void> {
-    const alive = await this.alive();
+    const alive = await this.#alive();
     if (this.#stopped) return;
     if (alive) {
       this.heard();
-      this.#arm(this.quietMs);
+      this.#arm(this.#quietMs);
     } else {
       this.stop();
-      this.frozen();
+      this.#frozen();
     }
   }
 }

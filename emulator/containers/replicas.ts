@@ -42,19 +42,22 @@ interface ReplicaState {
 }
 
 export class ReplicaPool {
-  private readonly states: ReplicaState[];
-  private next = 0;
-  private destroyed = false;
+  readonly #states: ReplicaState[];
+  #next = 0;
+  #destroyed = false;
 
+  readonly #report: (line: string) => void;
   constructor(
     origins: readonly URL[],
     /** Called when a replica starts or stops refusing connections (the emulator's log). */
-    private readonly report: (line: string) => void,
+    report: (line: string) => void,
     /** When a silent replica is probed, and how long a probe may take. */
     readonly liveness: LivenessTiming = defaultLivenessTiming,
   ) {
+    this.#report = report;
+
     if (origins.length === 0) throw new TypeError('A replica pool needs at least one container');
-    this.states = origins.map((origin, index) => ({
+    this.#states = origins.map((origin, index) => ({
       replica: {
         name: origins.length === 1 ? 'container' : `replica ${index + 1}`,
         origin,
@@ -66,14 +69,14 @@ export class ReplicaPool {
       frozen: false,
       probing: undefined,
     }));
-    this.onlyReplica = Object.freeze(this.states.map((state) => state.replica));
+    this.#onlyReplica = Object.freeze(this.#states.map((state) => state.replica));
   }
 
   /** `order()` of a pool of one replica that accepts, built once. */
-  private readonly onlyReplica: readonly Replica[];
+  readonly #onlyReplica: readonly Replica[];
 
   get replicas(): readonly Replica[] {
-    return this.states.map((state) => state.replica);
+    return this.#states.map((state) => state.replica);
   }
 
   /**
@@ -82,15 +85,15 @@ export class ReplicaPool {
    */
   order(now?: number): readonly Replica[] {
     // One container (the usual dev setup) that accepts: no arrays to build for each call.
-    const only = this.states.length === 1 ? this.states[0] : undefined;
-    if (only !== undefined && !only.frozen && only.downUntil === undefined) return this.onlyReplica;
+    const only = this.#states.length === 1 ? this.#states[0] : undefined;
+    if (only !== undefined && !only.frozen && only.downUntil === undefined) return this.#onlyReplica;
     now ??= Date.now();
-    const start = this.next;
-    this.next = (this.next + 1) % this.states.length;
+    const start = this.#next;
+    this.#next = (this.#next + 1) % this.#states.length;
     const up: Replica[] = [];
     const down: Replica[] = [];
-    for (let i = 0; i < this.states.length; i++) {
-      const state = this.states[(start + i) % this.states.length] as ReplicaState;
+    for (let i = 0; i < this.#states.length; i++) {
+      const state = this.#states[(start + i) % this.#states.length] as ReplicaState;
       (!state.frozen && (state.downUntil === undefined || state.downUntil <= now) ? up : down).push(state.replica);
     }
     return up.concat(down);
@@ -98,24 +101,24 @@ export class ReplicaPool {
 
   /** The replica refused a connection: passed over for a while, and reported once. */
   refused(replica: Replica, code: string, now = Date.now()): void {
-    const state = this.stateOf(replica);
-    if (state.downUntil === undefined && this.states.length > 1) {
-      this.report(`${replica.name} (${replica.origin.origin}) refuses connections (${code}): skipped until it accepts again`);
+    const state = this.#stateOf(replica);
+    if (state.downUntil === undefined && this.#states.length > 1) {
+      this.#report(`${replica.name} (${replica.origin.origin}) refuses connections (${code}): skipped until it accepts again`);
     }
     state.downUntil = now + retryDownAfterMs;
   }
 
   /** The replica answered: if it had been passed over, it is back. */
   accepted(replica: Replica): void {
-    const state = this.stateOf(replica);
+    const state = this.#stateOf(replica);
     if (state.downUntil === undefined) return;
     state.downUntil = undefined;
-    if (this.states.length > 1) this.report(`${replica.name} (${replica.origin.origin}) accepts connections again`);
+    if (this.#states.length > 1) this.#report(`${replica.name} (${replica.origin.origin}) accepts connections again`);
   }
 
   /** Whether the replica answers a liveness probe; one probe at a time per replica, shared. */
   alive(replica: Replica): Promise<boolean> {
-    const state = this.stateOf(replica);
+    const state = this.#stateOf(replica);
     state.probing ??= answersProbe(replica.origin, this.liveness.probeTimeoutMs).finally(() => {
       state.probing = undefined;
     });
@@ -124,20 +127,20 @@ export class ReplicaPool {
 
   /** The replica answers neither a call nor a probe: out, reported once, probed until it answers. */
   frozen(replica: Replica): void {
-    const state = this.stateOf(replica);
-    if (state.frozen || this.destroyed) return;
+    const state = this.#stateOf(replica);
+    if (state.frozen || this.#destroyed) return;
     state.frozen = true;
-    this.report(
+    this.#report(
       `${replica.name} (${replica.origin.origin}) answers nothing, not even GET /health within ${this.liveness.probeTimeoutMs} ms: ` +
         'skipped until it answers again',
     );
     const retry = (): void => {
       const timer = setTimeout(() => {
         void this.alive(replica).then((alive) => {
-          if (this.destroyed) return;
+          if (this.#destroyed) return;
           if (!alive) return retry();
           state.frozen = false;
-          this.report(`${replica.name} (${replica.origin.origin}) answers again`);
+          this.#report(`${replica.name} (${replica.origin.origin}) answers again`);
         });
       }, retryDownAfterMs);
       timer.unref();
@@ -146,15 +149,15 @@ export class ReplicaPool {
   }
 
   destroy(): void {
-    this.destroyed = true;
-    for (const state of this.states) {
+    this.#destroyed = true;
+    for (const state of this.#states) {
       state.replica.agent.destroy();
       state.replica.client.destroy();
     }
   }
 
-  private stateOf(replica: Replica): ReplicaState {
-    const state = this.states.find((candidate) => candidate.replica === replica);
+  #stateOf(replica: Replica): ReplicaState {
+    const state = this.#states.find((candidate) => candidate.replica === replica);
     if (state === undefined) throw new Error(`${replica.name} is not in this pool`);
     return state;
   }

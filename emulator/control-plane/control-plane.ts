@@ -9,18 +9,20 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EmulatorCore } from '../core/core.js';
-import type { ApiVersion } from '../proto/protos.js';
 import type { EngineEndpoints } from '../engine-services/serve.js';
 import { parseEngineName } from '../google-api/engine-name.js';
+import { typeUrl } from '../google-api/operations.js';
 import { pageOf, pageSizeOf } from '../google-api/paging.js';
 import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
-import { typeUrl } from '../google-api/operations.js';
-import { checkSpec, effectiveIdentity, type CheckedSpec, type Spec } from './engine-spec.js';
-import { checkName } from './names.js';
-import { OperationStore, type Operation } from './operations.js';
+import { maxEngines, maxRevisionsPerEngine } from '../limits.js';
 import type * as ProtoCheck from '../proto/proto-check.js';
-import { startRevision, type Backend, type CoreSettings, type Revision } from './revision.js';
-import { checkTraffic, TrafficSplitter, type TrafficConfig } from './traffic.js';
+import type { ApiVersion } from '../proto/protos.js';
+import { type CheckedSpec, checkSpec, effectiveIdentity, type Spec } from './engine-spec.js';
+import { checkName } from './names.js';
+import { type Operation, OperationStore } from './operations.js';
+import { type Backend, type CoreSettings, type Revision, startRevision } from './revision.js';
+import { checkTraffic, type TrafficConfig, TrafficSplitter } from './traffic.js';
+import type * as UpdateMask from './update-mask.js';
 
 /**
  * The published protos, and protobufjs that reads them, load on the first management call
@@ -38,8 +40,6 @@ function readers(): NonNullable<typeof protoReaders> {
   if (protoReaders === undefined) throw new Error('the control plane read a request before loadProtoReaders() finished');
   return protoReaders;
 }
-import type * as UpdateMask from './update-mask.js';
-import { maxEngines, maxRevisionsPerEngine } from '../limits.js';
 
 export interface ControlPlaneOptions {
   /** The engine dev started with: listed and readable as it is, never changed. */
@@ -99,10 +99,13 @@ export class ControlPlane {
   /** Aborted by close: revisions still starting give up at once instead of waiting out their start timeout. */
   readonly #shutdown = new AbortController();
 
-  constructor(private readonly options: ControlPlaneOptions) {}
+  readonly #options: ControlPlaneOptions;
+  constructor(options: ControlPlaneOptions) {
+    this.#options = options;
+  }
 
   get startupName(): string {
-    return this.options.startup.resource;
+    return this.#options.startup.resource;
   }
 
   /** `POST {parent}/reasoningEngines`. */
@@ -146,13 +149,13 @@ export class ControlPlane {
           traffic: undefined,
           splitter: undefined,
           busy: false,
-          services: this.options.engineServices(name),
+          services: this.#options.engineServices(name),
           nextRevision: 2,
         };
         setTraffic(engine, traffic);
         this.#engines.set(name, engine);
         this.#operations.succeed(operation, { '@type': typeUrl(version, 'ReasoningEngine'), ...this.#render(engine, version) });
-        this.options.log(`control plane: created ${name}, ${describeRevision(revision, checked)}`);
+        this.#options.log(`control plane: created ${name}, ${describeRevision(revision, checked)}`);
       })(),
     );
     return operation;
@@ -160,7 +163,7 @@ export class ControlPlane {
 
   /** `GET {engine}`. */
   get(version: ApiVersion, name: string): Record<string, unknown> {
-    if (name === this.startupName) return this.options.startup.description as unknown as Record<string, unknown>;
+    if (name === this.startupName) return this.#options.startup.description as unknown as Record<string, unknown>;
     return this.#render(this.#engine(name), version);
   }
 
@@ -232,7 +235,7 @@ export class ControlPlane {
       engine.fields = { ...next, updateTime: new Date().toISOString(), etag: etag() };
       if (trafficMasked) setTraffic(engine, traffic);
       this.#operations.succeed(operation, { '@type': typeUrl(version, 'ReasoningEngine'), ...this.#render(engine, version) });
-      this.options.log(`control plane: updated ${engine.name} (${paths.join(', ')})`);
+      this.#options.log(`control plane: updated ${engine.name} (${paths.join(', ')})`);
     };
     if (checked === undefined || revisionName === undefined) {
       apply();
@@ -253,7 +256,7 @@ export class ControlPlane {
         apply();
         // Without a manual split (always latest) the new revision now takes every call.
         if (engine.traffic === undefined || 'trafficSplitAlwaysLatest' in engine.traffic) engine.splitter = undefined;
-        this.options.log(`control plane: ${engine.name}: ${describeRevision(revision, checked)}`);
+        this.#options.log(`control plane: ${engine.name}: ${describeRevision(revision, checked)}`);
       })(),
     );
     return operation;
@@ -270,7 +273,7 @@ export class ControlPlane {
       (async () => {
         await Promise.all(engine.revisions.map((revision) => revision.close()));
         this.#operations.succeed(operation, { '@type': 'type.googleapis.com/google.protobuf.Empty' });
-        this.options.log(`control plane: deleted ${engine.name} and stopped its ${engine.revisions.length} revision(s)`);
+        this.#options.log(`control plane: deleted ${engine.name} and stopped its ${engine.revisions.length} revision(s)`);
       })(),
     );
     return operation;
@@ -309,8 +312,8 @@ export class ControlPlane {
    * reasoning_engine_execution_service.proto, and answered under /v1/ too, as googleapis' newer v1
    * declares it), or the startup engine; undefined for any other name.
    */
-  queryTarget(version: ApiVersion, name: string): QueryTarget | undefined {
-    if (name === this.startupName) return { core: this.options.startup, note: undefined };
+  queryTarget(_version: ApiVersion, name: string): QueryTarget | undefined {
+    if (name === this.startupName) return { core: this.#options.startup, note: undefined };
     const pinned = /^(.+)\/runtimeRevisions\/([^/]+)$/.exec(name);
     if (pinned !== null) {
       const revision = this.#engines.get(pinned[1] as string)?.revisions.find((candidate) => candidate.name === name);
@@ -343,7 +346,7 @@ export class ControlPlane {
   }
 
   #track(work: Promise<void>): void {
-    const tracked = work.catch((error: unknown) => this.options.log(`control plane: ${(error as Error)?.message ?? String(error)}`));
+    const tracked = work.catch((error: unknown) => this.#options.log(`control plane: ${(error as Error)?.message ?? String(error)}`));
     this.#starting.add(tracked);
     void tracked.finally(() => this.#starting.delete(tracked));
   }
@@ -356,9 +359,9 @@ export class ControlPlane {
         engine,
         spec,
         checked,
-        backend: this.options.backend,
-        settings: this.options.settings,
-        log: this.options.log,
+        backend: this.#options.backend,
+        settings: this.#options.settings,
+        log: this.#options.log,
         signal: this.#shutdown.signal,
       });
       if (this.#closed) {
@@ -372,7 +375,7 @@ export class ControlPlane {
         this.#operations.fail(operation, 14, 'agentgen dev is shutting down');
         return undefined;
       }
-      this.options.log(`control plane: ${name} did not start: ${(error as Error).message}`);
+      this.#options.log(`control plane: ${name} did not start: ${(error as Error).message}`);
       this.#operations.fail(operation, 9, `${startFailed} ${(error as Error).message.split('\n')[0] ?? ''}`);
       return undefined;
     }

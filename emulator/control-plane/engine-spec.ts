@@ -4,12 +4,13 @@
  * at most one deployment source, an inline source that is a .tar.gz with a Dockerfile; and what
  * the service derives from it: `effectiveIdentity`, and the environment a revision's container gets.
  */
-import { buildMethodTable, type MethodTable } from '../calls/manifest.js';
+
 import type { ManifestEntry } from '../../contract/index.js';
-import { invalidArgument } from '../google-api/service-error.js';
+import { buildMethodTable, type MethodTable } from '../calls/manifest.js';
 import type { EngineName } from '../google-api/engine-name.js';
+import { invalidArgument } from '../google-api/service-error.js';
 import { checkEnvironment, checkMethodNames } from './names.js';
-import { checkSourceArchive, type ArchiveSummary } from './source-archive.js';
+import { type ArchiveSummary, checkSourceArchive } from './source-archive.js';
 
 export type Spec = Record<string, unknown>;
 

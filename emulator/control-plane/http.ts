@@ -8,18 +8,18 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeWithoutReading } from '@agentgen/runtime/server';
-import { maxRequestBody } from '../limits.js';
-import { readBoundedBody } from '../google-api/request-body.js';
-import { PublicError, sendStatus } from '../google-api/status.js';
-import { parseBody } from '../proto/fields.js';
-import { internalError } from '../google-api/unforeseen-error.js';
-import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from '../google-api/service-error.js';
-import type { ApiVersion } from '../proto/protos.js';
-import { loadProtoReaders, type ControlPlane } from './control-plane.js';
-import { checkPathIds } from './resource-ids.js';
 import type { EngineEndpoints } from '../engine-services/serve.js';
 import type { ApiRequest } from '../google-api/api-request.js';
+import { readBoundedBody } from '../google-api/request-body.js';
+import { invalidArgument, notFound, ServiceError, sendJson, sendServiceError } from '../google-api/service-error.js';
+import { PublicError, sendStatus } from '../google-api/status.js';
+import { internalError } from '../google-api/unforeseen-error.js';
 import { notServed, unknownCollection, unservedEngineVerbs } from '../google-api/unserved.js';
+import { maxRequestBody } from '../limits.js';
+import { parseBody } from '../proto/fields.js';
+import type { ApiVersion } from '../proto/protos.js';
+import { type ControlPlane, loadProtoReaders } from './control-plane.js';
+import { checkPathIds } from './resource-ids.js';
 
 export type ControlPlaneRoutes = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
 

@@ -6,11 +6,11 @@
  * revision (only the classMethods differ).
  */
 import { containerEnvironment, type SessionsMode } from '../containers/container-env.js';
-import { spawnContainer, type ContainerProcess } from '../containers/container-process.js';
-import { createCore, type EmulatorCore } from '../core/core.js';
+import { type ContainerProcess, spawnContainer } from '../containers/container-process.js';
 import type { LivenessTiming } from '../containers/replica-liveness.js';
 import { ReplicaPool } from '../containers/replicas.js';
-import { deploymentEnv, type CheckedSpec, type Spec } from './engine-spec.js';
+import { createCore, type EmulatorCore } from '../core/core.js';
+import { type CheckedSpec, deploymentEnv, type Spec } from './engine-spec.js';
 
 /** How revisions get their containers. */
 export type Backend =

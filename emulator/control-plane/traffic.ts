@@ -48,21 +48,19 @@ export function checkTraffic(value: unknown, revisions: readonly string[]): Traf
   return { trafficSplitManual: { targets: checked } };
 }
 
-/** The revisions a config names (empty for always-latest). */
-export function revisionsNamed(config: TrafficConfig | undefined): string[] {
-  return config !== undefined && 'trafficSplitManual' in config ? config.trafficSplitManual.targets.map((target) => target.runtimeRevisionName) : [];
-}
-
 /** Smooth weighted round robin over one config's targets: each call's revision, in a fixed order. */
 export class TrafficSplitter {
   readonly #current = new Map<string, number>();
 
-  constructor(private readonly targets: readonly { readonly runtimeRevisionName: string; readonly percent: number }[]) {}
+  readonly #targets: readonly { readonly runtimeRevisionName: string; readonly percent: number }[];
+  constructor(targets: readonly { readonly runtimeRevisionName: string; readonly percent: number }[]) {
+    this.#targets = targets;
+  }
 
   next(): string | undefined {
     let best: string | undefined;
     let bestWeight = -Infinity;
-    for (const { runtimeRevisionName: name, percent } of this.targets) {
+    for (const { runtimeRevisionName: name, percent } of this.#targets) {
       if (percent === 0) continue;
       const weight = (this.#current.get(name) ?? 0) + percent;
       this.#current.set(name, weight);

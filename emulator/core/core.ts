@@ -3,23 +3,24 @@
  * which declared method a call names and where its `api_mode` routes it, and the forwarding to
  * the container's fixed routes. The faces only translate their wire to and from this.
  */
-import { defaultMaxDepth, resolveCall, resolveEnvelope, type PublicEndpoint, type ResolvedCall } from '../calls/envelope.js';
+
+import type { ManifestEntry } from '../../contract/index.js';
+import type { CallSignal } from '../calls/call-signal.js';
+import { defaultMaxDepth, type PublicEndpoint, type ResolvedCall, resolveCall, resolveEnvelope } from '../calls/envelope.js';
+import type { MethodTable } from '../calls/manifest.js';
 import {
-  forwardStream,
-  forwardUnary,
-  sendToPool,
   type Answer,
   type ContainerRequest,
+  forwardStream,
+  forwardUnary,
   type StreamOutcome,
   type StreamSink,
+  sendToPool,
   type UnaryOutcome,
 } from '../containers/forward.js';
-import type { CallSignal } from '../calls/call-signal.js';
-import type { MethodTable } from '../calls/manifest.js';
 import type { ReplicaPool } from '../containers/replicas.js';
-import { describeResource, type ReasoningEngineResource, type ResourceDescription } from './resource.js';
 import { PublicError } from '../google-api/status.js';
-import type { ManifestEntry } from '../../contract/index.js';
+import { describeResource, type ReasoningEngineResource, type ResourceDescription } from './resource.js';
 
 export interface CoreOptions {
   /** What GET of the resource returns as `classMethods`, as given. */

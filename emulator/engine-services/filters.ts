@@ -5,8 +5,8 @@
  * beyond this subset (OR, NOT, parentheses), is 400 INVALID_ARGUMENT rather than ignored.
  */
 import { invalidArgument } from '../google-api/service-error.js';
-import { quotedName } from '../text/quoted-name.js';
 import { maxComparisons } from '../limits.js';
+import { quotedName } from '../text/quoted-name.js';
 
 export type Operator = '=' | '!=' | '<' | '<=' | '>' | '>=';
 

@@ -8,29 +8,29 @@
  * list filter. Generation consolidates as the service does for identical facts: the same fact in
  * the same scope updates the memory instead of adding another.
  */
-import { distanceFrom, factsOf } from './extraction.js';
-import { compare, parseFilter } from './filters.js';
+
+import { numericId, type Operations, typeUrl } from '../google-api/operations.js';
+import { pageOf, pageSizeOf } from '../google-api/paging.js';
+import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
 import {
   checkChosenId,
   expiryAfter,
   isObject,
+  type JsonObject,
   messageFields,
   optionalArray,
   optionalBoolean,
   optionalDurationMs,
-  optionalObject,
   optionalString,
   optionalTimestampMs,
   requiredString,
   timestampMs,
   withoutEmpty,
-  type JsonObject,
 } from '../proto/fields.js';
-import { numericId, typeUrl, type Operations } from '../google-api/operations.js';
-import { pageOf, pageSizeOf } from '../google-api/paging.js';
-import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
-import type { ServiceCall, Sessions } from './sessions.js';
+import { distanceFrom, factsOf } from './extraction.js';
+import { compare, parseFilter } from './filters.js';
 import { checkMetadataCopies, metadataMatches, optionalMetadata, parseFilterGroups } from './metadata-filters.js';
+import type { ServiceCall, Sessions } from './sessions.js';
 import { maskedExpiry, maskedFields, updateMaskOf } from './update-mask.js';
 
 interface StoredMemory {
@@ -164,11 +164,14 @@ const scopeKeyOf = (scope: Record<string, string>): string => JSON.stringify(Obj
 export class Memories {
   readonly #byId = new Map<string, StoredMemory>();
 
-  constructor(
-    private readonly engine: string,
-    private readonly operations: Operations,
-    private readonly sessions: Sessions,
-  ) {}
+  readonly #sessions: Sessions;
+  readonly #operations: Operations;
+  readonly #engine: string;
+  constructor(engine: string, operations: Operations, sessions: Sessions) {
+    this.#engine = engine;
+    this.#operations = operations;
+    this.#sessions = sessions;
+  }
 
   create(call: ServiceCall): object {
     const fields = withoutEmpty(messageFields(call.body, createFields, 'memory'), memoryScalarsMapsLists);
@@ -190,7 +193,7 @@ export class Memories {
       expireTime: ttl !== undefined ? expiryAfter(call.now, ttl, 'memory.ttl') : expireAt,
     });
     const response = { '@type': typeUrl(call.version, 'Memory'), ...memoryJson(memory) };
-    return this.operations.finished(memory.name, call.version, 'CreateMemoryOperationMetadata', response, call.now);
+    return this.#operations.finished(memory.name, call.version, 'CreateMemoryOperationMetadata', response, call.now);
   }
 
   get(id: string, call: ServiceCall): object {
@@ -200,7 +203,7 @@ export class Memories {
   delete(id: string, call: ServiceCall): object {
     const memory = this.#live(id, call.now);
     this.#byId.delete(id);
-    return this.operations.finished(memory.name, call.version, 'DeleteOperationMetadata', undefined, call.now);
+    return this.#operations.finished(memory.name, call.version, 'DeleteOperationMetadata', undefined, call.now);
   }
 
   list(call: ServiceCall): object {
@@ -254,7 +257,7 @@ export class Memories {
     if (expiry.changed) memory.expireTime = expiry.expireTime;
     memory.updateTime = call.now;
     const response = { '@type': typeUrl(call.version, 'Memory'), ...memoryJson(memory) };
-    return this.operations.finished(memory.name, call.version, 'UpdateMemoryOperationMetadata', response, call.now);
+    return this.#operations.finished(memory.name, call.version, 'UpdateMemoryOperationMetadata', response, call.now);
   }
 
   /**
@@ -272,7 +275,7 @@ export class Memories {
     const matching = this.#matching(filter, call.now).filter((memory) => metadataMatches(memory.metadata, groups));
     if (force) for (const memory of matching) this.#byId.delete(memory.name.slice(memory.name.lastIndexOf('/') + 1));
     const response = { '@type': typeUrl(call.version, 'PurgeMemoriesResponse'), purgeCount: matching.length };
-    return this.operations.finished(this.engine, call.version, 'PurgeMemoriesOperationMetadata', response, call.now);
+    return this.#operations.finished(this.#engine, call.version, 'PurgeMemoriesOperationMetadata', response, call.now);
   }
 
   generate(call: ServiceCall): object {
@@ -302,7 +305,7 @@ export class Memories {
       return { memory: memoryJson(created), action: 'CREATED' };
     });
     const response = { '@type': typeUrl(call.version, 'GenerateMemoriesResponse'), generatedMemories };
-    return this.operations.finished(this.engine, call.version, 'GenerateMemoriesOperationMetadata', response, call.now);
+    return this.#operations.finished(this.#engine, call.version, 'GenerateMemoriesOperationMetadata', response, call.now);
   }
 
   retrieve(call: ServiceCall): object {
@@ -358,8 +361,8 @@ export class Memories {
     const name = requiredString(params, 'session', source);
     const start = optionalTimestampMs(params, 'startTime', source) ?? -Infinity;
     const end = optionalTimestampMs(params, 'endTime', source) ?? Infinity;
-    const prefix = `${this.engine}/sessions/`;
-    const session = name.startsWith(prefix) ? this.sessions.find(name.slice(prefix.length), now) : undefined;
+    const prefix = `${this.#engine}/sessions/`;
+    const session = name.startsWith(prefix) ? this.#sessions.find(name.slice(prefix.length), now) : undefined;
     if (session === undefined) throw notFound('Session not found.');
     const contents = session.events
       .filter((event) => event.timestampMs >= start && event.timestampMs < end)
@@ -376,7 +379,7 @@ export class Memories {
     more: Partial<Pick<StoredMemory, 'displayName' | 'description' | 'topics' | 'metadata' | 'expireTime'>>,
   ): StoredMemory {
     const memory: StoredMemory = {
-      name: `${this.engine}/memories/${id}`,
+      name: `${this.#engine}/memories/${id}`,
       fact,
       scope: { ...scope },
       scopeKey: scopeKeyOf(scope),

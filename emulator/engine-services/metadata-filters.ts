@@ -9,9 +9,10 @@
  * ordering is refused with 400 rather than guessed. Also the memory's `metadata` itself: each value
  * one MemoryMetadataValue (optionalMetadata), and the copies a generate call makes bounded.
  */
-import { isObject, messageFields, optionalArray, optionalBoolean, optionalString, timestampMs, type JsonObject } from '../proto/fields.js';
-import { maxMetadataFilters, maxRequestBody } from '../limits.js';
+
 import { invalidArgument } from '../google-api/service-error.js';
+import { maxMetadataFilters, maxRequestBody } from '../limits.js';
+import { isObject, type JsonObject, messageFields, optionalArray, optionalBoolean, optionalString, timestampMs } from '../proto/fields.js';
 
 type Kind = 'stringValue' | 'doubleValue' | 'boolValue' | 'timestampValue';
 const kinds: readonly Kind[] = ['stringValue', 'doubleValue', 'boolValue', 'timestampValue'];

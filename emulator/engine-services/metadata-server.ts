@@ -8,7 +8,7 @@
  * The paths are those gcp-metadata 8 and google-auth-library 10 ask for.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson, sendServiceError, ServiceError } from '../google-api/service-error.js';
+import { ServiceError, sendJson, sendServiceError } from '../google-api/service-error.js';
 
 export interface MetadataIdentity {
   readonly project: string;

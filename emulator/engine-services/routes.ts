@@ -4,10 +4,11 @@
  * Methods of the platform that dev does not keep (ingestEvents, retrieveProfiles, revisions,
  * rollback) are 501 UNIMPLEMENTED, saying so, not a silent 404.
  */
-import type { Memories } from './memories.js';
+
 import type { Operations } from '../google-api/operations.js';
-import { notServed } from '../google-api/unserved.js';
 import { notFound, ServiceError } from '../google-api/service-error.js';
+import { notServed } from '../google-api/unserved.js';
+import type { Memories } from './memories.js';
 import type { ServiceCall, Sessions } from './sessions.js';
 
 export interface EngineServices {

@@ -8,19 +8,19 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeWithoutReading } from '@agentgen/runtime/server';
-import { maxRequestBody } from '../limits.js';
+import type { ApiDispatch } from '../google-api/api-request.js';
+import { parseEngineName } from '../google-api/engine-name.js';
+import { Operations } from '../google-api/operations.js';
 import { readBoundedBody } from '../google-api/request-body.js';
+import { invalidArgument, notFound, ServiceError, sendJson, sendServiceError } from '../google-api/service-error.js';
 import { PublicError, sendStatus } from '../google-api/status.js';
+import { internalError } from '../google-api/unforeseen-error.js';
+import { maxRequestBody } from '../limits.js';
 import { parseBody } from '../proto/fields.js';
 import { Memories } from './memories.js';
 import { metadataPrefix, serveMetadata } from './metadata-server.js';
-import { Operations } from '../google-api/operations.js';
-import { routeOf, type EngineServices } from './routes.js';
-import { internalError } from '../google-api/unforeseen-error.js';
-import { invalidArgument, notFound, sendJson, sendServiceError, ServiceError } from '../google-api/service-error.js';
+import { type EngineServices, routeOf } from './routes.js';
 import { Sessions } from './sessions.js';
-import { parseEngineName } from '../google-api/engine-name.js';
-import type { ApiDispatch } from '../google-api/api-request.js';
 
 export interface EngineEndpointsOptions {
   /** The engine served (a reasoningEngine name); every other engine is NOT_FOUND. */

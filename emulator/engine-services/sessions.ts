@@ -7,11 +7,16 @@
  * `:appendEvent` (which merges `actions.stateDelta` into `sessionState`, as the service does for
  * ADK's state), and the events list (`timestamp>=` filter, oldest first). An expired session is gone.
  */
-import { compare, parseFilter } from './filters.js';
+
+import { numericId, type Operations, typeUrl } from '../google-api/operations.js';
+import { pageOf, pageSizeOf } from '../google-api/paging.js';
+import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
+import { maxEventBytesPerSession, maxEventsPerSession } from '../limits.js';
 import {
   checkChosenId,
   expiryAfter,
   isObject,
+  type JsonObject,
   messageFields,
   optionalDurationMs,
   optionalObject,
@@ -21,13 +26,9 @@ import {
   requiredString,
   timestampMs,
   withoutEmpty,
-  type JsonObject,
 } from '../proto/fields.js';
-import { numericId, typeUrl, type Operations } from '../google-api/operations.js';
-import { pageOf, pageSizeOf } from '../google-api/paging.js';
-import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
+import { compare, parseFilter } from './filters.js';
 import { maskedExpiry, maskedFields, updateMaskOf } from './update-mask.js';
-import { maxEventBytesPerSession, maxEventsPerSession } from '../limits.js';
 
 /** One request, as the router hands it over. */
 export interface ServiceCall {
@@ -91,11 +92,16 @@ const ownValue = (map: Record<string, string> | undefined, key: string): string 
 export class Sessions {
   readonly #byId = new Map<string, StoredSession>();
 
+  readonly #operations: Operations;
+  readonly #engine: string;
   constructor(
     /** The engine's resource name: `projects/p/locations/l/reasoningEngines/1`. */
-    private readonly engine: string,
-    private readonly operations: Operations,
-  ) {}
+    engine: string,
+    operations: Operations,
+  ) {
+    this.#engine = engine;
+    this.#operations = operations;
+  }
 
   /** The live session of that id, or undefined (an expired one is removed on the way). */
   find(id: string, now: number): StoredSession | undefined {
@@ -119,7 +125,7 @@ export class Sessions {
     const id = chosen === undefined || chosen === '' ? this.#freshId() : checkChosenId(chosen, 'sessionId');
     if (this.find(id, call.now) !== undefined) throw new ServiceError('ALREADY_EXISTS', 'A session with this sessionId already exists.');
     const session: StoredSession = {
-      name: `${this.engine}/sessions/${id}`,
+      name: `${this.#engine}/sessions/${id}`,
       userId,
       displayName: optionalString(fields, 'displayName', 'session'),
       labels: optionalStringMap(fields, 'labels', 'session'),
@@ -132,7 +138,7 @@ export class Sessions {
     };
     this.#byId.set(id, session);
     const response = { '@type': typeUrl(call.version, 'Session'), ...sessionJson(session) };
-    return this.operations.finished(session.name, call.version, 'CreateSessionOperationMetadata', response, call.now);
+    return this.#operations.finished(session.name, call.version, 'CreateSessionOperationMetadata', response, call.now);
   }
 
   get(id: string, call: ServiceCall): object {
@@ -207,7 +213,7 @@ export class Sessions {
   delete(id: string, call: ServiceCall): object {
     const session = this.#live(id, call.now);
     this.#byId.delete(id);
-    return this.operations.finished(session.name, call.version, 'DeleteOperationMetadata', undefined, call.now);
+    return this.#operations.finished(session.name, call.version, 'DeleteOperationMetadata', undefined, call.now);
   }
 
   appendEvent(id: string, call: ServiceCall): object {

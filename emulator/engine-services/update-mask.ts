@@ -10,8 +10,9 @@
  * first). A path the method does not update is 400 INVALID_ARGUMENT, naming it, never ignored.
  * (The engine resource's own PATCH is control-plane/update-mask.ts.)
  */
-import { expiryAfter, optionalDurationMs, optionalTimestampMs, snakeToCamel, type JsonObject } from '../proto/fields.js';
+
 import { invalidArgument } from '../google-api/service-error.js';
+import { expiryAfter, type JsonObject, optionalDurationMs, optionalTimestampMs, snakeToCamel } from '../proto/fields.js';
 
 /** The paths of the request's `updateMask` (or `update_mask`) that `fields` (the body) updates. */
 export function maskedFields(

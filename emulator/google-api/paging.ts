@@ -3,8 +3,9 @@
  * absent, capped at a maximum), and an opaque `nextPageToken` that is only valid for the same
  * query; a token from another query, or made up, is 400 INVALID_ARGUMENT.
  */
-import { invalidArgument } from './service-error.js';
+
 import { maxPageBytes } from '../limits.js';
+import { invalidArgument } from './service-error.js';
 
 export interface Page<T> {
   readonly items: readonly T[];

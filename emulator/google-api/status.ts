@@ -1,6 +1,6 @@
 /** `google.rpc.Status` error bodies of the public API, as the reference platform writes them, from the rows of `contract/errors.ts` (the one error table). */
 import type { ServerResponse } from 'node:http';
-import { errorConditions, type ErrorCondition } from '../../contract/index.js';
+import { type ErrorCondition, errorConditions } from '../../contract/index.js';
 
 export interface StatusBody {
   readonly error: { readonly code: number; readonly message: string; readonly status: string; readonly details: readonly unknown[] };

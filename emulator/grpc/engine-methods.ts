@@ -3,10 +3,10 @@
  * engine the control plane created, in what the published proto has of it.
  */
 import { PublicError } from '../google-api/status.js';
-import { fromProtoJson } from '../proto/proto-json.js';
 import { pruneToProto } from '../proto/proto-check.js';
+import { fromProtoJson } from '../proto/proto-json.js';
 import type { ApiVersion, MethodDefinition } from '../proto/protos.js';
-import { authorization, checkDecoded, checkName, failureAnswer, logLine, type FaceContext } from './grpc-call.js';
+import { authorization, checkDecoded, checkName, type FaceContext, failureAnswer, logLine } from './grpc-call.js';
 import type { ServerCall } from './wire/server.js';
 
 /**

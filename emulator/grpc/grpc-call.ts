@@ -3,13 +3,14 @@
  * its headers, a request protobuf could not decode refused, a failure turned into a gRPC status
  * with a `google.rpc.Status` details trailer, and one log line per call.
  */
-import type { EmulatorCore } from '../core/core.js';
+
 import type { ResolvedCall } from '../calls/envelope.js';
 import { platformTraceHeaders } from '../calls/trace-headers.js';
+import type { EmulatorCore } from '../core/core.js';
 import { PublicError, statusOf } from '../google-api/status.js';
 import { reportUnforeseen } from '../google-api/unforeseen-error.js';
-import { isUndecodable, type ApiVersion, type LoadedProtos } from '../proto/protos.js';
-import { grpcError, type GrpcStatus } from '../proto/status-codes.js';
+import { type ApiVersion, isUndecodable, type LoadedProtos } from '../proto/protos.js';
+import { type GrpcStatus, grpcError } from '../proto/status-codes.js';
 import type { ServerCall, StopReason } from './wire/server.js';
 
 /** What a query on a name reaches: the startup resource's core or a control-plane revision's, with the log's note. */

@@ -11,16 +11,16 @@
  * in no gRPC stack and no install script.
  */
 import type { EmulatorCore } from '../core/core.js';
-import { maxRequestBody } from '../limits.js';
-import { apiVersions, loadProtos, type ApiVersion, type LoadedProtos, type MethodDefinition, type ServiceName } from '../proto/protos.js';
-import { grpcError } from '../proto/status-codes.js';
 import { isAddressInUse, PortInUseError } from '../core/port-in-use.js';
-import { createGrpcServer, type GrpcMethod, type ServerCall } from './wire/server.js';
-import type { ControlPlaneView, FaceContext } from './grpc-call.js';
-import { query, streamQuery, type QueryRequest } from './query-methods.js';
-import { getResource, startupResources } from './engine-methods.js';
-import { transcodedMethods } from './transcoded-methods.js';
 import type { ApiDispatch } from '../google-api/api-request.js';
+import { maxRequestBody } from '../limits.js';
+import { type ApiVersion, apiVersions, type LoadedProtos, loadProtos, type MethodDefinition, type ServiceName } from '../proto/protos.js';
+import { grpcError } from '../proto/status-codes.js';
+import { getResource, startupResources } from './engine-methods.js';
+import type { ControlPlaneView, FaceContext } from './grpc-call.js';
+import { type QueryRequest, query, streamQuery } from './query-methods.js';
+import { transcodedMethods } from './transcoded-methods.js';
+import { createGrpcServer, type GrpcMethod, type ServerCall } from './wire/server.js';
 
 export interface GrpcFaceOptions {
   readonly core: EmulatorCore;

@@ -11,7 +11,7 @@ const lineEnd = Buffer.from('\n');
 
 export class NdjsonLines {
   /** The bytes of the line not yet complete, joined once when its newline arrives (linear in its size). */
-  private pending: Buffer[] = [];
+  #pending: Buffer[] = [];
 
   /** The lines `chunk` completes, each ending with `\n`. */
   push(chunk: Buffer): Buffer[] {
@@ -20,34 +20,34 @@ export class NdjsonLines {
     let end = chunk.indexOf(newline);
     while (end !== -1) {
       const piece = chunk.subarray(start, end);
-      if (this.pending.length === 0) this.emit(piece, lines);
+      if (this.#pending.length === 0) this.#emit(piece, lines);
       else {
-        this.pending.push(piece);
-        this.emit(Buffer.concat(this.pending), lines);
-        this.pending = [];
+        this.#pending.push(piece);
+        this.#emit(Buffer.concat(this.#pending), lines);
+        this.#pending = [];
       }
       start = end + 1;
       end = chunk.indexOf(newline, start);
     }
-    if (start < chunk.length) this.pending.push(chunk.subarray(start));
+    if (start < chunk.length) this.#pending.push(chunk.subarray(start));
     return lines;
   }
 
   /** The container ended: its last line, when it had no newline. */
   end(): Buffer | undefined {
-    const pending = this.pending;
-    this.pending = [];
+    const pending = this.#pending;
+    this.#pending = [];
     const lines: Buffer[] = [];
-    if (pending.length > 0) this.emit(Buffer.concat(pending), lines);
+    if (pending.length > 0) this.#emit(Buffer.concat(pending), lines);
     return lines[0];
   }
 
   /** Drops what is left of an unfinished line (a broken-off stream: it is not an event). */
   discard(): void {
-    this.pending = [];
+    this.#pending = [];
   }
 
-  private emit(raw: Buffer, lines: Buffer[]): void {
+  #emit(raw: Buffer, lines: Buffer[]): void {
     const line = raw.length > 0 && raw[raw.length - 1] === carriageReturn ? raw.subarray(0, -1) : raw;
     if (line.length === 0 || ((line[0] ?? 0) <= 32 && line.toString('latin1').trim().length === 0)) return;
     lines.push(Buffer.concat([line, lineEnd]));

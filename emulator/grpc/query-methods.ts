@@ -3,15 +3,16 @@
  * the same core as the REST face: the same token check, routing by the declared `api_mode`,
  * forwarding and errors. A streamed answer is one `google.api.HttpBody` per NDJSON line.
  */
-import type { EmulatorCore } from '../core/core.js';
+
 import type { PublicEndpoint, ResolvedCall } from '../calls/envelope.js';
 import type { StreamSink } from '../containers/forward.js';
+import type { EmulatorCore } from '../core/core.js';
 import { containerFailure } from '../google-api/status.js';
 import type { ApiVersion, LoadedProtos, MethodDefinition } from '../proto/protos.js';
 import { grpcError } from '../proto/status-codes.js';
-import { jsonToValue, structToJson, type ProtoStruct } from '../proto/struct-json.js';
+import { jsonToValue, type ProtoStruct, structToJson } from '../proto/struct-json.js';
+import { authorization, checkDecoded, checkName, type FaceContext, failureAnswer, logLine, type QueryCore, stoppedLog, traceOf } from './grpc-call.js';
 import { NdjsonLines } from './ndjson-lines.js';
-import { authorization, checkDecoded, checkName, failureAnswer, logLine, stoppedLog, traceOf, type FaceContext, type QueryCore } from './grpc-call.js';
 import type { ServerCall } from './wire/server.js';
 
 /** The query request of both RPCs, as protobufjs decodes it (proto/protos.ts). */

@@ -14,7 +14,7 @@ import { fromProtoJson } from '../proto/proto-json.js';
 import type { MethodDefinition } from '../proto/protos.js';
 import { grpcError } from '../proto/status-codes.js';
 import { toProtoJson } from '../proto/to-proto-json.js';
-import { authorization, checkDecoded, failureAnswer, logLine, type FaceContext } from './grpc-call.js';
+import { authorization, checkDecoded, type FaceContext, failureAnswer, logLine } from './grpc-call.js';
 import type { GrpcMethod, ServerCall } from './wire/server.js';
 
 /** The services served by transcoding, by full name; `GetReasoningEngine` keeps its own handler (engine-methods.ts). */

@@ -9,8 +9,8 @@
  * caller's data).
  */
 import { isWellFormed, loneSurrogatePath } from '@agentgen/runtime/server';
-import { maxNesting } from '../limits.js';
 import { invalidArgument } from '../google-api/service-error.js';
+import { maxNesting } from '../limits.js';
 
 /** A top-level field is named when it is shaped like one; anything else is "a field" (not echoed). */
 const named = (field: string): string => (/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(field) ? `'${field}'` : 'a field');

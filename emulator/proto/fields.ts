@@ -5,9 +5,10 @@
  * on that 400 to retry an event without `rawEvent`), and each value checked for its type.
  * Map fields (`scope`, `labels`, `sessionState`) keep their keys as sent.
  */
-import { checkBodyShape } from './body-shape.js';
-import { quotedName } from '../text/quoted-name.js';
+
 import { invalidArgument } from '../google-api/service-error.js';
+import { quotedName } from '../text/quoted-name.js';
+import { checkBodyShape } from './body-shape.js';
 
 export type JsonObject = Record<string, unknown>;
 

@@ -7,9 +7,9 @@
  * own Python SDK sends are not in the published files yet (sdk-only-fields.ts): they are accepted.
  */
 import type * as Protobuf from 'protobufjs';
-import { loadProtos, type ApiVersion } from './protos.js';
 import { invalidArgument } from '../google-api/service-error.js';
 import { quotedName } from '../text/quoted-name.js';
+import { type ApiVersion, loadProtos } from './protos.js';
 import { sdkOnlyFields } from './sdk-only-fields.js';
 
 const snakeToCamel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());

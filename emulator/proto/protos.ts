@@ -6,10 +6,10 @@
  * the message types the face and the control plane read (`google.rpc.Status`, `ReasoningEngine`).
  */
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import protobuf from 'protobufjs';
+import { fileURLToPath } from 'node:url';
 import type * as Protobuf from 'protobufjs';
+import protobuf from 'protobufjs';
 
 /** The API versions served; their request, response and resource messages have the same shape. */
 export const apiVersions = ['v1', 'v1beta1'] as const;

@@ -7,7 +7,7 @@
  * REST face would.
  */
 import type * as Protobuf from 'protobufjs';
-import { structToJson, valueToJson, type ProtoStruct, type ProtoValue } from './struct-json.js';
+import { type ProtoStruct, type ProtoValue, structToJson, valueToJson } from './struct-json.js';
 
 const wrapperTypes = new Set(['DoubleValue', 'FloatValue', 'Int64Value', 'UInt64Value', 'Int32Value', 'UInt32Value', 'BoolValue', 'StringValue', 'BytesValue']);
 

@@ -6,21 +6,21 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkContentType as checkJsonContentType, closeWithoutReading, rawHeaderList } from '@agentgen/runtime/server';
-import type { EmulatorCore } from '../core/core.js';
+import { CallGone } from '../calls/call-signal.js';
 import type { PublicEndpoint, ResolvedCall } from '../calls/envelope.js';
+import { platformTraceHeaders } from '../calls/trace-headers.js';
 import type { StreamSink } from '../containers/forward.js';
 import type { Replica } from '../containers/replicas.js';
-import { maxRequestBody } from '../limits.js';
+import type { EmulatorCore } from '../core/core.js';
 import { readBoundedBody } from '../google-api/request-body.js';
-import { passthroughPath, passthroughRequest, relayAnswer } from './passthrough.js';
-import { CallGone } from '../calls/call-signal.js';
-import type { CallsInFlight } from './calls-in-flight.js';
-import type { ParsedTarget } from './request-targets.js';
-import type { Target } from './query-route.js';
-import { restStreamSink } from './rest-stream.js';
 import { PublicError, sendStatus, statusBody, statusOf } from '../google-api/status.js';
-import { platformTraceHeaders } from '../calls/trace-headers.js';
 import { reportUnforeseen } from '../google-api/unforeseen-error.js';
+import { maxRequestBody } from '../limits.js';
+import type { CallsInFlight } from './calls-in-flight.js';
+import { passthroughPath, passthroughRequest, relayAnswer } from './passthrough.js';
+import type { Target } from './query-route.js';
+import type { ParsedTarget } from './request-targets.js';
+import { restStreamSink } from './rest-stream.js';
 
 /** What every call of the face shares. */
 export interface CallContext {

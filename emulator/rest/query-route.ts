@@ -2,8 +2,9 @@
  * Where a request of the REST face goes: the startup resource, or one of its two query endpoints,
  * or an engine or revision of the control plane; anything else is NOT_FOUND.
  */
-import type { EmulatorCore } from '../core/core.js';
+
 import type { PublicEndpoint } from '../calls/envelope.js';
+import type { EmulatorCore } from '../core/core.js';
 import { PublicError } from '../google-api/status.js';
 
 /** Where a query on a name other than the startup resource goes (the control plane's engines and revisions). */

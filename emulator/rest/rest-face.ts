@@ -6,13 +6,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import { closeWithoutReading } from '@agentgen/runtime/server';
 import type { EmulatorCore } from '../core/core.js';
-import { CallsInFlight } from './calls-in-flight.js';
-import { RequestTargets, type ParsedTarget } from './request-targets.js';
 import { parseEngineName } from '../google-api/engine-name.js';
 import { PublicError, sendStatus, statusOf } from '../google-api/status.js';
 import { answerCall, bodyPending, type CallContext } from './call-answer.js';
+import { CallsInFlight } from './calls-in-flight.js';
 import { hostCheck, loopbackOrigin } from './host-allow-list.js';
-import { target, type QueryTargetOf, type Target } from './query-route.js';
+import { type QueryTargetOf, type Target, target } from './query-route.js';
+import { type ParsedTarget, RequestTargets } from './request-targets.js';
 import { answerClientError, refuseConnect } from './socket-answers.js';
 
 /** A hook offered a request once the `Host` is checked: true when it took (and answers) the request. */

@@ -4,7 +4,7 @@
  * Content-Length, oversized headers, timeouts: Node's bare 400/431/408). Each gets a whole
  * `google.rpc.Status` answer, and the connection is closed.
  */
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { refusedBodyGraceMs } from '@agentgen/runtime/server';
 import type { ErrorCondition } from '../../contract/index.js';

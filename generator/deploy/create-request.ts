@@ -15,10 +15,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { AgentGatewayConfig, DeploymentSpec, ReasoningEngineBody, SourceCodeSpec } from '../../contract/index.js';
-import type { DeployConfig } from '../resolve/deploy-config.js';
 import type { Model } from '../model.js';
-import { buildManifest } from '../resolve/manifest.js';
+import type { DeployConfig } from '../resolve/deploy-config.js';
 import { asyncQueryLabel, asyncQueryLabelValue, sourceDigestLabel } from '../resolve/deploy-rules.js';
+import { buildManifest } from '../resolve/manifest.js';
 
 /** Drops the keys whose value is undefined, so the body holds only what the spec sets. */
 function defined<T extends object>(object: T): { [K in keyof T]?: Exclude<T[K], undefined> } {

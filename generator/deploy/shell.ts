@@ -4,10 +4,11 @@
  * so nothing in the spec is ever expanded by the shell. No token is written: `curl` reads it from
  * `$ACCESS_TOKEN` when the command runs, `gcloud` asks `gcloud auth print-access-token` for one.
  */
-import type { DeployConfig } from '../resolve/deploy-config.js';
+
 import { defaultApiEndpoint, parentOf, type ReasoningEngineBody } from '../../contract/reasoning-engine.js';
-import { sourcePlaceholderNote } from './create-request.js';
+import type { DeployConfig } from '../resolve/deploy-config.js';
 import { shellQuote } from '../schema/escape.js';
+import { sourcePlaceholderNote } from './create-request.js';
 
 export type TokenSource = 'curl' | 'gcloud';
 

@@ -7,8 +7,9 @@
  * through `escape.ts`: no value can become a Terraform expression. HCL reads all text in Unicode
  * NFC, so Terraform sends a string that is not in NFC in that form (the REST body keeps it as written).
  */
-import type { DeployConfig } from '../resolve/deploy-config.js';
+
 import type { ReasoningEngineBody } from '../../contract/index.js';
+import type { DeployConfig } from '../resolve/deploy-config.js';
 import { hclIdentifier, hclString, terraformJsonString } from '../schema/escape.js';
 
 export const terraformResourceType = 'google_vertex_ai_reasoning_engine';

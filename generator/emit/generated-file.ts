@@ -57,29 +57,24 @@ export function code(strings: TemplateStringsArray, ...values: Interpolation[]):
   return { kind: 'code', parts };
 }
 
-/** Lines of code joined by newlines. */
-export function lines(...items: readonly (string | Code)[]): Code {
-  return { kind: 'code', parts: items.flatMap((item, i) => (i === 0 ? [item] : ['\n', item])) };
-}
-
 interface Use {
   typeOnly: boolean;
   readonly symbol: ImportSymbol;
 }
 
 export class GeneratedFile {
-  private readonly statements: (string | StatementStructures)[] = [];
-  private readonly uses = new Map<string, Map<string, Use>>();
-  private readonly modules = new Map<string, ModuleRef>();
-  private readonly reexports: { readonly module: ModuleRef; readonly names: readonly string[] | '*'; readonly typeOnly: boolean }[] = [];
+  readonly #statements: (string | StatementStructures)[] = [];
+  readonly #uses = new Map<string, Map<string, Use>>();
+  readonly #modules = new Map<string, ModuleRef>();
+  readonly #reexports: { readonly module: ModuleRef; readonly names: readonly string[] | '*'; readonly typeOnly: boolean }[] = [];
 
   constructor(readonly path: string) {}
 
   /** The name to write for `symbol` here; the file imports it. A value use makes the import a value import. */
   use(symbol: ImportSymbol, asType = symbol.typeOnly): string {
-    this.modules.set(symbol.module.specifier, symbol.module);
-    let names = this.uses.get(symbol.module.specifier);
-    if (names === undefined) this.uses.set(symbol.module.specifier, (names = new Map()));
+    this.#modules.set(symbol.module.specifier, symbol.module);
+    let names = this.#uses.get(symbol.module.specifier);
+    if (names === undefined) this.#uses.set(symbol.module.specifier, (names = new Map()));
     const key = `${symbol.namespace ? '*' : ''}${symbol.name}`;
     const use = names.get(key);
     if (use === undefined) names.set(key, { typeOnly: asType, symbol });
@@ -97,13 +92,13 @@ export class GeneratedFile {
 
   /** A statement (or a comment line); a leading `\n` makes a blank line before it. */
   add(...statements: readonly (Code | string)[]): this {
-    for (const statement of statements) this.statements.push(this.text(statement));
+    for (const statement of statements) this.#statements.push(this.text(statement));
     return this;
   }
 
   /** A declaration as a ts-morph structure; its type texts come from `text(…, true)`. */
   declare(...structures: readonly StatementStructures[]): this {
-    this.statements.push(...structures);
+    this.#statements.push(...structures);
     return this;
   }
 
@@ -111,43 +106,43 @@ export class GeneratedFile {
   reexport(symbols: readonly ImportSymbol[], options: { typeOnly: boolean }): this {
     for (const [specifier, names] of group(symbols)) {
       const module = symbols.find((symbol) => symbol.module.specifier === specifier)!.module;
-      this.reexports.push({ module, names: [...names].sort(compareText), typeOnly: options.typeOnly });
+      this.#reexports.push({ module, names: [...names].sort(compareText), typeOnly: options.typeOnly });
     }
     return this;
   }
 
   /** `export * from '…'` (or `export type *`). */
   reexportAll(module: ModuleRef, options: { typeOnly: boolean }): this {
-    this.reexports.push({ module, names: '*', typeOnly: options.typeOnly });
+    this.#reexports.push({ module, names: '*', typeOnly: options.typeOnly });
     return this;
   }
 
   /** The whole file: `header`, a blank line, imports, re-exports, then the statements; parse-checked. */
   print(header: string): string {
     const { StructureKind } = tsMorph();
-    const exports = this.reexports.map(({ module, names, typeOnly }): ExportDeclarationStructure => ({
+    const exports = this.#reexports.map(({ module, names, typeOnly }): ExportDeclarationStructure => ({
       kind: StructureKind.ExportDeclaration,
       isTypeOnly: typeOnly,
       moduleSpecifier: module.specifier,
       ...(names === '*' ? {} : { namedExports: [...names] }),
     }));
-    const imports = this.imports();
+    const imports = this.#imports();
     // A blank line between the imports, the re-exports and the statements.
     const gap = (before: readonly unknown[], after: readonly unknown[]) =>
       before.length > 0 && after.length > 0 && !(typeof after[0] === 'string' && after[0].startsWith('\n')) ? ['\n'] : [];
     const head = [...imports, ...gap(imports, exports), ...exports];
-    const body = this.statements.every((statement) => typeof statement === 'string')
-      ? joinText(head.length === 0 ? '' : printFile(head), this.statements as string[])
-      : printFile([...head, ...gap(head, this.statements), ...this.statements]);
+    const body = this.#statements.every((statement) => typeof statement === 'string')
+      ? joinText(head.length === 0 ? '' : printFile(head), this.#statements as string[])
+      : printFile([...head, ...gap(head, this.#statements), ...this.#statements]);
     const contents = `${header}\n\n${body}`;
     assertParses(this.path, contents);
     return contents;
   }
 
   /** Packages first, then the output's own modules; each in specifier order, names sorted. */
-  private imports(): ImportDeclarationStructure[] {
+  #imports(): ImportDeclarationStructure[] {
     const { StructureKind } = tsMorph();
-    const specifiers = [...this.uses.keys()].sort((a, b) => Number(a.startsWith('.')) - Number(b.startsWith('.')) || compareText(a, b));
+    const specifiers = [...this.#uses.keys()].sort((a, b) => Number(a.startsWith('.')) - Number(b.startsWith('.')) || compareText(a, b));
     const declarations: ImportDeclarationStructure[] = [];
     // A note is said once, above the first import of a module that has it.
     const said = new Set<string>();
@@ -157,8 +152,8 @@ export class GeneratedFile {
       return `// ${note}\n`;
     };
     for (const specifier of specifiers) {
-      const uses = [...this.uses.get(specifier)!.values()];
-      const note = this.modules.get(specifier)!.note;
+      const uses = [...this.#uses.get(specifier)!.values()];
+      const note = this.#modules.get(specifier)!.note;
       for (const { symbol, typeOnly } of uses.filter((u) => u.symbol.namespace)) {
         declarations.push({
           kind: StructureKind.ImportDeclaration,

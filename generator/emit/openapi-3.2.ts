@@ -7,7 +7,7 @@
  * described by `contentMediaType` and `contentSchema` as the spec's own example does.
  */
 import type { EmittedFile, Model } from '../model.js';
-import { anyOf, buildOpenApiDocument, ref, type OpenApiFlavour, type StreamRoute } from './openapi-document.js';
+import { anyOf, buildOpenApiDocument, type OpenApiFlavour, ref, type StreamRoute } from './openapi-document.js';
 import type { Json } from './openapi-schema.js';
 
 export function emitOpenApi32(model: Model): EmittedFile {

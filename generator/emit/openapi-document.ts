@@ -5,9 +5,9 @@
  * the `openapi` field and how a stream's answer is described (3.1 cannot describe one event; 3.2
  * can, with `itemSchema`).
  */
-import { apiModes, envelopeSchemas, errorConditions, refPrefix, streamContainerRoute, unaryContainerRoute, type ErrorCondition } from '../../contract/index.js';
+import { apiModes, type ErrorCondition, envelopeSchemas, errorConditions, refPrefix, streamContainerRoute, unaryContainerRoute } from '../../contract/index.js';
 import type { LicenseModel, Model, OperationModel } from '../model.js';
-import { toOpenApi, type Json } from './openapi-schema.js';
+import { type Json, toOpenApi } from './openapi-schema.js';
 
 /** A stream route: the public `:streamQuery` (NDJSON, or SSE with `alt=sse`) or the container's (NDJSON only). */
 export type StreamRoute = 'public' | 'container';

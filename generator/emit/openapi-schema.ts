@@ -2,7 +2,7 @@
  * agentgen's schema language → an OpenAPI Schema Object. OpenAPI 3.1 and 3.2 both use JSON Schema
  * 2020-12 as their dialect, so the two documents share this one conversion.
  */
-import { schemaTypes, type JsonSchema } from '../../contract/index.js';
+import { type JsonSchema, schemaTypes } from '../../contract/index.js';
 
 export type Json = { [key: string]: unknown };
 

@@ -5,7 +5,7 @@
  */
 import type { Model } from '../model.js';
 import { generatorVersion } from '../version.js';
-import { importSymbol, type ImportSymbol, type ModuleRef } from './generated-file.js';
+import { type ImportSymbol, importSymbol, type ModuleRef } from './generated-file.js';
 
 /** The code-generation API generated files are written against; a breaking change gets a new entry. */
 export const codegenEntry = 'codegenv1';

@@ -5,12 +5,12 @@
  * never declared again.
  */
 import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } from 'ts-morph';
-import { envelopeSchemas, isAnyJson, schemaTypes, type JsonSchema } from '../../contract/index.js';
+import { envelopeSchemas, isAnyJson, type JsonSchema, schemaTypes } from '../../contract/index.js';
 import type { Assets } from '../assets.js';
 import { generatedTypeNames } from '../generated-names.js';
 import type { EmittedFile, Model, OperationModel } from '../model.js';
 import { docText, identifier, jsonLiteral, typePropertyKey } from '../schema/escape.js';
-import { isOptionalProperty, propertyType, tsType, type TsContext } from '../schema/to-ts.js';
+import { isOptionalProperty, propertyType, type TsContext, tsType } from '../schema/to-ts.js';
 import { GeneratedFile } from './generated-file.js';
 import { fileHeader } from './header.js';
 import { runtimeType } from './symbols.js';

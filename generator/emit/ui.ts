@@ -7,8 +7,8 @@
  * client that does not use it never needs.
  */
 import type { Assets } from '../assets.js';
-import type { EmittedFile, Model, OperationModel } from '../model.js';
 import type { UiProtocol } from '../load/spec-format.js';
+import type { EmittedFile, Model, OperationModel } from '../model.js';
 import { uiStreamOf } from '../resolve/ui-streams.js';
 import { docComment, stringLiteral } from '../schema/escape.js';
 import { GeneratedFile, importSymbol } from './generated-file.js';

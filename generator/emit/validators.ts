@@ -19,10 +19,10 @@
 import type { Assets } from '../assets.js';
 import type { EmittedFile, Model, NamedSchema } from '../model.js';
 import { docComment, identifier, stringLiteral } from '../schema/escape.js';
-import { schemaDeclaration, type RuntimeName, type ZodTextContext } from '../schema/to-zod.js';
-import { code, GeneratedFile, importSymbol, type ImportSymbol } from './generated-file.js';
+import { type RuntimeName, schemaDeclaration, type ZodTextContext } from '../schema/to-zod.js';
+import { code, GeneratedFile, type ImportSymbol, importSymbol } from './generated-file.js';
 import { fileHeader } from './header.js';
-import { localTypes, runtimeValue, runtimeType, zod, zodEnglish } from './symbols.js';
+import { localTypes, runtimeType, runtimeValue, zod, zodEnglish } from './symbols.js';
 
 /** Where the names zod/mini text refers to come from, for one file. */
 interface ZodRefs {

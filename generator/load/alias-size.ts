@@ -4,7 +4,7 @@
  * copies, not with the text. A 1 MB spec whose 91 aliases each name a large node is a document of
  * some 300 MB. The `yaml` package's own cap counts aliases, not what they stand for.
  */
-import { isAlias, isCollection, isPair, visit, type Alias, type Document, type Node } from 'yaml';
+import { type Alias, type Document, isAlias, isCollection, isPair, type Node, visit } from 'yaml';
 
 /** What aliases may add to a spec, in characters of YAML text (1 MiB). */
 export const aliasExpansionLimit = 1024 * 1024;

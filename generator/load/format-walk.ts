@@ -4,8 +4,9 @@
  * schema language is there, whether a field may be left out. Messages and salvage follow the
  * format this way, never a copy of it.
  */
-import { jsonSchemaFormat, specFormat } from './spec-format.js';
+
 import type { SpecPath } from './spec-error.js';
+import { jsonSchemaFormat, specFormat } from './spec-format.js';
 
 /** The parts of a zod schema's definition that the walk reads. */
 interface ZodLike {

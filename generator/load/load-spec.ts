@@ -5,19 +5,19 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { LineCounter, parseDocument, type Document } from 'yaml';
+import { type Document, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { nearestName } from '../nearest-name.js';
-import { defaultSpecFile, noSpecSource } from './spec-defaults.js';
-import { specFormat, type SpecDocument } from './spec-format.js';
-import { parseJsonObject } from './json-text.js';
-import { aliasPastLimit, type AliasPastLimit } from './alias-size.js';
+import { type AliasPastLimit, aliasPastLimit } from './alias-size.js';
+import { describeValue } from './describe-value.js';
 import { isSchemaAt, keysAt } from './format-walk.js';
+import { parseJsonObject } from './json-text.js';
 import { salvage } from './salvage.js';
-import { inTextOrder, SpecError, type Locate, type Position, type SpecProblem } from './spec-error.js';
+import { defaultSpecFile, noSpecSource } from './spec-defaults.js';
+import { inTextOrder, type Locate, type Position, SpecError, type SpecProblem } from './spec-error.js';
+import { type SpecDocument, specFormat } from './spec-format.js';
 import { keyPosition, locator, pathAt, position } from './yaml-positions.js';
 import { syntaxProblems } from './yaml-syntax.js';
-import { describeValue } from './describe-value.js';
 
 export { schemaKeywords } from './format-walk.js';
 

@@ -4,15 +4,15 @@
  * `resolve/`, which knows the contract.
  */
 import { z } from 'zod';
-import { apiModes, jsonTypes, surfaceNames, type JsonSchema, type JsonType, type SurfaceName } from '../../contract/index.js';
-import { importExtensions, runtimeModes } from './spec-defaults.js';
+import { apiModes, type JsonSchema, type JsonType, jsonTypes, type SurfaceName, surfaceNames } from '../../contract/index.js';
 import { a2aFormat } from './a2a-format.js';
 import { deployFormat } from './deploy-format.js';
 import { emptyWhenNull } from './empty-section.js';
+import { importExtensions, runtimeModes } from './spec-defaults.js';
 
 export const specFormatVersion = 1;
 
-export { defaultSpecFile, importExtensions, runtimeModes, type ImportExtension, type RuntimeMode } from './spec-defaults.js';
+export type { ImportExtension, RuntimeMode } from './spec-defaults.js';
 
 const typeNames = jsonTypes.map((t) => JSON.stringify(t)).join(', ');
 const jsonType = z.enum(jsonTypes as readonly JsonType[] as [JsonType, ...JsonType[]]);

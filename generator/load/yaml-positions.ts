@@ -1,5 +1,5 @@
 /** Where things are in a spec's YAML text: the line and column of a path, of a key, and the path at an offset. */
-import { isMap, isNode, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
+import { type Document, isMap, isNode, isScalar, isSeq, type LineCounter } from 'yaml';
 import type { Locate, Position, SpecPath } from './spec-error.js';
 
 type Segment = string | number;

@@ -5,7 +5,7 @@
  * looking for the end, often lines later under another key; such a problem is located at the
  * opening character instead, where the fix is.
  */
-import { isCollection, isScalar, visit, type Document, type LineCounter, type Node, type YAMLError } from 'yaml';
+import { type Document, isCollection, isScalar, type LineCounter, type Node, visit, type YAMLError } from 'yaml';
 import { codeFrame } from './code-frame.js';
 import type { SpecProblem } from './spec-error.js';
 import { keyPosition, pathAt, position } from './yaml-positions.js';

@@ -5,17 +5,17 @@
  */
 import {
   annotationKeywords,
+  type JsonSchema,
+  type JsonType,
   knownFormats,
   refPrefix,
   schemaTypes,
   specRefPrefix,
   typeKeywords,
   typesInclude,
-  type JsonSchema,
-  type JsonType,
 } from '../../contract/index.js';
-import { patternError } from '../schema/pattern.js';
 import type { SpecProblem } from '../load/spec-error.js';
+import { patternError } from '../schema/pattern.js';
 import { protocolNameProblem } from './protocol-names.js';
 
 export type SpecPath = readonly (string | number)[];
@@ -134,7 +134,9 @@ export function checkSchema(schema: JsonSchema, path: SpecPath, names: SchemaNam
   }
   if (schema.items !== undefined) checkSchema(schema.items, [...path, 'items'], names, problems);
   for (const keyword of ['anyOf', 'oneOf', 'allOf'] as const) {
-    schema[keyword]?.forEach((member, i) => checkSchema(member, [...path, keyword, i], names, problems));
+    schema[keyword]?.forEach((member, i) => {
+      checkSchema(member, [...path, keyword, i], names, problems);
+    });
   }
   if (schema.not !== undefined) checkSchema(schema.not, [...path, 'not'], names, problems);
   if (typeof schema.additionalProperties === 'object') {

@@ -7,12 +7,14 @@
  * zod is loaded on first use (`schema/live-zod.ts`): a spec without values, and the standard
  * surface, never load it here.
  */
+
+import type { ZodSafeParseResult } from 'zod';
 import type { JsonSchema } from '../../contract/index.js';
+import { describeValue } from '../load/describe-value.js';
 import type { SpecProblem } from '../load/spec-error.js';
 import { liveBuilder } from '../schema/live-zod.js';
 import { buildZod } from '../schema/to-zod.js';
-import { subschemas, type SpecPath } from './check-schema.js';
-import { describeValue } from '../load/describe-value.js';
+import { type SpecPath, subschemas } from './check-schema.js';
 
 /** What a value is checked as: which keyword holds it, and the schema it must match. */
 interface Value {
@@ -32,10 +34,10 @@ function valuesOf(schema: JsonSchema, path: SpecPath): Value[] {
   }
   if (schema.enum !== undefined) {
     const { enum: values_, ...rest } = schema;
-    values_.forEach((value, i) => values.push({ what: 'the enum value', value, path: [...path, 'enum', i], schema: rest }));
+    for (const [i, value] of values_.entries()) values.push({ what: 'the enum value', value, path: [...path, 'enum', i], schema: rest });
   }
   if (schema.example !== undefined) values.push({ what: 'the example', value: schema.example, path: [...path, 'example'], schema });
-  schema.examples?.forEach((value, i) => values.push({ what: 'the example', value, path: [...path, 'examples', i], schema }));
+  for (const [i, value] of (schema.examples ?? []).entries()) values.push({ what: 'the example', value, path: [...path, 'examples', i], schema });
   return values;
 }
 
@@ -56,7 +58,7 @@ export function checkValues(
   const builder = liveBuilder(named);
   const reported = problems.length;
   for (const value of values) {
-    let result;
+    let result: ZodSafeParseResult<unknown>;
     try {
       result = buildZod(value.schema, builder).safeParse(value.value, { reportInput: true, error: typeMismatch });
     } catch (error) {

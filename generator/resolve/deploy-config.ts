@@ -5,10 +5,10 @@
  * the `Model`: deploy settings never change a generated file (nor the model hash in its header).
  */
 import type { DeploySection } from '../load/deploy-format.js';
-import type { SpecDocument } from '../load/spec-format.js';
 import type { SpecProblem } from '../load/spec-error.js';
+import type { SpecDocument } from '../load/spec-format.js';
 import * as rules from './deploy-rules.js';
-import { fillReferences, hasReferences, type Environment } from './env-references.js';
+import { type Environment, fillReferences, hasReferences } from './env-references.js';
 
 export interface DeployConfig {
   readonly displayName: string;

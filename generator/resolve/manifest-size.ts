@@ -4,10 +4,11 @@
  * each use of a spec schema is bounded (`inlineSchemaLimit`), but many uses of large ones are not.
  * Measured, not written: a spec past the limit is refused at the operation whose entry crosses it.
  */
-import { buildManifest } from './manifest.js';
-import { jsonLengths } from './json-length.js';
+
 import type { SpecProblem } from '../load/spec-error.js';
 import type { Model } from '../model.js';
+import { jsonLengths } from './json-length.js';
+import { buildManifest } from './manifest.js';
 
 /**
  * The longest `class-methods.json` agentgen writes, in characters of JSON text (16 MiB): some six

@@ -4,7 +4,7 @@
  * object schema of `properties`, `required` (the arguments with no default) and `type: "object"`;
  * null is written `nullable: true`, never as a `"null"` type; no `$ref`s.
  */
-import { refPrefix, schemaTypes, type JsonSchema, type JsonType, type ManifestEntry } from '../../contract/index.js';
+import { type JsonSchema, type JsonType, type ManifestEntry, refPrefix, schemaTypes } from '../../contract/index.js';
 import type { Model, NamedSchema, OperationModel } from '../model.js';
 import { jsonLengths } from './json-length.js';
 

@@ -3,12 +3,12 @@
  * (cycles included), the order they are declared in, and the model form of every schema (`$ref`s
  * as `#/components/schemas/Name`, defaults as the validator gives them back).
  */
-import { refPrefix, specRefPrefix, type JsonSchema } from '../../contract/index.js';
-import { camelCase, reservedWords } from '../schema/escape.js';
-import { protocolNameProblem } from './protocol-names.js';
+import { type JsonSchema, refPrefix, specRefPrefix } from '../../contract/index.js';
 import type { SpecProblem } from '../load/spec-error.js';
-import { pathKey } from './check-values.js';
+import { camelCase, reservedWords } from '../schema/escape.js';
 import { references, refTarget, type SchemaNames, type SpecPath } from './check-schema.js';
+import { pathKey } from './check-values.js';
+import { protocolNameProblem } from './protocol-names.js';
 
 const schemaNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

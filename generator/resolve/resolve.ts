@@ -8,28 +8,28 @@ import {
   apiModeRouting,
   apiModes,
   contractSchemas,
+  type JsonSchema,
+  type SurfaceOperation,
   schemaTypes,
   surfaceName,
   surfaceOperations,
-  type JsonSchema,
-  type SurfaceOperation,
 } from '../../contract/index.js';
-import { camelCase, pascalCase, reservedWords } from '../schema/escape.js';
-import { protocolNameProblem } from './protocol-names.js';
 import type { LoadedSpec } from '../load/load-spec.js';
-import type { ImportExtension, OperationSpec, RuntimeMode, UiProtocol } from '../load/spec-format.js';
 import { inTextOrder, SpecError, type SpecProblem } from '../load/spec-error.js';
+import type { ImportExtension, OperationSpec, RuntimeMode, UiProtocol } from '../load/spec-format.js';
 import type { Model, NamedSchema, OperationModel } from '../model.js';
+import { camelCase, pascalCase, reservedWords } from '../schema/escape.js';
+import { plainNames, type TsContext, tsType } from '../schema/to-ts.js';
 import { generatorVersion } from '../version.js';
-import { plainNames, tsType, type TsContext } from '../schema/to-ts.js';
+import { resolveA2A } from './a2a-face.js';
 import { checkSchema, type SchemaNames, type SpecPath } from './check-schema.js';
 import { checkValues } from './check-values.js';
 import { resolveDeploy } from './deploy-config.js';
 import { builtInClientMembers, fixedTypeNames } from './fixed-names.js';
 import { checkManifestSize } from './manifest-size.js';
-import { uiStreamOf } from './ui-streams.js';
-import { resolveA2A } from './a2a-face.js';
 import { checkSchemaName, checkUnguardedCycles, components, isCycle, specReferences, specSchemaConst, toModelSchema } from './named-schemas.js';
+import { protocolNameProblem } from './protocol-names.js';
+import { uiStreamOf } from './ui-streams.js';
 
 const operationNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const anyJson: JsonSchema = {};

@@ -8,9 +8,9 @@
  * ts-morph): a run that checks no value never loads it.
  */
 import { createRequire } from 'node:module';
-import type { ZodType } from 'zod';
 import { matchesPattern } from '@agentgen/runtime/codegenv1/pattern';
 import { acceptCamelCase, excluding } from '@agentgen/runtime/codegenv1/validation';
+import type { ZodType } from 'zod';
 import type { JsonSchema } from '../../contract/index.js';
 import { patternError } from './pattern.js';
 import { buildZod, refinements, type ZodBuilder } from './to-zod.js';

@@ -8,7 +8,7 @@
  * out). What TypeScript cannot say is left to the validators: bounds, lengths, patterns, formats,
  * `uniqueItems`, `not`.
  */
-import { isAnyJson, refPrefix, schemaTypes, type JsonSchema, type JsonType } from '../../contract/index.js';
+import { isAnyJson, type JsonSchema, type JsonType, refPrefix, schemaTypes } from '../../contract/index.js';
 import { jsonLiteral, typePropertyKey } from './escape.js';
 
 export type TypeForm = 'value' | 'input';

@@ -12,7 +12,7 @@
  * is a record of any keys. A property's `default` fills it when it is missing.
  */
 import { uniqueItems } from '@agentgen/runtime/codegenv1/validation';
-import { isAnyJson, knownFormats, schemaTypes, type JsonPrimitive, type JsonSchema, type JsonType } from '../../contract/index.js';
+import { isAnyJson, type JsonPrimitive, type JsonSchema, type JsonType, knownFormats, schemaTypes } from '../../contract/index.js';
 import { docComment, identifier, jsonLiteral, objectLiteralKey, stringLiteral } from './escape.js';
 import { refName } from './to-ts.js';
 

@@ -13,14 +13,14 @@ import { isAgentgenPackageJson, packageJsonPath } from '../emit/package-json.js'
 import { noSpecSource } from '../load/spec-defaults.js';
 import type { EmittedFile } from '../model.js';
 import {
+  type FileStatus,
   foreignFiles,
   leftoverRuntimeFiles,
   removeLeftovers,
   retiredFiles,
+  type StaleReason,
   staleFiles,
   writeOutput,
-  type FileStatus,
-  type StaleReason,
 } from './write-output.js';
 
 /** What `generate` did to each file, and the leftovers it removed (paths relative to the folder). */

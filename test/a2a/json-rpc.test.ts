@@ -4,9 +4,10 @@
  * the guarantee that every stream ends in a state that ends the turn, cancel, and a caller that
  * goes away. Real server on loopback, plain HTTP.
  */
+
+import { type A2ATurn, type A2ATurnUpdate, type AgentServer, createContainer } from '@agentgen/runtime/codegenv1/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testFace } from './test-face.js';
-import { createContainer, type A2ATurn, type A2ATurnUpdate, type AgentServer } from '@agentgen/runtime/codegenv1/server';
 
 const face = testFace('/a2a/test');
 

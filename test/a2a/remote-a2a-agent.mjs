@@ -2,8 +2,9 @@
 // RemoteA2AAgent for the card URL given (the weather example behind agentgen dev's passthrough).
 // The root agent's model hands every turn to that sub-agent, so the answer comes from the remote
 // agent. Prints each event of the turn as a JSON line {author, text}.
-import { BaseLlm, InMemoryRunner, LlmAgent, RemoteA2AAgent } from '@google/adk';
+
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { BaseLlm, InMemoryRunner, LlmAgent, RemoteA2AAgent } from '@google/adk';
 
 const cardUrl = process.argv[2];
 /** The caller's Google token on every request, as on the platform. */

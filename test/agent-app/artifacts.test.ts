@@ -4,12 +4,12 @@
  * ADK's in-memory artifact service, with a real ADK runner for the artifact a tool writes.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentApiError, createAgentClient, type AgentClient } from '../../agent-app/generated/client.js';
-import { createAgentServer, type AgentServer } from '../../agent-app/generated/server.js';
-import type { ManifestEntry } from '../../contract/index.js';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { AgentApp } from '@agentgen/agent-app';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentApiError, type AgentClient, createAgentClient } from '../../agent-app/generated/client.js';
+import { type AgentServer, createAgentServer } from '../../agent-app/generated/server.js';
+import type { ManifestEntry } from '../../contract/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
 import { drain, makeApp, textOf } from './fixtures.js';
 
@@ -123,12 +123,7 @@ describe("the weather-agent example's save_report tool (issue 11 item 6), with i
     const session = await app.async_create_session({ user_id: 'ada' });
     const turn = await drain(app.async_stream_query({ user_id: 'ada', session_id: session.id, message: 'Save the Paris report, please.' }));
 
-    expect(
-      turn
-        .map((event) => event.content?.['parts'])
-        .flat()
-        .find((part) => part?.['function_call'])?.['function_call'],
-    ).toMatchObject({
+    expect(turn.flatMap((event) => event.content?.['parts']).find((part) => part?.['function_call'])?.['function_call']).toMatchObject({
       name: 'save_report',
       args: { city: 'Paris' },
     });

@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containerEnvironment } from '../../emulator/containers/container-env.js';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { type PostgresCluster, startPostgres } from '../helpers/postgres.js';
 import { startTarget, type TargetProcess } from '../helpers/target-process.js';
 
 const resource = 'projects/crash-project/locations/us-central1/reasoningEngines/4848';

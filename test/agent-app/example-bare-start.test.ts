@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { bundleEntry, repositoryRoot, type Bundle } from '../replicas/bundle.js';
+import { type Bundle, bundleEntry, repositoryRoot } from '../replicas/bundle.js';
 
 let bundle: Bundle;
 beforeAll(async () => {

@@ -8,14 +8,14 @@
  * inputs built from their schemas (the handoff's `request_json` as contract 2.7 describes it).
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentApp } from '@agentgen/agent-app';
-import { conformancePassed, formatConformanceTable, runConformance, type CaseResult } from '../../conformance/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformanceOperations, conformanceSchemas } from '../../cli/src/conformance-command.js';
-import { loadModel } from '../../generator/pipeline.js';
-import { createAgentServer, type AgentServer } from '../../examples/weather-agent/generated/server.js';
-import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
+import { type CaseResult, conformancePassed, formatConformanceTable, runConformance } from '../../conformance/index.js';
 import { agentAppSurfaces, type ManifestEntry } from '../../contract/index.js';
+import { type AgentServer, createAgentServer } from '../../examples/weather-agent/generated/server.js';
+import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
+import { loadModel } from '../../generator/pipeline.js';
 import { ScriptedLlm } from './scripted-llm.js';
 
 const exampleDir = join(import.meta.dirname, '..', '..', 'examples', 'weather-agent');

@@ -7,9 +7,10 @@
  * The container is the example's own pieces — its ADK agent, AgentApp, its generated
  * server — with the deterministic model in place of Gemini (no network here).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { AgentApp } from '@agentgen/agent-app';
-import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AgentClient, createAgentClient } from '../../examples/weather-agent/generated/client.js';
 import { startWeatherBehindDev, type WeatherBehindDev } from '../helpers/weather-behind-dev.js';
 import { ScriptedLlm } from './scripted-llm.js';
 

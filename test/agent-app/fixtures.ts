@@ -2,9 +2,10 @@
  * A small real ADK agent for the tests: an `LlmAgent` on the scripted model with three
  * tools, and helpers to build an AgentApp around it and drain its streams.
  */
+
+import { AgentApp, type AgentAppOptions } from '@agentgen/agent-app';
 import { FunctionTool, LlmAgent } from '@google/adk';
 import { z } from 'zod';
-import { AgentApp, type AgentAppOptions } from '@agentgen/agent-app';
 import { ScriptedLlm } from './scripted-llm.js';
 
 export function makeAgent(model = new ScriptedLlm()) {

@@ -6,10 +6,11 @@
  * `StreamingModeNone`, as the Python reference). A real ADK Runner on the scripted model; AgentApp
  * called directly, and behind the generated server on loopback for the wire shape and the 400.
  */
+
+import type { HandoffEnvelope } from '@agentgen/agent-app';
 import { InMemorySessionService, type Session, type VertexAiCreateSessionRequest } from '@google/adk';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HandoffEnvelope } from '@agentgen/agent-app';
-import { createAgentServer, type AgentServer } from '../../generated/server.js';
+import { type AgentServer, createAgentServer } from '../../generated/server.js';
 import { drain, makeApp, textOf } from './fixtures.js';
 
 type App = ReturnType<typeof makeApp>['app'];

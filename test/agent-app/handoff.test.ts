@@ -5,9 +5,10 @@
  * `_convert_response_events`), over a real ADK Runner with in-memory services, AgentApp called
  * directly. reference-handoff.test.ts runs the same points through the generated server and client.
  */
-import { InMemorySessionService, type GetSessionRequest, type Session } from '@google/adk';
+
+import { type HandoffEnvelope, sessionToWire, type WireSession } from '@agentgen/agent-app';
+import { type GetSessionRequest, InMemorySessionService, type Session } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { sessionToWire, type HandoffEnvelope, type WireSession } from '@agentgen/agent-app';
 import { drain, makeApp, textOf } from './fixtures.js';
 
 const TOKEN = 'gho_secret-token-1234567890';

@@ -5,10 +5,11 @@
  * the server cannot measure), or in a direct call; and a malformed `request_json` is answered
  * with the position where it stops being JSON, quoting none of its text in the answer or a log.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+
 import { contentFromWire, eventFromWire, eventToWire, partFromWire, runConfigFromWire } from '@agentgen/agent-app';
 import { createEvent } from '@google/adk';
-import { createAgentServer, type AgentServer, type LogEntry } from '../../generated/server.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AgentServer, createAgentServer, type LogEntry } from '../../generated/server.js';
 import { captureOutput } from '../helpers/capture-output.js';
 import { drain, makeApp } from './fixtures.js';
 

@@ -3,8 +3,9 @@
  * README walk-through runs: the example's own agent and tool, a real ADK Runner inside
  * AgentApp, `async_stream_query` drained to its wire events. No network, no API key.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { AgentApp, type WireEvent } from '@agentgen/agent-app';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
 import { OfflineModel } from '../../examples/weather-agent/src/offline-model.js';
 import { drain, textOf } from './fixtures.js';

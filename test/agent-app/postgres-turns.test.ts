@@ -5,12 +5,13 @@
  * alternate turns of one conversation and keep its whole history, and a turn sends at most 6
  * statements (counted at node-postgres' client, as bench/turn-cost.mjs counts them).
  */
+
+import { AgentApp } from '@agentgen/agent-app';
 import { FunctionTool, LlmAgent } from '@google/adk';
 import { DatabaseSessionService } from '@google/adk/sessions/database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentApp } from '@agentgen/agent-app';
-import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import { type PostgresCluster, startPostgres } from '../helpers/postgres.js';
 import { drain, textOf } from './fixtures.js';
 import { ScriptedLlm } from './scripted-llm.js';
 

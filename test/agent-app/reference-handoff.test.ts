@@ -7,11 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InMemorySessionService, type GetSessionRequest, type Session, type VertexAiCreateSessionRequest } from '@google/adk';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AgentApp } from '@agentgen/agent-app';
-import { createAgentClient, type AgentClient } from '../../agent-app/generated/client.js';
-import { createAgentServer, type AgentServer, type LogEntry } from '../../agent-app/generated/server.js';
+import { type GetSessionRequest, InMemorySessionService, type Session, type VertexAiCreateSessionRequest } from '@google/adk';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type AgentClient, createAgentClient } from '../../agent-app/generated/client.js';
+import { type AgentServer, createAgentServer, type LogEntry } from '../../agent-app/generated/server.js';
 import { runDev } from '../../cli/src/dev-command.js';
 import { makeAgent, textOf } from './fixtures.js';
 

@@ -18,8 +18,9 @@
  *   model that ignores the flag;
  * - anything else: `You said: <text>`.
  */
-import { BaseLlm } from '@google/adk';
+
 import type { BaseLlmConnection, LlmRequest, LlmResponse } from '@google/adk';
+import { BaseLlm } from '@google/adk';
 
 export const weatherArgs = (city: string) => ({
   city,
@@ -33,8 +34,10 @@ export class ScriptedLlm extends BaseLlm {
   /** Whether each call was asked to stream, in call order. */
   readonly streamRequests: boolean[] = [];
 
-  constructor(private readonly delayMs = 20) {
+  readonly #delayMs: number;
+  constructor(delayMs = 20) {
     super({ model: 'scripted' });
+    this.#delayMs = delayMs;
   }
 
   override async *generateContentAsync(request: LlmRequest, stream = false, abortSignal?: AbortSignal): AsyncGenerator<LlmResponse, void> {
@@ -42,7 +45,7 @@ export class ScriptedLlm extends BaseLlm {
     const last = request.contents[request.contents.length - 1];
     const toolResult = last?.parts?.find((part) => part.functionResponse)?.functionResponse;
     if (toolResult) {
-      yield this.text(`Result of ${toolResult.name}: ${JSON.stringify(toolResult.response)}`);
+      yield this.#text(`Result of ${toolResult.name}: ${JSON.stringify(toolResult.response)}`);
       return;
     }
     const said = (last?.parts ?? []).map((part) => part.text ?? '').join(' ');
@@ -51,34 +54,34 @@ export class ScriptedLlm extends BaseLlm {
     const save = /^save (.+)$/i.exec(said);
     const streamed = /^(stream|chunks) (.+)$/i.exec(said);
     if (weather) {
-      yield this.call('get_weather', weatherArgs(weather[1]!));
+      yield this.#call('get_weather', weatherArgs(weather[1]!));
     } else if (/who am i/i.test(said)) {
-      yield this.call('whoami', {});
+      yield this.#call('whoami', {});
     } else if (save) {
-      yield this.call('save_note', { text: save[1]! });
+      yield this.#call('save_note', { text: save[1]! });
     } else if (/what labels/i.test(said)) {
-      yield this.text(`labels: ${JSON.stringify(request.config?.labels ?? {})}`);
+      yield this.#text(`labels: ${JSON.stringify(request.config?.labels ?? {})}`);
     } else if (/how many messages/i.test(said)) {
       const userTexts = request.contents.filter((c) => c.role === 'user' && c.parts?.some((p) => p.text !== undefined));
-      yield this.text(`I have seen ${userTexts.length} user messages`);
+      yield this.#text(`I have seen ${userTexts.length} user messages`);
     } else if (/fail after one/i.test(said)) {
-      yield this.text('partial answer');
+      yield this.#text('partial answer');
       throw new Error('model provider unavailable');
     } else if (streamed) {
       const whole = streamed[2]!;
       if (stream || streamed[1]!.toLowerCase() === 'chunks') {
-        for (const word of whole.split(/(?<= )/)) yield { ...this.text(word), partial: true };
+        for (const word of whole.split(/(?<= )/)) yield { ...this.#text(word), partial: true };
       }
-      yield this.text(whole);
+      yield this.#text(whole);
     } else if (count) {
       for (let i = 1; i <= Number(count[1]); i++) {
         if (abortSignal?.aborted) return;
-        await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+        await new Promise((resolve) => setTimeout(resolve, this.#delayMs));
         if (abortSignal?.aborted) return;
-        yield this.text(String(i));
+        yield this.#text(String(i));
       }
     } else {
-      yield this.text(`You said: ${said}`);
+      yield this.#text(`You said: ${said}`);
     }
   }
 
@@ -86,12 +89,12 @@ export class ScriptedLlm extends BaseLlm {
     return Promise.reject(new Error('ScriptedLlm has no live mode'));
   }
 
-  private text(text: string): LlmResponse {
+  #text(text: string): LlmResponse {
     this.produced++;
     return { content: { role: 'model', parts: [{ text }] } };
   }
 
-  private call(name: string, args: Record<string, unknown>): LlmResponse {
+  #call(name: string, args: Record<string, unknown>): LlmResponse {
     this.produced++;
     return { content: { role: 'model', parts: [{ functionCall: { name, args } }] } };
   }

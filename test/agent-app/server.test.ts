@@ -5,7 +5,7 @@
  */
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentServer, type AgentServer } from '../../generated/server.js';
+import { type AgentServer, createAgentServer } from '../../generated/server.js';
 import { makeApp } from './fixtures.js';
 import { weatherArgs } from './scripted-llm.js';
 

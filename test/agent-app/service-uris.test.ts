@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { AgentApp, type Env } from '@agentgen/agent-app';
 import {
   DatabaseSessionService,
   FileArtifactService,
@@ -17,10 +18,9 @@ import {
   VertexAiSessionService,
 } from '@google/adk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentApp, type Env } from '@agentgen/agent-app';
 import { LazyDatabaseSessions } from '../../agent-app/src/lazy-database-sessions.js';
 import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
-import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import { type PostgresCluster, startPostgres } from '../helpers/postgres.js';
 import { drain, makeAgent, textOf } from './fixtures.js';
 
 let pg: PostgresCluster;

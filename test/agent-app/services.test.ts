@@ -4,13 +4,13 @@
  * services are reached for real through `agentgen dev`'s own (AGENTGEN_ENGINE_API_ENDPOINT), with
  * the token from dev's metadata server (GCE_METADATA_HOST), as under `agentgen dev --command`.
  */
+
+import { AgentApp, engineIdFromEnv, type VertexServiceOptions } from '@agentgen/agent-app';
 import { InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService } from '@google/adk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engineIdFromEnv, type VertexServiceOptions } from '@agentgen/agent-app';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { useDevMetadataServer } from '../engine-services/dev-credentials.js';
 import { makeAgent } from './fixtures.js';
-import { AgentApp } from '@agentgen/agent-app';
 
 const cloud = { GOOGLE_CLOUD_PROJECT: 'demo-project', GOOGLE_CLOUD_LOCATION: 'us-central1' };
 

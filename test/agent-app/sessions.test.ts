@@ -3,9 +3,10 @@
  * wire form (DESIGN.md): sessions snake_case in seconds, `{sessions: [...]}`, delete → null,
  * a missing session → NOT_FOUND, memories per user only.
  */
+
+import { AgentError, agentAppOperations } from '@agentgen/agent-app';
 import { InMemorySessionService, type Session, type VertexAiCreateSessionRequest } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { AgentError, agentAppOperations } from '@agentgen/agent-app';
 import { agentAppSurfaces } from '../../contract/index.js';
 import { drain, makeApp, textOf } from './fixtures.js';
 

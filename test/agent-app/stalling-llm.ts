@@ -14,8 +14,8 @@
  * process's exit right after the shutdown and the test reads it afterwards.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
-import { BaseLlm, LlmAgent } from '@google/adk';
 import type { BaseLlmConnection, LlmRequest, LlmResponse } from '@google/adk';
+import { BaseLlm, LlmAgent } from '@google/adk';
 
 export const lateAnswer = 'the late answer';
 
@@ -28,30 +28,32 @@ export interface StallRecord {
 }
 
 export class StallingLlm extends BaseLlm {
-  constructor(private readonly log: string) {
+  readonly #log: string;
+  constructor(log: string) {
     super({ model: 'stalling' });
+    this.#log = log;
   }
 
   override async *generateContentAsync(request: LlmRequest, _stream = false, abortSignal?: AbortSignal): AsyncGenerator<LlmResponse, void> {
     const last = request.contents[request.contents.length - 1];
     const said = (last?.parts ?? []).map((part) => part.text ?? '').join(' ');
-    this.note({ said, step: 'started' });
+    this.#note({ said, step: 'started' });
     try {
       yield text(`working on: ${said}`);
       if (abortSignal === undefined) {
         // Nothing could ever cancel this call: say so, and wait as the provider would.
-        this.note({ said, step: 'no signal' });
+        this.#note({ said, step: 'no signal' });
         await new Promise<never>(() => undefined);
         return;
       }
       await new Promise<void>((resolve) => (abortSignal.aborted ? resolve() : abortSignal.addEventListener('abort', () => resolve(), { once: true })));
-      this.note({ said, step: 'aborted', reason: String((abortSignal.reason as Error | undefined)?.message ?? abortSignal.reason) });
+      this.#note({ said, step: 'aborted', reason: String((abortSignal.reason as Error | undefined)?.message ?? abortSignal.reason) });
       if (/\bfail\b/.test(said)) throw abortSignal.reason ?? new DOMException('This operation was aborted', 'AbortError');
       yield text(lateAnswer);
       // Reached only if ADK asked for more after the cancel.
-      this.note({ said, step: 'pulled after abort' });
+      this.#note({ said, step: 'pulled after abort' });
     } finally {
-      this.note({ said, step: 'closed' });
+      this.#note({ said, step: 'closed' });
     }
   }
 
@@ -59,8 +61,8 @@ export class StallingLlm extends BaseLlm {
     return Promise.reject(new Error('StallingLlm has no live mode'));
   }
 
-  private note(record: Omit<StallRecord, 'ms'>): void {
-    appendFileSync(this.log, `${JSON.stringify({ ...record, ms: Date.now() })}\n`);
+  #note(record: Omit<StallRecord, 'ms'>): void {
+    appendFileSync(this.#log, `${JSON.stringify({ ...record, ms: Date.now() })}\n`);
   }
 }
 

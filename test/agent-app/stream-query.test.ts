@@ -3,9 +3,10 @@
  * several events — tool call with its exact arguments, tool result, model answer — as they
  * occur; plus DESIGN.md's inputs: text or content message, session creation, seeding.
  */
-import { InMemorySessionService, type GetSessionRequest } from '@google/adk';
-import { describe, expect, it } from 'vitest';
+
 import type { WireEvent } from '@agentgen/agent-app';
+import { type GetSessionRequest, InMemorySessionService } from '@google/adk';
+import { describe, expect, it } from 'vitest';
 import { drain, makeApp, textOf } from './fixtures.js';
 import { weatherArgs } from './scripted-llm.js';
 
@@ -14,7 +15,10 @@ const callsOf = (events: WireEvent[]) =>
 
 /** Every key outside user data is snake_case and no value is null (the reference dump). */
 function expectWireForm(value: unknown, path = ''): void {
-  if (Array.isArray(value)) return value.forEach((item) => expectWireForm(item, path));
+  if (Array.isArray(value)) {
+    for (const item of value) expectWireForm(item, path);
+    return;
+  }
   expect(value, path).not.toBeNull();
   if (typeof value !== 'object' || value === null) return;
   if (/function_call\.args$|function_response\.response$|state_delta$/.test(path)) return;

@@ -9,15 +9,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { context, trace, type Span } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentApp } from '@agentgen/agent-app';
 import { cloudLoggingLogger } from '@agentgen/runtime/server';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
-import { createAgentServer, type AgentServer } from '../../examples/weather-agent/generated/server.js';
+import { context, type Span, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { type AgentClient, createAgentClient } from '../../examples/weather-agent/generated/client.js';
+import { type AgentServer, createAgentServer } from '../../examples/weather-agent/generated/server.js';
 import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
 
 const exampleDir = join(import.meta.dirname, '..', '..', 'examples', 'weather-agent');

@@ -5,9 +5,9 @@
  * with an error line and nothing after it is stored. Real ADK runner, real in-memory service (its
  * appendEvent held or failed by the test), the generated server for the error line.
  */
-import { InMemorySessionService, type AppendEventRequest, type Event } from '@google/adk';
+import { type AppendEventRequest, type Event, InMemorySessionService } from '@google/adk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentServer, type AgentServer } from '../../generated/server.js';
+import { type AgentServer, createAgentServer } from '../../generated/server.js';
 import { drain, makeApp, textOf } from './fixtures.js';
 
 /** An in-memory session service whose appendEvent waits for the test to release each call. */

@@ -2,8 +2,7 @@
  * The wire conversion module: ADK (camelCase, ms) ↔ reference wire form (snake_case,
  * seconds, no nulls), round trips both ways, user data untouched.
  */
-import { createEvent, createSession } from '@google/adk';
-import { describe, expect, it } from 'vitest';
+
 import {
   artifactsFromWire,
   contentFromWire,
@@ -15,6 +14,8 @@ import {
   sessionFromWire,
   sessionToWire,
 } from '@agentgen/agent-app';
+import { createEvent, createSession } from '@google/adk';
+import { describe, expect, it } from 'vitest';
 
 const wireEvent = {
   id: 'ev-1',

@@ -6,9 +6,9 @@ import { describe, expect, test } from 'vitest';
 import { compareSurfaces } from '../../cli/src/breaking/compare-surfaces.js';
 import { surfaceFromModel } from '../../cli/src/breaking/surface.js';
 import { parseSpec } from '../../generator/load/load-spec.js';
-import { resolve } from '../../generator/resolve/resolve.js';
-import { buildManifest } from '../../generator/resolve/manifest.js';
 import type { Model } from '../../generator/model.js';
+import { buildManifest } from '../../generator/resolve/manifest.js';
+import { resolve } from '../../generator/resolve/resolve.js';
 import { fanOutSpec } from '../fuzz/hostile-specs.js';
 
 const surface = (text: string, label: string) => surfaceOf(resolve(parseSpec(text, `${label}.yaml`)), label);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { rules, type RuleId } from '../../cli/src/breaking/rules.js';
+import { type RuleId, rules } from '../../cli/src/breaking/rules.js';
 import { main } from '../../cli/src/main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentgen-breaking-'));

@@ -1,8 +1,9 @@
 /** The client runtime over real HTTP against scripted servers on loopback. */
+
+import { AgentApiError, AgentValidationError, type ClientOperationTable, createClientCore } from '@agentgen/runtime/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentApiError, AgentValidationError, createClientCore, type ClientOperationTable } from '@agentgen/runtime/client';
-import { sleep, splitAt, startFixture, writeChunks, type Fixture, type Handler } from './http-fixture.js';
+import { type Fixture, type Handler, sleep, splitAt, startFixture, writeChunks } from './http-fixture.js';
 
 const resourceName = 'projects/p/locations/l/reasoningEngines/42';
 const resourcePath = `/v1/${resourceName}`;
@@ -173,7 +174,7 @@ describe('streaming calls', () => {
     const client = createClientCore(table, { baseUrl: fixture!.url, resourceName, token: 't' });
     const seen: unknown[] = [];
     const failure = await (async () => {
-      for await (const event of client['async_stream_query']?.({ user_id: 'u', message: 'm' }) as AsyncIterable<unknown>) seen.push(event);
+      for await (const event of client['async_stream_query']!({ user_id: 'u', message: 'm' }) as AsyncIterable<unknown>) seen.push(event);
     })().catch((e: unknown) => e);
     expect(seen).toEqual([events[0]]);
     expect(failure).toBeInstanceOf(AgentApiError);
@@ -231,7 +232,7 @@ describe('cancellation', () => {
     const server = await endlessStream();
     const client = createClientCore(table, { baseUrl: fixture!.url, resourceName, token: 't' });
     const seen: unknown[] = [];
-    for await (const event of client['async_stream_query']?.({ user_id: 'u', message: 'm' }) as AsyncIterable<unknown>) {
+    for await (const event of client['async_stream_query']!({ user_id: 'u', message: 'm' }) as AsyncIterable<unknown>) {
       seen.push(event);
       if (seen.length === 3) break;
     }
@@ -246,7 +247,7 @@ describe('cancellation', () => {
     const controller = new AbortController();
     const seen: unknown[] = [];
     const failure = await (async () => {
-      for await (const event of client['async_stream_query']?.({ user_id: 'u', message: 'm' }, { signal: controller.signal }) as AsyncIterable<unknown>) {
+      for await (const event of client['async_stream_query']!({ user_id: 'u', message: 'm' }, { signal: controller.signal }) as AsyncIterable<unknown>) {
         seen.push(event);
         if (seen.length === 2) controller.abort(new Error('user gave up'));
       }
@@ -280,7 +281,7 @@ describe('the client object', () => {
       token: 't',
     });
     for (const name of names) {
-      expect(Object.prototype.hasOwnProperty.call(client, name)).toBe(true);
+      expect(Object.hasOwn(client, name)).toBe(true);
       expect(await client[name]?.({})).toBe(name);
     }
     expect(Object.getPrototypeOf(client)).toBeNull();

@@ -15,9 +15,10 @@
  *   NOT_FOUND. {'error': {'code': 404, 'message': 'Session ... not found.', 'status': 'NOT_FOUND'}}
  *   ..."}`, reproduced below as `adkAnswer`.
  */
+
+import { AgentApiError, errorFromResponse } from '@agentgen/runtime/client';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, errorFromResponse } from '@agentgen/runtime/client';
 
 const prefix =
   'Reasoning Engine Execution failed.\nPlease refer to our documentation ' +

@@ -5,20 +5,22 @@
  * export there). A module is one instance per resolved file, so an export of the imported entry is
  * identical to the one of exactly one of the two files.
  */
-import { describe, expect, inject, it } from 'vitest';
+
 import * as root from '@agentgen/runtime';
 import * as client from '@agentgen/runtime/client';
-import * as server from '@agentgen/runtime/server';
 import * as codegenClient from '@agentgen/runtime/codegenv1/client';
 import * as codegenServer from '@agentgen/runtime/codegenv1/server';
-import * as bundledRoot from '../fixtures/bundle/expected/runtime/index.js';
-import * as bundledClient from '../fixtures/bundle/expected/runtime/client/index.js';
-import * as bundledServer from '../fixtures/bundle/expected/runtime/server/index.js';
-import * as packageRoot from '../../runtime/src/index.js';
+import * as server from '@agentgen/runtime/server';
+import { describe, expect, inject, it } from 'vitest';
 import * as packageClient from '../../runtime/src/client/index.js';
+import * as packageRoot from '../../runtime/src/index.js';
 import * as packageServer from '../../runtime/src/server/index.js';
+import * as bundledClient from '../fixtures/bundle/expected/runtime/client/index.js';
+import * as bundledRoot from '../fixtures/bundle/expected/runtime/index.js';
+import * as bundledServer from '../fixtures/bundle/expected/runtime/server/index.js';
 
 declare module 'vitest' {
+  // biome-ignore lint/suspicious/noExportsInTest: a declaration merged into vitest's types, not an export of this file
   export interface ProvidedContext {
     /** Set per project in vitest.config.ts. */
     runtimeUnderTest: 'package' | 'bundled';

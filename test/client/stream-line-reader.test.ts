@@ -1,6 +1,7 @@
 /** The stream reader alone, fed every possible split of awkward payloads. */
-import { describe, expect, it } from 'vitest';
+
 import { AgentApiError, StreamLineReader } from '@agentgen/runtime/client';
+import { describe, expect, it } from 'vitest';
 import { splitAt } from './http-fixture.js';
 
 const encoder = new TextEncoder();

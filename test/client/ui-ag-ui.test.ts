@@ -6,9 +6,9 @@
 import { verifyEvents } from '@ag-ui/client';
 import type { AGUIEvent } from '@ag-ui/core';
 import { EventSchemas } from '@ag-ui/core/schemas';
+import { toAgUiEvents } from '@agentgen/runtime/ui/ag-ui';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { toAgUiEvents } from '@agentgen/runtime/ui/ag-ui';
 
 async function* source(events: unknown[], failure?: unknown): AsyncGenerator<unknown> {
   yield* events;

@@ -4,9 +4,10 @@
  * would render. One table row per rule of runtime/src/ui/adk-turn.ts (ui-message-rows.ts, which
  * test/compat/ai-sdk-7.test.ts runs against `ai` 7 too).
  */
+
+import { toUIMessageStream } from '@agentgen/runtime/ui/ai-sdk';
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { toUIMessageStream } from '@agentgen/runtime/ui/ai-sdk';
 import { call, generatedToolId, generatedToolIdPattern, model, partial, result, rows } from './ui-message-rows.js';
 
 async function* from(events: unknown[], failure?: unknown): AsyncGenerator<unknown> {

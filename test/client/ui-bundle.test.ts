@@ -4,8 +4,9 @@
  * nothing of either package, so a client that does not use the adapters does not grow; the AI
  * SDK entry, whose `ai` imports are type-only, contains nothing of `ai` either.
  */
-import { gzipSync } from 'node:zlib';
+
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 

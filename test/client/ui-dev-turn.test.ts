@@ -18,13 +18,13 @@
 import { HttpAgent, verifyEvents } from '@ag-ui/client';
 import type { AGUIEvent } from '@ag-ui/core';
 import { EventSchemas } from '@ag-ui/core/schemas';
+import { agUiEventsResponse, toAgUiEvents } from '@agentgen/runtime/ui/ag-ui';
+import { agentChatRoute, chatSessionId, errorMessage, handoffEvents, lastUserText, toUIMessageStream } from '@agentgen/runtime/ui/ai-sdk';
 import type { LlmRequest, LlmResponse } from '@google/adk';
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agUiEventsResponse, toAgUiEvents } from '@agentgen/runtime/ui/ag-ui';
-import { agentChatRoute, chatSessionId, errorMessage, handoffEvents, lastUserText, toUIMessageStream } from '@agentgen/runtime/ui/ai-sdk';
-import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
+import { type AgentClient, createAgentClient } from '../../examples/weather-agent/generated/client.js';
 import { ScriptedLlm, weatherArgs } from '../agent-app/scripted-llm.js';
 import { startWeatherBehindDev, type WeatherBehindDev } from '../helpers/weather-behind-dev.js';
 import { serveWebHandler, type WebHandlerServer } from '../helpers/web-handler-server.js';

@@ -13,9 +13,9 @@ import { readUIMessageStream, type UIMessage } from 'ai';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SpecError } from '../../generator/load/spec-error.js';
-import { createAgentClient, type AgentClient } from '../fixtures/ui/expected/client.js';
-import { createAgUiEventStreams, createUiMessageStreams } from '../fixtures/ui/expected/ui.js';
 import { ScriptedLlm, weatherArgs } from '../agent-app/scripted-llm.js';
+import { type AgentClient, createAgentClient } from '../fixtures/ui/expected/client.js';
+import { createAgUiEventStreams, createUiMessageStreams } from '../fixtures/ui/expected/ui.js';
 import { generateFromText } from '../helpers/generate.js';
 import { startWeatherBehindDev, type WeatherBehindDev } from '../helpers/weather-behind-dev.js';
 

@@ -5,10 +5,11 @@
  * secret: never a 5xx, every SSE frame one line of JSON (no raw control character can forge a
  * frame or reach a terminal), and nothing of a thrown message in what the browser gets.
  */
-import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
 import { agUiEventsResponse } from '@agentgen/runtime/ui/ag-ui';
 import { agentChatRoute, lastUserText } from '@agentgen/runtime/ui/ai-sdk';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serveWebHandler, type WebHandlerServer } from '../helpers/web-handler-server.js';
 
 const secret = 'ya29.secret-token@10.0.0.7';

@@ -7,11 +7,11 @@
  */
 import { verifyEvents } from '@ag-ui/client';
 import type { AGUIEvent } from '@ag-ui/core';
-import { readUIMessageStream, type UIMessageChunk } from 'ai';
-import { from as rxFrom, lastValueFrom, toArray } from 'rxjs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorMessage as agUiErrorMessage, replacedEvent, toAgUiEvents } from '@agentgen/runtime/ui/ag-ui';
 import { errorMessage, toUIMessageStream } from '@agentgen/runtime/ui/ai-sdk';
+import { readUIMessageStream, type UIMessageChunk } from 'ai';
+import { lastValueFrom, from as rxFrom, toArray } from 'rxjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const model = (...parts: unknown[]) => ({ invocation_id: 'e-1', author: 'agent', content: { role: 'model', parts } });
 const partial = (text: string) => ({ ...model({ text }), partial: true });

@@ -11,8 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
-import { DefaultChatTransport, readUIMessageStream } from 'ai';
 import { agentChatRoute, chatSessionId, lastUserText, toUIMessageStream } from '@agentgen/runtime/ui/ai-sdk';
+import { DefaultChatTransport, readUIMessageStream } from 'ai';
 
 const rows = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 

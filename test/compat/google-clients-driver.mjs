@@ -16,8 +16,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { v1, v1beta1, helpers } from 'aiplatform-v7';
 import { Client } from '@google-cloud/vertexai';
+import { helpers, v1, v1beta1 } from 'aiplatform-v7';
 
 const require = createRequire(import.meta.url);
 const port = Number(process.env.DEV_PORT);

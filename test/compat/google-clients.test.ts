@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { startTestContainer, type TestContainer } from '../emulator/container-fixture.js';
 import { root } from '../tsc/compilers.mjs';
 import { installedNode, nodeReleases } from './node-binaries.js';

@@ -6,10 +6,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type AgentServer, createContainer } from '@agentgen/runtime/codegenv1/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CaseResult, type ConformanceA2A, runConformance } from '../../conformance/index.js';
 import { answeringHandlers, testFace } from '../a2a/test-face.js';
-import { createContainer, type AgentServer } from '@agentgen/runtime/codegenv1/server';
-import { runConformance, type CaseResult, type ConformanceA2A } from '../../conformance/index.js';
 
 const face = testFace('/a2a/test');
 const a2a: ConformanceA2A = { mount: face.mount, protocolVersions: face.protocolVersions, streaming: true, message: 'hello' };

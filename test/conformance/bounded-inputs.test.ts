@@ -9,9 +9,9 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conformanceOperations, conformanceSchemas } from '../../cli/src/conformance-command.js';
 import { runConformance } from '../../conformance/index.js';
 import { maxInputBytes } from '../../conformance/valid-input.js';
-import { conformanceOperations, conformanceSchemas } from '../../cli/src/conformance-command.js';
 import { loadModel } from '../../generator/pipeline.js';
 import { fanOutSpec } from '../fuzz/hostile-specs.js';
 

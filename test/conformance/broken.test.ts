@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { conformancePassed, dispatchProbes, runConformance, type CaseResult, type ManifestEntry } from '../../conformance/index.js';
+import { type CaseResult, conformancePassed, dispatchProbes, type ManifestEntry, runConformance } from '../../conformance/index.js';
 import { startContainer, stopContainers } from './child-container.js';
 
 const script = fileURLToPath(new URL('./mini-container.mjs', import.meta.url));

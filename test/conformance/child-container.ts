@@ -3,7 +3,7 @@
  * accepts connections on loopback. Every wait is bounded, and `stopContainers` ends them all
  * (SIGTERM, then SIGKILL), so no process outlives its test file.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 const children: ChildProcess[] = [];
 

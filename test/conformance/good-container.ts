@@ -1,6 +1,7 @@
 /** A container built from agentgen's runtime with a hand-written table: the checker's known-good target. */
-import { z } from 'zod';
+
 import type { ServerOperationTable } from '@agentgen/runtime/server';
+import { z } from 'zod';
 import type { ManifestEntry } from '../../conformance/index.js';
 
 export const goodTable: ServerOperationTable = new Map([

@@ -10,8 +10,8 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformancePassed, runConformance, type CaseResult, type ConformanceOptions } from '../../conformance/index.js';
 import { conformanceOperations, conformanceSchemas } from '../../cli/src/conformance-command.js';
+import { type CaseResult, type ConformanceOptions, conformancePassed, runConformance } from '../../conformance/index.js';
 import { loadModel } from '../../generator/pipeline.js';
 import { startContainer, stopContainers } from './child-container.js';
 import { parseJunit } from './parse-junit.js';

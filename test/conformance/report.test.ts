@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { conformanceSummary, formatConformanceJson, formatConformanceJunit, formatConformanceTable, type CaseResult } from '../../conformance/index.js';
 import { conformanceCommand, samplesHint } from '../../cli/src/conformance-command.js';
+import { type CaseResult, conformanceSummary, formatConformanceJson, formatConformanceJunit, formatConformanceTable } from '../../conformance/index.js';
 import { closeAll, start } from '../server/fixture.js';
 import { goodHandlers, goodTable } from './good-container.js';
 import { parseJunit } from './parse-junit.js';
@@ -124,11 +124,10 @@ describe('the text report', () => {
     };
     const table = formatConformanceTable([...cases, long]);
     expect(widest(table)).toBeLessThanOrEqual(100);
-    const details = table.slice(table.indexOf('cases that did not pass:'));
     // Joined again, the observation's lines give back all of it (its newline read as a space).
     const lines = table.slice(table.indexOf('  VIOLATION: streaming')).split('\n');
     const first = lines.findIndex((line) => line.startsWith('    observed: '));
-    const rest = lines.slice(first + 1).filter((line, i, all) => all.slice(0, i + 1).every((l) => l.startsWith('      ')));
+    const rest = lines.slice(first + 1).filter((_line, i, all) => all.slice(0, i + 1).every((l) => l.startsWith('      ')));
     const joined = [lines[first]!.slice('    observed: '.length), ...rest.map((line) => line.slice(6))].join('');
     expect(joined.replace(/ /g, '')).toBe(`500 ${body} second line`.replace(/ /g, ''));
     expect(rest.length).toBeGreaterThan(3);

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildValue } from '../../conformance/index.js';
 import { patternSample } from '../../conformance/pattern-sample.js';
-import { maxInputBytes, type NamedSchemas } from '../../conformance/valid-input.js';
 import { schemaChecks } from '../../conformance/schema-check.js';
+import { maxInputBytes, type NamedSchemas } from '../../conformance/valid-input.js';
 import { contractSchemas, type JsonSchema } from '../../contract/index.js';
 
 const spec: Record<string, JsonSchema> = {

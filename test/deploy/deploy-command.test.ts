@@ -5,14 +5,14 @@
  * token reaches the API (the fake records it) and never any output.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { root } from '../generator/golden-cases.js';
 import { externalAccountEnv } from './external-account.js';
 import { FakeReasoningEngines } from './fake-reasoning-engines.js';
-import { runCli, type CliRun } from './run-cli.js';
+import { type CliRun, runCli } from './run-cli.js';
 
 const token = 'ya29.test-token-that-must-never-be-printed';
 const parent = 'projects/my-project/locations/us-central1';

@@ -12,10 +12,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClientCore } from '@agentgen/runtime/client';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { runCli, type CliRun } from './run-cli.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { type CliRun, runCli } from './run-cli.js';
 
 const greeting = fileURLToPath(new URL('../emulator/fixtures/greeting-container.mjs', import.meta.url));
 const token = 'deploy-to-dev-token';

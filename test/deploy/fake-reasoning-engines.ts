@@ -52,11 +52,11 @@ interface ChosenAnswer {
 export class FakeReasoningEngines {
   readonly requests: RecordedRequest[] = [];
   readonly resources = new Map<string, Resource>();
-  private readonly operations = new Map<string, Operation>();
-  private readonly answers: ChosenAnswer[] = [];
-  private failedOperation: { code: number; message: string } | undefined;
-  private nextId = 1000;
-  private server: Server | undefined;
+  readonly #operations = new Map<string, Operation>();
+  readonly #answers: ChosenAnswer[] = [];
+  #failedOperation: { code: number; message: string } | undefined;
+  #nextId = 1000;
+  #server: Server | undefined;
   url = '';
 
   constructor(
@@ -65,15 +65,15 @@ export class FakeReasoningEngines {
   ) {}
 
   async start(): Promise<this> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((done) => this.server!.listen(0, '127.0.0.1', done));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.#server = createServer((req, res) => void this.#handle(req, res));
+    await new Promise<void>((done) => this.#server!.listen(0, '127.0.0.1', done));
+    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
     return this;
   }
 
   async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((done) => this.server?.close(done));
+    this.#server?.closeAllConnections();
+    await new Promise((done) => this.#server?.close(done));
   }
 
   /** The next request with this method is answered with `status` and a google.rpc.Status body. */
@@ -83,22 +83,22 @@ export class FakeReasoningEngines {
 
   /** The next request with this method is answered with `status` and `body(its Authorization header)`, as it is. */
   answerNext(method: string, status: number, body: (authorization: string) => string, contentType = 'text/plain'): void {
-    this.answers.push({ method, status, contentType, body });
+    this.#answers.push({ method, status, contentType, body });
   }
 
   /** The next operation finishes with this error (a google.rpc.Status; `code` is a gRPC code). */
   failNextOperation(code: number, message: string): void {
-    this.failedOperation = { code, message };
+    this.#failedOperation = { code, message };
   }
 
   /** A resource that exists before the test runs (as a deploy from an earlier run left it). */
   seed(parent: string, body: Record<string, unknown>): Resource {
-    const resource = { ...structuredClone(body), name: `${parent}/reasoningEngines/${this.nextId++}` };
+    const resource = { ...structuredClone(body), name: `${parent}/reasoningEngines/${this.#nextId++}` };
     this.resources.set(resource.name, resource);
     return resource;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://x');
     let text = '';
     for await (const chunk of req) text += chunk;
@@ -127,24 +127,24 @@ export class FakeReasoningEngines {
       });
     }
     if (req.headers.authorization !== `Bearer ${this.token}`) return error(401, 'Request had invalid authentication credentials.');
-    const chosen = this.answers.findIndex((a) => a.method === req.method);
+    const chosen = this.#answers.findIndex((a) => a.method === req.method);
     if (chosen >= 0) {
-      const [a] = this.answers.splice(chosen, 1);
+      const [a] = this.#answers.splice(chosen, 1);
       return answer(a!.status, a!.contentType, a!.body(req.headers.authorization ?? ''));
     }
     // v1 and v1beta1 (what agentgen deploy speaks since runtime revisions) answer alike here.
     const path = url.pathname.replace(/^\/v1(?:beta1)?\//, '');
     const collection = /^(projects\/[^/]+\/locations\/[^/]+)\/reasoningEngines$/.exec(path);
-    if (collection && req.method === 'GET') return send(200, this.list(collection[1]!, url.searchParams.get('pageToken')));
+    if (collection && req.method === 'GET') return send(200, this.#list(collection[1]!, url.searchParams.get('pageToken')));
     if (collection && req.method === 'POST') {
-      const resource = { ...(body as object), name: `${collection[1]}/reasoningEngines/${this.nextId++}` };
+      const resource = { ...(body as object), name: `${collection[1]}/reasoningEngines/${this.#nextId++}` };
       return send(
         200,
-        this.operation(resource, () => this.resources.set(resource.name, resource)),
+        this.#operation(resource, () => this.resources.set(resource.name, resource)),
       );
     }
-    const operation = this.operations.get(path);
-    if (operation && req.method === 'GET') return send(200, this.poll(operation));
+    const operation = this.#operations.get(path);
+    if (operation && req.method === 'GET') return send(200, this.#poll(operation));
     const resource = this.resources.get(path);
     if (resource && req.method === 'GET') return send(200, resource);
     if (resource && req.method === 'PATCH') {
@@ -154,29 +154,29 @@ export class FakeReasoningEngines {
       for (const field of mask) setPath(updated, field, getPath(body, field));
       return send(
         200,
-        this.operation(updated, () => this.resources.set(path, updated)),
+        this.#operation(updated, () => this.resources.set(path, updated)),
       );
     }
     return error(404, `no route for ${req.method} ${url.pathname}`);
   }
 
-  private list(parent: string, pageToken: string | null) {
+  #list(parent: string, pageToken: string | null) {
     const all = [...this.resources.values()].filter((r) => r.name.startsWith(`${parent}/`));
     const index = pageToken === null ? 0 : Number(pageToken);
     const next = index + 1 < all.length ? String(index + 1) : undefined;
     return { reasoningEngines: all.slice(index, index + 1), ...(next === undefined ? {} : { nextPageToken: next }) };
   }
 
-  private operation(result: Resource, commit: () => void) {
-    const name = `${result.name}/operations/${this.nextId++}`;
-    const error = this.failedOperation;
-    this.failedOperation = undefined;
+  #operation(result: Resource, commit: () => void) {
+    const name = `${result.name}/operations/${this.#nextId++}`;
+    const error = this.#failedOperation;
+    this.#failedOperation = undefined;
     if (error === undefined) commit();
-    this.operations.set(name, { name, polls: 0, result, error });
+    this.#operations.set(name, { name, polls: 0, result, error });
     return { name, metadata: { '@type': 'type.googleapis.com/google.cloud.aiplatform.v1.CreateReasoningEngineOperationMetadata' }, done: false };
   }
 
-  private poll(operation: Operation) {
+  #poll(operation: Operation) {
     operation.polls += 1;
     if (operation.polls < this.pollsUntilDone) return { name: operation.name, done: false };
     if (operation.error !== undefined) return { name: operation.name, done: true, error: operation.error };

@@ -13,7 +13,7 @@ import { shellQuote } from '../../generator/schema/escape.js';
 import { root } from '../generator/golden-cases.js';
 import { FakeReasoningEngines } from './fake-reasoning-engines.js';
 import { protoJsonProblems, reasoningEngineType, toProtoStruct } from './reasoning-engine-proto.js';
-import { runCli, runProcess, type CliRun } from './run-cli.js';
+import { type CliRun, runCli, runProcess } from './run-cli.js';
 import { hclToRest, terraformToRest } from './terraform-to-rest.js';
 
 const example = join(root, 'examples/weather-agent');

@@ -5,14 +5,14 @@
  * for a new engine when the engine cannot become what the spec says.
  */
 import { describe, expect, test } from 'vitest';
+import { mergeEnv } from '../../cli/src/deploy/merge-env.js';
+import { updateMask } from '../../cli/src/deploy/update-mask.js';
 import type { ReasoningEngineBody } from '../../contract/reasoning-engine.js';
 import { buildCreateRequest, summariseSource } from '../../generator/deploy/create-request.js';
 import { parseSpec } from '../../generator/load/load-spec.js';
 import type { SpecProblem } from '../../generator/load/spec-error.js';
 import { asyncQueryChange, resolveDeploy } from '../../generator/resolve/deploy-config.js';
 import { resolve } from '../../generator/resolve/resolve.js';
-import { mergeEnv } from '../../cli/src/deploy/merge-env.js';
-import { updateMask } from '../../cli/src/deploy/update-mask.js';
 
 function build(deploySection: string, source?: { sourceArchive: string }): ReasoningEngineBody {
   const loaded = parseSpec(`agentgen: 1\nname: t\nsurface: agent-app\ndeploy:\n${deploySection}`, 'agentgen.yaml');

@@ -17,9 +17,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import protobuf from 'protobufjs';
-import { sdkOnlyFields as sharedTable, type SdkOnlyField, type Shape } from '../../emulator/proto/sdk-only-fields.js';
+import { type SdkOnlyField, type Shape, sdkOnlyFields as sharedTable } from '../../emulator/proto/sdk-only-fields.js';
 
-export type { SdkOnlyField, Shape };
+export type { SdkOnlyField };
 
 const require = createRequire(import.meta.url);
 // The current major's definitions (the `aiplatform-v7` alias of @google-cloud/aiplatform: issue 47, item 3).

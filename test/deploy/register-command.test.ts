@@ -6,7 +6,7 @@
  * manage A2A agents" and the v1alpha REST reference of `…/engines/{app}/assistants/{assistant}/agents`.
  * `--send` goes to a fake Discovery Engine on loopback, which records what it got.
  */
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';

@@ -6,15 +6,15 @@
  * the message), and the traffic bodies. A misspelled field fails the check with its path.
  */
 import { describe, expect, test } from 'vitest';
+import { mergeEnv } from '../../cli/src/deploy/merge-env.js';
+import { trafficBody, trafficMask } from '../../cli/src/deploy/traffic.js';
+import { updateMask } from '../../cli/src/deploy/update-mask.js';
 import type { ReasoningEngineBody } from '../../contract/reasoning-engine.js';
 import { buildCreateRequest } from '../../generator/deploy/create-request.js';
 import { parseSpec } from '../../generator/load/load-spec.js';
 import type { SpecProblem } from '../../generator/load/spec-error.js';
 import { resolveDeploy } from '../../generator/resolve/deploy-config.js';
 import { resolve } from '../../generator/resolve/resolve.js';
-import { mergeEnv } from '../../cli/src/deploy/merge-env.js';
-import { trafficBody, trafficMask } from '../../cli/src/deploy/traffic.js';
-import { updateMask } from '../../cli/src/deploy/update-mask.js';
 import {
   maskProblems,
   protoJsonProblems,

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli, type CliRun } from './run-cli.js';
+import { type CliRun, runCli } from './run-cli.js';
 
 const spec = `agentgen: 1
 name: weather-agent

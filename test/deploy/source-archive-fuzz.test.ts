@@ -14,8 +14,8 @@ import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { printableText } from '../../emulator/text/printable-text.js';
 import { packSource, SourceArchiveError } from '../../cli/src/deploy/source-archive.js';
+import { printableText } from '../../emulator/text/printable-text.js';
 
 const root = mkdtempSync(join(tmpdir(), 'agentgen-source-fuzz-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

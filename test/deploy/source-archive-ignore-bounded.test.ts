@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ignore from 'ignore';
 import { afterAll, describe, expect, test } from 'vitest';
-import { dockerIgnore } from '../../cli/src/deploy/source-archive-dockerignore.js';
 import { packSource } from '../../cli/src/deploy/source-archive.js';
+import { dockerIgnore } from '../../cli/src/deploy/source-archive-dockerignore.js';
 
 /** Patterns whose stars a backtracking engine tries at every split of a name that almost matches, each with a name it does match. */
 const hostilePatterns: [pattern: string, matching: string][] = [

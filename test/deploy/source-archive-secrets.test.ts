@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { packSource, SourceArchiveError, type SourceArchive } from '../../cli/src/deploy/source-archive.js';
-import { tarArchive, type TarEntry } from '../../cli/src/deploy/source-archive-tar.js';
-import { checkSourceArchive } from '../../emulator/control-plane/source-archive.js';
+import { packSource, type SourceArchive, SourceArchiveError } from '../../cli/src/deploy/source-archive.js';
+import { type TarEntry, tarArchive } from '../../cli/src/deploy/source-archive-tar.js';
 import { sourceArchiveLimits } from '../../contract/source-archive-limits.js';
+import { checkSourceArchive } from '../../emulator/control-plane/source-archive.js';
 
 let root: string;
 beforeAll(() => {

@@ -6,12 +6,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { inlineSourceLimitBytes, packSource, SourceArchiveError, sourceFileLimit, type SourceArchive } from '../../cli/src/deploy/source-archive.js';
+import { inlineSourceLimitBytes, packSource, type SourceArchive, SourceArchiveError, sourceFileLimit } from '../../cli/src/deploy/source-archive.js';
 import { dockerIgnore, readDockerIgnore } from '../../cli/src/deploy/source-archive-dockerignore.js';
 import { scaffoldProject } from '../../cli/src/scaffold/scaffold-project.js';
 import { writeProject } from '../../cli/src/scaffold/write-project.js';

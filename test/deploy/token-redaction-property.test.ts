@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
-import { main } from '../../cli/src/main.js';
 import type { Io } from '../../cli/src/io.js';
+import { main } from '../../cli/src/main.js';
 import { root } from '../generator/golden-cases.js';
 import { FakeReasoningEngines, rpcStatusBody } from './fake-reasoning-engines.js';
 

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { root } from '../generator/golden-cases.js';
 import { externalAccountEnv } from './external-account.js';
 import { FakeReasoningEngines, rpcStatusBody } from './fake-reasoning-engines.js';
-import { runCli, type CliRun } from './run-cli.js';
+import { type CliRun, runCli } from './run-cli.js';
 
 const token = 'opaque-deploy-token-0123456789';
 const parent = 'projects/my-project/locations/us-central1';

@@ -19,7 +19,7 @@ import { describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { generateFromText } from '../helpers/generate.js';
 import { compilers, tscCommand, tscErrors } from '../tsc/compilers.mjs';
-import { documentationFiles, parseBlocks, readDoc, root, type CodeBlock } from './markdown.js';
+import { type CodeBlock, documentationFiles, parseBlocks, readDoc, root } from './markdown.js';
 
 const shells = new Set(['sh', 'bash', 'shell', 'console']);
 const typescripts = new Set(['ts', 'typescript', 'tsx', 'js', 'javascript']);

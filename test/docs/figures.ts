@@ -102,7 +102,7 @@ function checkTable(where: string, lines: readonly string[], rows: readonly Resu
     // `name` or `name: 12.3 ms` (a name may hold a colon itself: `node:http proxy`).
     const baseline =
       row.baseline === undefined || row.baseline === '—' || row.baseline === '' ? undefined : /^(.*?)(?::\s+(\d[\d,.]*(?:\s.*)?))?$/.exec(row.baseline)!;
-    const baselineName = baseline?.[1]!.trim();
+    const baselineName = baseline?.[1]?.trim();
     const found = findRow(rows, row.metric!, baselineName);
     if (typeof found === 'string') {
       problems.push(`${where}: ${found}`);

@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { nodeReleases } from '../compat/node-binaries.js';
 import { documentationFiles, parseBlocks, readDoc, root } from './markdown.js';
 
-export const nodeStatement = 'Node.js 22, 24 or 26 (20.19 still works, but Node 20 reached end of life on 2026-04-30)';
+const nodeStatement = 'Node.js 22, 24 or 26 (20.19 still works, but Node 20 reached end of life on 2026-04-30)';
 /** The start of any statement of which versions to use, however worded. */
 const statementStart = /Node(?:\.js)? (?:20(?:\.19)? or later|22, 24,? or 26)/g;
 

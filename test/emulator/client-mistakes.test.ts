@@ -8,7 +8,7 @@
  */
 import { Client, credentials, Metadata, status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 
 const parent = 'projects/demo/locations/us-central1';

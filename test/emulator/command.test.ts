@@ -1,18 +1,19 @@
 /** `agentgen dev --command`: the emulator starts the container, as the platform would, and stops it. */
-import { createServer, type AddressInfo } from 'node:net';
+
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import yargs from 'yargs';
-import { startEmulator } from '../../emulator/index.js';
-import { devCommand, loadDevSpec, runDev, type DevArgs } from '../../cli/src/dev-command.js';
+import { type DevArgs, devCommand, loadDevSpec, runDev } from '../../cli/src/dev-command.js';
 import { main } from '../../cli/src/main.js';
-import { slowloris } from '../server/slow-client.js';
 import { freePort } from '../../emulator/containers/container-process.js';
-import { alive } from '../helpers/processes.js';
+import { startEmulator } from '../../emulator/index.js';
 import { runCli } from '../deploy/run-cli.js';
+import { alive } from '../helpers/processes.js';
+import { slowloris } from '../server/slow-client.js';
 
 const envContainer = fileURLToPath(new URL('./fixtures/env-container.mjs', import.meta.url));
 const resource = 'projects/p/locations/l/reasoningEngines/777';

@@ -15,13 +15,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentApp } from '@agentgen/agent-app';
 import type { HandlerContext } from '@agentgen/runtime/server';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsoleHandler } from '../../emulator/console/serve.js';
-import { createAgentServer, type AgentServer } from '../../examples/weather-agent/generated/server.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { type AgentServer, createAgentServer } from '../../examples/weather-agent/generated/server.js';
 import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';
 import { chromiumPath } from '../helpers/chromium.js';
 

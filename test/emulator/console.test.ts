@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDev, type DevArgs } from '../../cli/src/dev-command.js';
+import { type DevArgs, runDev } from '../../cli/src/dev-command.js';
 import { consoleCsp, createConsoleHandler, isLoopbackHost } from '../../emulator/console/serve.js';
 
 const repo = join(import.meta.dirname, '..', '..');

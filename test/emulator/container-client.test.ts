@@ -5,10 +5,10 @@
  * client: the request bytes, keep-alive reuse, every way an answer is framed, a POST never sent
  * twice, errors that say what broke, backpressure, and closing what it gives up.
  */
-import { createServer as createHttpServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer as createHttpServer, type Server as HttpServer, type IncomingHttpHeaders } from 'node:http';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ContainerClient, type BodyHandlers, type Exchange } from '../../emulator/containers/container-client/client.js';
+import { type BodyHandlers, ContainerClient, type Exchange } from '../../emulator/containers/container-client/client.js';
 import { HttpParseError, maxHeadBytes, ResponseParser } from '../../emulator/containers/container-client/response-parser.js';
 
 const open: { close(): void }[] = [];

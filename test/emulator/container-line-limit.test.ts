@@ -7,9 +7,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import { Client, credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 
 const name = 'projects/lines/locations/local/reasoningEngines/4';
 const message = /^The agent container's stream for endless_line sent a line longer than 16777216 bytes: agentgen dev ended it\.$/;

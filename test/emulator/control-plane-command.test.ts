@@ -7,10 +7,10 @@
  * (`@google-cloud/aiplatform`, gRPC) reads a deployed engine back and queries it.
  */
 import { fileURLToPath } from 'node:url';
-import { credentials } from '@grpc/grpc-js';
 import { helpers, v1, v1beta1 } from '@google-cloud/aiplatform';
+import { credentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { alive } from '../helpers/processes.js';
 
 const greeting = fileURLToPath(new URL('./fixtures/greeting-container.mjs', import.meta.url));
@@ -78,8 +78,11 @@ async function helloStream(path: string): Promise<Greeting[]> {
     .map((line) => JSON.parse(line) as Greeting);
 }
 
-const count = (values: readonly (string | null)[]): Record<string, number> =>
-  values.reduce<Record<string, number>>((counts, value) => ({ ...counts, [String(value)]: (counts[String(value)] ?? 0) + 1 }), {});
+function count(values: readonly (string | null)[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[String(value)] = (counts[String(value)] ?? 0) + 1;
+  return counts;
+}
 
 describe('revisions with their own containers', () => {
   let name: string;

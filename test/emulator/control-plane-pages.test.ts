@@ -5,7 +5,7 @@
  * `nextPageToken` goes on: three engines of 12 MiB are listed two, then one.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 
 const parent = 'projects/pages/locations/us-central1';
 const headers = { authorization: 'Bearer t', 'content-type': 'application/json' };

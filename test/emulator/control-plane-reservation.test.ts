@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 
 const greeting = fileURLToPath(new URL('./fixtures/greeting-container.mjs', import.meta.url));
 const parent = 'projects/demo/locations/us-central1';

@@ -1,10 +1,10 @@
 /** `agentgen dev` in front of a hand-written container, driven with raw HTTP requests (curl-like). */
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceparent } from '@agentgen/runtime/server';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ManifestEntry } from '../../contract/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 
 const resource = 'projects/p/locations/l/reasoningEngines/9';

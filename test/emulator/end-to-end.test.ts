@@ -4,10 +4,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentApiError, createAgentClient, type AgentClient } from '../../generated/client.js';
-import { AgentError, createAgentServer, type AgentHandlers, type AgentServer, type HandlerContext } from '../../generated/server.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { AgentApiError, type AgentClient, createAgentClient } from '../../generated/client.js';
+import { AgentError, type AgentHandlers, type AgentServer, createAgentServer, type HandlerContext } from '../../generated/server.js';
 import type { Event, Session } from '../../generated/types.js';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../../generated/class-methods.json', import.meta.url), 'utf8')) as Array<{ name: string; api_mode: string }>;

@@ -7,13 +7,13 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CallGone } from '../../emulator/calls/call-signal.js';
-import { CallsInFlight } from '../../emulator/rest/calls-in-flight.js';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { batchedLines, batchMs } from '../../emulator/text/log-lines.js';
-import { SilenceWatch } from '../../emulator/containers/replica-liveness.js';
-import { RequestTargets } from '../../emulator/rest/request-targets.js';
 import type { ManifestEntry } from '../../contract/index.js';
+import { CallGone } from '../../emulator/calls/call-signal.js';
+import { SilenceWatch } from '../../emulator/containers/replica-liveness.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { CallsInFlight } from '../../emulator/rest/calls-in-flight.js';
+import { RequestTargets } from '../../emulator/rest/request-targets.js';
+import { batchedLines, batchMs } from '../../emulator/text/log-lines.js';
 
 const resource = 'projects/p/locations/l/reasoningEngines/3';
 const manifest: ManifestEntry[] = [
@@ -86,6 +86,7 @@ const hostile = {
   separators: '\u2028\u2029',
   astral: '😀 and a lone \ud800 surrogate',
   html: '</script><!--',
+  // biome-ignore lint/correctness/noPrecisionLoss: a number past 2^53 on purpose; the forwarder must pass it on as JSON.parse read it
   nested: [[[{ deep: [1, -0, 1.5e300, 12345678901234567890] }]]],
   class_method: 'not the method',
 };

@@ -8,12 +8,12 @@
  * of 15 MiB were held for as long as their callers liked), each for at most 300 s. Raw node:http2 and TCP clients against the wire server, with short figures, and the
  * defaults as dev's gRPC face announces them.
  */
-import { connect as connectHttp2, type ClientHttp2Session } from 'node:http2';
+import { type ClientHttp2Session, connect as connectHttp2 } from 'node:http2';
 import { connect as connectTcp, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../emulator/index.js';
 import { frame } from '../../emulator/grpc/wire/framing.js';
 import { createGrpcServer, type GrpcServer, type ServerCall } from '../../emulator/grpc/wire/server.js';
+import { startEmulator } from '../../emulator/index.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

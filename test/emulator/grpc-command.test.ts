@@ -3,14 +3,14 @@
  * address in the start banner, and a call by Google's client to the address printed there.
  */
 import { createServer, type Server } from 'node:net';
-import { credentials, status } from '@grpc/grpc-js';
 import { v1 } from '@google-cloud/aiplatform';
+import { credentials, status } from '@grpc/grpc-js';
 import { describe, expect, it, vi } from 'vitest';
 import yargs from 'yargs';
-import { startEmulator } from '../../emulator/index.js';
-import { devCommand, runDev, type DevArgs } from '../../cli/src/dev-command.js';
+import { type DevArgs, devCommand, runDev } from '../../cli/src/dev-command.js';
 import { main } from '../../cli/src/main.js';
 import { PortInUseError } from '../../emulator/core/port-in-use.js';
+import { startEmulator } from '../../emulator/index.js';
 import { startTestContainer } from './container-fixture.js';
 
 const resource = 'projects/p/locations/l/reasoningEngines/778';
@@ -126,7 +126,7 @@ describe('agentgen dev --grpc-port / --no-grpc', () => {
 
   it('a gRPC port in use is a clear start-up error', async () => {
     const busy = await listenOn(0);
-    const port = (busy?.address() as { port: number }).port;
+    const port = (busy!.address() as { port: number }).port;
     try {
       const refused = await startEmulator({ container: 'http://127.0.0.1:9', manifest, port: 0, grpcPort: port, logger: () => {} }).catch(
         (error: unknown) => error,
@@ -152,7 +152,7 @@ describe('agentgen dev --grpc-port / --no-grpc', () => {
 
   it('agentgen dev names the taken gRPC port and --grpc-port / --no-grpc, in one line behind one prefix', async () => {
     const busy = await listenOn(0);
-    const port = (busy?.address() as { port: number }).port;
+    const port = (busy!.address() as { port: number }).port;
     try {
       expect(await cliRefusal(['--port', '0', '--grpc-port', String(port)])).toEqual({
         code: 1,

@@ -4,9 +4,9 @@
  * past any limit, which Google's client would refuse to encode, gets an error and not a crash,
  * a deadline stops the container's request, and the services' other methods are UNIMPLEMENTED.
  */
-import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import { Client, credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 
 /** What the gRPC face adds to grpc-js's words for a method it does not serve (issue 47, item 4). */

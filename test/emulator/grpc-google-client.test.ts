@@ -6,13 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { credentials, Metadata, status } from '@grpc/grpc-js';
 import { helpers, v1, v1beta1 } from '@google-cloud/aiplatform';
+import { credentials, type Metadata, status } from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentError, createAgentServer, type AgentHandlers, type AgentServer } from '../../generated/server.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { AgentError, type AgentHandlers, type AgentServer, createAgentServer } from '../../generated/server.js';
 import type { Event, Session } from '../../generated/types.js';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 
 const oddManifest = [

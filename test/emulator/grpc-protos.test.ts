@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { status } from '@grpc/grpc-js';
 import type * as Protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { protoClosure } from '../../scripts/copy-grpc-protos.mjs';
-import { loadProtos, protosDir } from '../../emulator/proto/protos.js';
-import { NdjsonLines } from '../../emulator/grpc/ndjson-lines.js';
-import { grpcCode } from '../../emulator/proto/status-codes.js';
-import { jsonToValue, structToJson, type ProtoStruct } from '../../emulator/proto/struct-json.js';
 import { errorConditions } from '../../contract/index.js';
+import { NdjsonLines } from '../../emulator/grpc/ndjson-lines.js';
+import { loadProtos, protosDir } from '../../emulator/proto/protos.js';
+import { grpcCode } from '../../emulator/proto/status-codes.js';
+import { jsonToValue, type ProtoStruct, structToJson } from '../../emulator/proto/struct-json.js';
+import { protoClosure } from '../../scripts/copy-grpc-protos.mjs';
 
 const shippedFiles = (readdirSync(protosDir, { recursive: true, encoding: 'utf8' }) as string[])
   .map((path) => path.split('\\').join('/'))

@@ -4,11 +4,12 @@
  * on its REST fallback (`fallback: true`): the same calls give the same results, since the gRPC
  * face transcodes each call to the service the REST face serves (emulator/grpc/transcoded-methods.ts).
  */
-import { credentials } from '@grpc/grpc-js';
+
 import { v1, v1beta1 } from '@google-cloud/aiplatform';
+import { credentials } from '@grpc/grpc-js';
 import { OAuth2Client } from 'google-auth-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 
 const engine = 'projects/p/locations/us-central1/reasoningEngines/1';
 const parent = 'projects/p/locations/us-central1';

@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import { Client, credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { afterAll, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/index.js';
 

@@ -5,13 +5,13 @@
  * shutdown, and a raw node:http2 client for what grpc-js never sends (a compressed message, a
  * wrong content type) and for the exact frames (Trailers-Only, headers then trailers).
  */
-import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
-import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import { type ClientHttp2Session, connect, constants, type IncomingHttpHeaders } from 'node:http2';
+import { Client, credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grpcStatus } from '../../emulator/proto/status-codes.js';
-import { frame, FramingError, MessageReader } from '../../emulator/grpc/wire/framing.js';
+import { FramingError, frame, MessageReader } from '../../emulator/grpc/wire/framing.js';
 import { parseTimeout, percentEncode } from '../../emulator/grpc/wire/headers.js';
 import { createGrpcServer, type GrpcServer, type ServerCall, type StopReason } from '../../emulator/grpc/wire/server.js';
+import { grpcStatus } from '../../emulator/proto/status-codes.js';
 
 /** What the gRPC face adds to grpc-js's words for a method it does not serve (issue 47, item 4). */
 const unservedNote = ': agentgen dev does not serve it; see "What agentgen dev does not serve" in agentgen\'s docs/dev.md';

@@ -4,11 +4,12 @@
  * before anything is forwarded, measured without recursion, so 100,000 levels cost no stack; and
  * a slowloris caller gets 408 DEADLINE_EXCEEDED as a Status body once the request timeouts pass.
  */
+
+import { type AgentServer, createContainer, type ServerOperationTable } from '@agentgen/runtime/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContainer, type AgentServer, type ServerOperationTable } from '@agentgen/runtime/server';
 import { z } from 'zod';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
 import type { ManifestEntry } from '../../contract/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { slowloris } from '../server/slow-client.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 

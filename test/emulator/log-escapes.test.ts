@@ -5,10 +5,11 @@
  * come out as visible escapes, over real HTTP against a real dev with a real --command container,
  * whatever printed the line.
  */
+
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { join } from 'node:path';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 
 const startup = 'projects/local/locations/local/reasoningEngines/1';
 const auth = { authorization: 'Bearer t', 'content-type': 'application/json' };

@@ -13,8 +13,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { createAgentClient } from '../../generated/client.js';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
 
 const resource = 'projects/p/locations/l/reasoningEngines/42';
 const card = { name: 'weather', url: 'http://example.invalid/a2a/app', skills: [] };

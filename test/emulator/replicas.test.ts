@@ -5,9 +5,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index.js';
-import { retryDownAfterMs } from '../../emulator/containers/replicas.js';
 import type { ManifestEntry } from '../../contract/index.js';
+import { retryDownAfterMs } from '../../emulator/containers/replicas.js';
+import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 
 const resource = 'projects/p/locations/l/reasoningEngines/5';

@@ -7,9 +7,9 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { SseFramer } from '../../emulator/rest/sse-framer.js';
 import type { ManifestEntry } from '../../contract/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { SseFramer } from '../../emulator/rest/sse-framer.js';
 import { uploadReadingLate } from '../helpers/late-reader.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runDev, type DevArgs } from '../../cli/src/dev-command.js';
+import { type DevArgs, runDev } from '../../cli/src/dev-command.js';
 import { startEmulator } from '../../emulator/index.js';
 import { alive } from '../helpers/processes.js';
 

@@ -10,8 +10,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { servedCollections, unservedCollections } from '../../emulator/google-api/unserved.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 
 const resource = 'projects/local/locations/local/reasoningEngines/1';

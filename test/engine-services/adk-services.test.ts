@@ -20,10 +20,11 @@
  * `scope.user_id=…` filter); the metadata filters as `@google-cloud/vertexai` 1.12 documents them
  * (types/common.d.ts: MemoryConjunctionFilter, MemoryFilter, the fields retrieve's `filter` takes).
  */
+
+import { createEvent, VertexAiMemoryBankService, VertexAiSessionService } from '@google/adk';
 import { Client } from '@google-cloud/vertexai';
-import { VertexAiMemoryBankService, VertexAiSessionService, createEvent } from '@google/adk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { useDevMetadataServer } from './dev-credentials.js';
 
 const resource = 'projects/dev-project/locations/us-central1/reasoningEngines/42';

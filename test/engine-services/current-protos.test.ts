@@ -14,9 +14,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { memoryRequestFields } from '../../emulator/engine-services/memories.js';
 import { sessionRequestFields } from '../../emulator/engine-services/sessions.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 
 const require = createRequire(import.meta.url);
 const installed = (require('aiplatform-v7/package.json') as { version: string }).version;

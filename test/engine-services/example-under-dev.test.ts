@@ -11,16 +11,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AgentApiError } from '@agentgen/runtime/client';
+import { agentChatRoute, chatSessionId, lastUserText } from '@agentgen/runtime/ui/ai-sdk';
 import { Client } from '@google-cloud/vertexai';
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentApiError } from '@agentgen/runtime/client';
-import { agentChatRoute, chatSessionId, lastUserText } from '@agentgen/runtime/ui/ai-sdk';
-import { startEmulator, type Emulator, type ManifestEntry } from '../../emulator/index.js';
-import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
-import { bundleEntry, repositoryRoot, type Bundle } from '../replicas/bundle.js';
-import { expectedRecap } from '../replicas/conversations.js';
+import { type Emulator, type ManifestEntry, startEmulator } from '../../emulator/index.js';
+import { type AgentClient, createAgentClient } from '../../examples/weather-agent/generated/client.js';
 import { serveWebHandler } from '../helpers/web-handler-server.js';
+import { type Bundle, bundleEntry, repositoryRoot } from '../replicas/bundle.js';
+import { expectedRecap } from '../replicas/conversations.js';
 import { useDevMetadataServer } from './dev-credentials.js';
 
 const exampleDir = join(repositoryRoot, 'examples', 'weather-agent');

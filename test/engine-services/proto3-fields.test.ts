@@ -7,7 +7,7 @@
  * nothing (UpdateMemoryRequest), AIP-134's implied mask of the fields the body sets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 
 const resource = 'projects/p1/locations/us-central1/reasoningEngines/3';
 const base = `/v1beta1/${resource}`;

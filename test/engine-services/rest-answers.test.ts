@@ -10,7 +10,7 @@
  * `rawEvent` on (core/src/sessions/vertex_ai_session_service.ts, isInvalidArgumentError).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 
 const resource = 'projects/p1/locations/europe-west4/reasoningEngines/7';
 let emulator: Emulator;

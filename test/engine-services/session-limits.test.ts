@@ -7,7 +7,7 @@
  * session is read back, page by page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 
 const resource = 'projects/p1/locations/europe-west4/reasoningEngines/7';
 const base = `/v1beta1/${resource}`;

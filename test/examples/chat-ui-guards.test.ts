@@ -6,10 +6,11 @@
  * and never reach the agent; a 413 leaves its keep-alive connection usable; and a fixed-seed fuzz
  * of malformed requests gets no 5xx and no raw control character back.
  */
-import fc from 'fast-check';
+
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatServer } from '../../examples/chat-ui/src/server.js';
 import { createAgentClient } from '../../examples/weather-agent/generated/client.js';
@@ -116,7 +117,7 @@ describe('chat-ui refuses what its page would not send', () => {
     const answered = (count: number) =>
       new Promise<void>((done, fail) => {
         const check = (): void => {
-          if ([...received.matchAll(/^HTTP\/1\.1 \d{3}[^]*?\r\n\r\n[^]*?\}/gm)].length >= count) done();
+          if ([...received.matchAll(/^HTTP\/1\.1 \d{3}[\s\S]*?\r\n\r\n[\s\S]*?\}/gm)].length >= count) done();
         };
         socket.on('data', (chunk: Buffer) => {
           received += chunk.toString('latin1');

@@ -18,12 +18,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatServer } from '../../examples/chat-ui/src/server.js';
-import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
-import { startWeatherBehindDev, type WeatherBehindDev } from '../helpers/weather-behind-dev.js';
+import { type AgentClient, createAgentClient } from '../../examples/weather-agent/generated/client.js';
 import { chromiumPath } from '../helpers/chromium.js';
+import { startWeatherBehindDev, type WeatherBehindDev } from '../helpers/weather-behind-dev.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const chatDir = join(root, 'examples', 'chat-ui');
@@ -135,6 +135,7 @@ describe('examples/chat-ui in Chromium', () => {
     const tool = page.locator('#messages .tool-call');
     expect(await tool.getAttribute('data-tool-call-id')).toBe(await page.locator('#messages .tool-result').getAttribute('data-tool-call-id'));
     // The answer once on the whole page.
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText is what the page shows (hidden text left out), the thing checked
     expect((await page.locator('body').innerText()).split(answer).length - 1).toBe(1);
     const file = process.env['UPDATE_SCREENSHOT'] === '1' ? join(chatDir, 'screenshot.png') : join(temp, 'screenshot.png');
     await page.screenshot({ path: file, fullPage: true });
@@ -177,6 +178,7 @@ describe('examples/chat-ui in Chromium', () => {
     await page.waitForFunction(() => document.body.dataset['state'] === 'idle' && document.querySelector('#messages .assistant') !== null);
     expect(pageErrors).toEqual([]);
     expect((await shown(page)).map((item) => item.text)).toEqual(['Paris?', 'It is raining in Paris.']);
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText is what the page shows (hidden text left out), the thing checked
     expect(await page.locator('body').innerText()).not.toContain('sunny');
     await page.close();
   }, 60_000);

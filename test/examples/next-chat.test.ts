@@ -14,16 +14,16 @@
  * test/compat/node-binaries.ts), then with `ai` 6 and `@ai-sdk/react` 3 put in their place by
  * `npm install`, built and run under this process's Node.js (20.19 or later: ai 6 runs there).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childEnv, packedOnce, run, startScopeRegistry } from '../../scripts/packed-packages.mjs';
-import { chatSessionId } from '../../runtime/src/ui/ai-sdk.js';
 import { createAgentClient } from '../../examples/weather-agent/generated/client.js';
+import { chatSessionId } from '../../runtime/src/ui/ai-sdk.js';
+import { childEnv, packedOnce, run, startScopeRegistry } from '../../scripts/packed-packages.mjs';
 import { installedNode, nodeReleases } from '../compat/node-binaries.js';
 import { chromiumPath } from '../helpers/chromium.js';
 import { startWeatherBehindDev, type WeatherBehindDev } from '../helpers/weather-behind-dev.js';
@@ -178,6 +178,7 @@ async function twoTurns(url: string): Promise<void> {
   ];
   expect(shown).toEqual([...turn, ...turn]);
   // Nothing else on the page repeats them: the answer twice (once a turn), the call twice.
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText() is the text the page shows, which is what is counted
   const body = await page.locator('body').innerText();
   expect(body.split(answer).length - 1).toBe(2);
   expect(body.split('Tool call: get_weather').length - 1).toBe(2);

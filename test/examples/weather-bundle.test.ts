@@ -8,14 +8,14 @@
  * streams a whole turn; with its sessions in PostgreSQL (AGENT_SESSION_SERVICE_URI) the turn works
  * too, through MikroORM and the driver loaded from node_modules; SIGTERM stops it with exit 0.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import { type PostgresCluster, startPostgres } from '../helpers/postgres.js';
 import { repositoryRoot } from '../replicas/bundle.js';
 
 const example = join(repositoryRoot, 'examples/weather-agent');

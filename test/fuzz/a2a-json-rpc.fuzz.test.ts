@@ -7,10 +7,11 @@
  * caller's message), and the server still answers a plain send afterwards. The runtime's own face, on
  * loopback, with a handler that answers every turn.
  */
+
+import { type AgentServer, createContainer } from '@agentgen/runtime/codegenv1/server';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answeringHandlers, testFace } from '../a2a/test-face.js';
-import { createContainer, type AgentServer } from '@agentgen/runtime/codegenv1/server';
 
 const face = testFace('/a2a/fuzz');
 

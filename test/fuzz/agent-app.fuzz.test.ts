@@ -17,9 +17,9 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { checkResult, containerErrorProblem, streamProblem, unaryProblem, type Shapes } from './checks.js';
-import { described, describeCase, fuzzRuns, fuzzSeed, Histogram, runPool, sendHttp, type Answer, type HttpCase } from './http-fuzz.js';
-import { slots, type Slot } from './id-slots.js';
+import { checkResult, containerErrorProblem, type Shapes, streamProblem, unaryProblem } from './checks.js';
+import { type Answer, describeCase, described, fuzzRuns, fuzzSeed, Histogram, type HttpCase, runPool, sendHttp } from './http-fuzz.js';
+import { type Slot, slots } from './id-slots.js';
 import { streamRoute, unaryRoute } from './server-cases.js';
 import { spawnTarget, type Target } from './spawn-target.js';
 import { hostileIds, loneSurrogates } from './surface-inputs.js';
@@ -51,7 +51,7 @@ const nameText = fc
   .filter((name) => !/(^|\/)\.\.?(\/|$)/.test(name.trimEnd()));
 
 /** `head`, 'i's, then as much of the end of `tail` as fits, cut between code points: exactly `length` units. */
-function fit(head: string, tail: string, length: number): string {
+function fitted(head: string, tail: string, length: number): string {
   const points = Array.from(tail);
   let end = '';
   for (let i = points.length - 1; i >= 0 && head.length + end.length + points[i]!.length <= length; i--) end = points[i] + end;
@@ -103,7 +103,7 @@ function badValue(slot: Slot): fc.Arbitrary<string> {
   const control = fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.constant(0x7f));
   return fc.oneof(
     fc.constantFrom(...hostileIds, ...loneSurrogates),
-    fc.tuple(text, fc.oneof(fc.constant(limit + 1), fc.integer({ min: limit + 1, max: 10_000 }))).map(([tail, length]) => fit('', tail, length)),
+    fc.tuple(text, fc.oneof(fc.constant(limit + 1), fc.integer({ min: limit + 1, max: 10_000 }))).map(([tail, length]) => fitted('', tail, length)),
     fc.tuple(text, control, fc.nat()).map(([t, unit, at]) => insert(t, unit, at)),
     fc.tuple(text, fc.integer({ min: 0xd800, max: 0xdfff }), fc.nat()).map(([t, unit, at]) => insert(t, unit, at)),
     ...(isFileName(slot) ? [climbing] : []),
@@ -111,7 +111,7 @@ function badValue(slot: Slot): fc.Arbitrary<string> {
 }
 
 /**
- * One request: a slot and a value. A valid value is finished when sent, `fit(head + tag, tail,
+ * One request: a slot and a value. A valid value is finished when sent, `fitted(head + tag, tail,
  * length)` with a tag unique to the request, so that creates never collide and each read or
  * delete has a session of its own.
  */
@@ -197,7 +197,7 @@ const histogram = new Histogram();
 /** Sends one case (after its session, when it needs one); returns what is wrong, naming the request. */
 async function run(c: IdCase, tag: string): Promise<string | undefined> {
   const { slot } = c;
-  const value = c.valid ? fit(c.head + tag, c.tail, c.length) : c.value;
+  const value = c.valid ? fitted(c.head + tag, c.tail, c.length) : c.value;
   const input = slot.input(value);
   const label = `${c.valid ? 'valid' : 'bad'} ${slot.operation} ${slot.field} ${shown(value)}`;
   if (c.valid && needsSession.has(slot.operation)) {

@@ -4,7 +4,7 @@
  * problem, or undefined when the answer is right.
  */
 import { containerErrors } from '@agentgen/runtime/server';
-import { caseTimeoutMs, type Answer, type FuzzCase, type Result } from './http-fuzz.js';
+import { type Answer, caseTimeoutMs, type FuzzCase, type Result } from './http-fuzz.js';
 
 /** The answer shape a target gives; `route` says which result an answer with status 200 must be. */
 export interface Shapes {

@@ -3,8 +3,9 @@
  * starts it) in front of the generated server of the standard surface, both in this process; the
  * port reported is the emulator's.
  */
-import manifest from '../../generated/class-methods.json' with { type: 'json' };
+
 import { startEmulator } from '../../emulator/index.js';
+import manifest from '../../generated/class-methods.json' with { type: 'json' };
 import { createAgentServer } from '../../generated/server.js';
 import { memoryAgent } from './memory-agent.js';
 import { reportReady } from './target-ipc.js';

@@ -10,10 +10,10 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import manifest from '../../generated/class-methods.json' with { type: 'json' };
-import { containerErrorProblem, rpcStatusProblem, streamProblem, unaryProblem, type Shapes } from './checks.js';
+import { containerErrorProblem, rpcStatusProblem, type Shapes, streamProblem, unaryProblem } from './checks.js';
 import { devCase, devResource, loopbackOrigins } from './dev-cases.js';
 import { fuzzRequests } from './fuzz-requests.js';
-import { fuzzRuns, fuzzSeed, parseAnswers, type Answer, type FuzzCase } from './http-fuzz.js';
+import { type Answer, type FuzzCase, fuzzRuns, fuzzSeed, parseAnswers } from './http-fuzz.js';
 import { spawnTarget, type Target } from './spawn-target.js';
 
 const seed = fuzzSeed();

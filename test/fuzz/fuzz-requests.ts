@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { checkResult, type Shapes } from './checks.js';
-import { describeCase, Histogram, runPool, send, type FuzzCase } from './http-fuzz.js';
+import { describeCase, type FuzzCase, Histogram, runPool, send } from './http-fuzz.js';
 
 export interface FuzzRequests {
   readonly label: string;

@@ -7,10 +7,10 @@
  * itself answers INTERNAL; and dev still answers a valid call at the end. A fixed seed and a
  * bounded count (FUZZ_SEED, FUZZ_RUNS to replay or widen).
  */
-import { connect, type ClientHttp2Session, type OutgoingHttpHeaders } from 'node:http2';
+import { type ClientHttp2Session, connect, type OutgoingHttpHeaders } from 'node:http2';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { fuzzRuns } from './http-fuzz.js';
 
 const seed = Number(process.env['FUZZ_SEED'] ?? 4_407);

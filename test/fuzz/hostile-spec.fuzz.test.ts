@@ -13,10 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
-import { generateFromText } from '../helpers/generate.js';
 import { SpecError } from '../../generator/load/spec-error.js';
+import { generateFromText } from '../helpers/generate.js';
+import { generatedSpec, type HostileSpec, handPicked } from './hostile-specs.js';
 import { fuzzSeed } from './http-fuzz.js';
-import { generatedSpec, handPicked, type HostileSpec } from './hostile-specs.js';
 
 const seed = fuzzSeed();
 /** Generated specs per run; every accepted one is compiled, so this bounds the tsc time. */

@@ -4,7 +4,7 @@
  * deadline so a hang is a failure rather than a stuck test, and the status histogram printed
  * at the end.
  */
-import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 
@@ -224,16 +224,16 @@ export function send(port: number, c: FuzzCase): Promise<Result> {
 
 /** Status histogram, printed at the end of a run. */
 export class Histogram {
-  private readonly counts = new Map<string, number>();
+  readonly #counts = new Map<string, number>();
   total = 0;
 
   add(key: string): void {
     this.total++;
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
   }
 
   toString(): string {
-    return [...this.counts.entries()]
+    return [...this.#counts.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([key, count]) => `${key}: ${count}`)
       .join(', ');

@@ -11,6 +11,7 @@ import {
   invalidUtf8,
   mutated,
   nestedText,
+  type SurfaceOperation,
   spliceBytes,
   surface,
   unknownMethod,
@@ -19,7 +20,6 @@ import {
   withExtraKeys,
   withLoneSurrogate,
   wrongType,
-  type SurfaceOperation,
 } from './surface-inputs.js';
 
 export const unaryRoute = '/api/reasoning_engine';

@@ -6,9 +6,9 @@
  * Replay a run with FUZZ_SEED=<seed printed>.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { containerErrorProblem, streamProblem, unaryProblem, type Shapes } from './checks.js';
+import { containerErrorProblem, type Shapes, streamProblem, unaryProblem } from './checks.js';
 import { fuzzRequests } from './fuzz-requests.js';
-import { fuzzRuns, fuzzSeed, type FuzzCase } from './http-fuzz.js';
+import { type FuzzCase, fuzzRuns, fuzzSeed } from './http-fuzz.js';
 import { serverCase, streamRoute } from './server-cases.js';
 import { spawnTarget, type Target } from './spawn-target.js';
 

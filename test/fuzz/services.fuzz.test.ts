@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { fuzzRuns } from './http-fuzz.js';
 
 const seed = Number(process.env['FUZZ_SEED'] ?? 4_402);

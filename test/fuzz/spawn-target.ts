@@ -2,7 +2,7 @@
  * Bundles a target (server-target.ts or dev-target.ts) with esbuild (TypeScript sources through the `@agentgen/source` condition, as
  * vitest resolves them) and forks it: the server under test runs in a process of its own.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

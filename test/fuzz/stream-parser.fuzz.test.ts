@@ -7,9 +7,10 @@
  * UTF-8, error lines, bare CR, multi-line `data:`) the result never depends on the chunking.
  * Seeded by FUZZ_SEED; the counts are printed.
  */
+
+import { StreamLineReader } from '@agentgen/runtime/client';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { StreamLineReader } from '@agentgen/runtime/client';
 import { ResponseEventStream } from '../../runtime/src/client/event-stream.js';
 import { fuzzSeed } from './http-fuzz.js';
 

@@ -11,8 +11,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { loadDevSpec } from '../../cli/src/dev-command.js';
 import { jsonLengths } from '../../generator/resolve/json-length.js';
 import { inlineSchemaLimit } from '../../generator/resolve/manifest.js';
-import { generateFromText } from '../helpers/generate.js';
 import { fanOutSpec, largeAliasesSpec, recursiveChainSpec } from '../fuzz/hostile-specs.js';
+import { generateFromText } from '../helpers/generate.js';
 import { specErrorOf } from './spec-error-of.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentgen-bounded-'));

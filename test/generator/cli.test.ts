@@ -1,5 +1,5 @@
 /** The `agentgen` command: in-process through `main`, and once as the real bin in a child process. */
-import { spawn, execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -328,7 +328,7 @@ describe('manifest, init, usage', () => {
     const lines = paragraph.split('\n');
     // Every line but the last is full: the next word would not have fitted in the width (main.ts's).
     const width = Math.min(100, process.stdout.columns ?? 100);
-    lines.slice(0, -1).forEach((line, index) => expect(line.length + 1 + lines[index + 1]!.split(' ')[0]!.length, line).toBeGreaterThan(width));
+    for (const [index, line] of lines.slice(0, -1).entries()) expect(line.length + 1 + lines[index + 1]!.split(' ')[0]!.length, line).toBeGreaterThan(width);
   });
 
   test('generate says when the spec has `pattern` and the project cannot import re2js; not once it can', async () => {

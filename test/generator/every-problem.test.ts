@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { loadModel } from '../../generator/pipeline.js';
 import { generateFromText } from '../helpers/generate.js';
 import { specErrorOf } from './spec-error-of.js';

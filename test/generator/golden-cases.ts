@@ -1,10 +1,10 @@
 /** The golden cases: the standard surface (generated/) and each fixture spec with its expected/ folder. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generate, generateFromText } from '../helpers/generate.js';
 import { noSpecSource } from '../../generator/load/load-spec.js';
 import type { EmittedFile, Model } from '../../generator/model.js';
 import { resolve } from '../../generator/resolve/resolve.js';
+import { generate, generateFromText } from '../helpers/generate.js';
 
 export const root = new URL('../../', import.meta.url).pathname;
 

@@ -14,7 +14,7 @@
  * Vite and type-checked by tsc 7 with moduleResolution Bundler, with no configuration.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build as esbuild } from 'esbuild';
 import { rolldown } from 'rolldown';

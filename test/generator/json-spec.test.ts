@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { generateFromText } from '../helpers/generate.js';
 import { hasDuplicateKey, parseJsonObject } from '../../generator/load/json-text.js';
+import { generateFromText } from '../helpers/generate.js';
 
 describe('hasDuplicateKey', () => {
   test.each<[text: string, duplicate: boolean]>([

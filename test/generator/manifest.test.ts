@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { buildManifest } from '../../generator/resolve/manifest.js';
-import { noSpecSource } from '../../generator/load/load-spec.js';
-import { resolve } from '../../generator/resolve/resolve.js';
 import type { ManifestEntry } from '../../contract/index.js';
+import { noSpecSource } from '../../generator/load/load-spec.js';
+import { buildManifest } from '../../generator/resolve/manifest.js';
+import { resolve } from '../../generator/resolve/resolve.js';
 
 const manifest = buildManifest(resolve({ source: noSpecSource, document: undefined, locate: () => undefined }));
 

@@ -10,10 +10,10 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
 import type * as z from 'zod/mini';
+import { streamContainerRoute } from '../../contract/index.js';
 import * as standardValidators from '../../generated/validators.js';
 import { buildOpenApi32 } from '../../generator/emit/openapi-3.2.js';
 import type { Model } from '../../generator/model.js';
-import { streamContainerRoute } from '../../contract/index.js';
 import * as customValidators from '../fixtures/custom/expected/validators.js';
 import { goldenCases } from './golden-cases.js';
 
@@ -92,7 +92,7 @@ function variants(sample: unknown): Variant[] {
   const visit = (value: unknown, at: string, rebuild: (replacement: unknown) => unknown): void => {
     for (const probe of probes) out.push({ event: rebuild(probe), change: `${at} = ${JSON.stringify(probe)}` });
     if (Array.isArray(value)) {
-      value.forEach((item, i) => visit(item, `${at}[${i}]`, (replacement) => rebuild(value.map((other, j) => (j === i ? replacement : other)))));
+      for (const [i, item] of value.entries()) visit(item, `${at}[${i}]`, (replacement) => rebuild(value.map((other, j) => (j === i ? replacement : other))));
     } else if (value !== null && typeof value === 'object') {
       const record = value as Record<string, unknown>;
       out.push({ event: rebuild({ ...record, added_key: 'x' }), change: `${at} + added_key` });

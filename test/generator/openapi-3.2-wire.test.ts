@@ -6,13 +6,14 @@
  * document gives that route and media type, the error line of a stream broken after its first
  * event included.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+
 import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { AgentError, createAgentServer, type AgentHandlers, type AgentServer } from '../../generated/server.js';
+import { type ManifestEntry, streamContainerRoute } from '../../contract/index.js';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { AgentError, type AgentHandlers, type AgentServer, createAgentServer } from '../../generated/server.js';
 import type * as T from '../../generated/types.js';
-import { streamContainerRoute, type ManifestEntry } from '../../contract/index.js';
 
 // The documents are walked by path, checked by the assertions rather than by types.
 type Json = Record<string, any>;

@@ -5,16 +5,17 @@
  * reads 3.0 and 3.1 only (13.0.0 here; 13.1.0, the newest, neither, and wants Node 22.19): a test
  * pins that, so the day it learns 3.2 it joins the list. The rest of the document is openapi.json's.
  */
-import SwaggerParser from '@apidevtools/swagger-parser';
-import { createConfig, lintFromString, type Config, type RawUniversalConfig } from '@redocly/openapi-core';
-import { Validator } from '@seriousme/openapi-schema-validator';
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { type Config, createConfig, lintFromString, type RawUniversalConfig } from '@redocly/openapi-core';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { buildOpenApi32 } from '../../generator/emit/openapi-3.2.js';
-import { buildOpenApi } from '../../generator/emit/openapi.js';
 import { streamContainerRoute } from '../../contract/index.js';
+import { buildOpenApi } from '../../generator/emit/openapi.js';
+import { buildOpenApi32 } from '../../generator/emit/openapi-3.2.js';
 import { goldenCases, root } from './golden-cases.js';
 
 // The documents are walked by path, checked by the assertions rather than by types.

@@ -5,11 +5,12 @@
  * of `redocly lint`, configured by redocly.yaml), where a warning counts as a failure. Each
  * validator is also shown rejecting a deliberately broken document, so a pass means something.
  */
-import SwaggerParser from '@apidevtools/swagger-parser';
-import { createConfig, lintFromString, type Config, type RawUniversalConfig } from '@redocly/openapi-core';
-import { Validator } from '@seriousme/openapi-schema-validator';
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { type Config, createConfig, lintFromString, type RawUniversalConfig } from '@redocly/openapi-core';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { buildOpenApi } from '../../generator/emit/openapi.js';

@@ -4,9 +4,10 @@
  * and a clear refusal, naming the construct, for what needs backtracking. Checked against V8's
  * own RegExp, which is the meaning a spec author reads.
  */
+
+import { compilePattern, matchesPattern, PatternRefusedError, patternProblem } from '@agentgen/runtime/codegenv1/pattern';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { compilePattern, matchesPattern, patternProblem, PatternRefusedError } from '@agentgen/runtime/codegenv1/pattern';
 import { loadAssets } from '../../generator/assets.js';
 import { emitBundledRuntime } from '../../generator/emit/bundled-runtime.js';
 import { generateFromText } from '../helpers/generate.js';

@@ -7,10 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { buildManifest } from '../../generator/resolve/manifest.js';
-import { noSpecSource, parseSpec } from '../../generator/load/load-spec.js';
-import { resolve } from '../../generator/resolve/resolve.js';
 import type { ManifestEntry } from '../../contract/index.js';
+import { noSpecSource, parseSpec } from '../../generator/load/load-spec.js';
+import { buildManifest } from '../../generator/resolve/manifest.js';
+import { resolve } from '../../generator/resolve/resolve.js';
 
 const reference = JSON.parse(readFileSync(new URL('../fixtures/reference-catalogue/class-methods.json', import.meta.url), 'utf8')) as Required<ManifestEntry>[];
 

@@ -1,7 +1,7 @@
 /** The message of the SpecError a spec text is refused with; a spec that generates fails the test. */
 import { expect } from 'vitest';
-import { generateFromText } from '../helpers/generate.js';
 import { SpecError } from '../../generator/load/spec-error.js';
+import { generateFromText } from '../helpers/generate.js';
 
 export function specErrorOf(text: string, file = 'agentgen.yaml'): string {
   try {

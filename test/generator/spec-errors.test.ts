@@ -1,8 +1,8 @@
 /** Every spec error names the file, the line, the path in the spec and what was expected. */
 import { describe, expect, test } from 'vitest';
-import { generateFromText } from '../helpers/generate.js';
 import { parseSpec, schemaKeywords } from '../../generator/load/load-spec.js';
 import { operationFormat, specFormat } from '../../generator/load/spec-format.js';
+import { generateFromText } from '../helpers/generate.js';
 import { specErrorOf } from './spec-error-of.js';
 
 const errorOf = (text: string): string => specErrorOf(text);

@@ -5,10 +5,10 @@
  */
 import { loadAssets } from '../../generator/assets.js';
 import { emitAll } from '../../generator/emit/emit-all.js';
-import { parseSpec, type LoadedSpec } from '../../generator/load/load-spec.js';
+import { type LoadedSpec, parseSpec } from '../../generator/load/load-spec.js';
 import type { EmittedFile, Model } from '../../generator/model.js';
 import { withEveryProblem } from '../../generator/resolve/every-problem.js';
-import { resolve, type ResolveOptions } from '../../generator/resolve/resolve.js';
+import { type ResolveOptions, resolve } from '../../generator/resolve/resolve.js';
 
 export function generateFromText(text: string, source = 'agentgen.yaml', options?: ResolveOptions): { model: Model; files: EmittedFile[] } {
   const model = resolve(parseSpecAsTheCliDoes(text, source), options);

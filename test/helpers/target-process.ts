@@ -4,7 +4,7 @@
  * code. Shared by the SIGTERM tests of the bare server (test/server/shutdown.test.ts) and of
  * AgentApp (test/agent-app/shutdown.test.ts).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { bundleEntry } from '../replicas/bundle.js';
 
 export interface TargetProcess {

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BaseLlm } from '@google/adk';
 import { AgentApp } from '@agentgen/agent-app';
+import type { BaseLlm } from '@google/adk';
 import { runDev } from '../../cli/src/dev-command.js';
 import { createAgentServer } from '../../examples/weather-agent/generated/server.js';
 import { createWeatherAgent } from '../../examples/weather-agent/src/agent.js';

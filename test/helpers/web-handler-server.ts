@@ -27,7 +27,9 @@ export async function serveWebHandler(handler: (request: Request) => Promise<Res
     } as RequestInit);
     const response = await handler(request);
     const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => (headers[name] = value));
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
     res.writeHead(response.status, headers);
     if (response.body !== null) {
       const reader = response.body.getReader();

@@ -4,7 +4,7 @@
  * re-exports), is held against the rules of `layers.ts`; then the rules themselves, case by case.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, posix, relative } from 'node:path';
+import { join, posix, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { root } from '../generator/golden-cases.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startLocalRegistry, type LocalRegistry } from '../../scripts/local-registry.mjs';
+import { type LocalRegistry, startLocalRegistry } from '../../scripts/local-registry.mjs';
 import { childEnv, run } from '../../scripts/packed-packages.mjs';
 
 const manifest = { name: '@agentgen/probe', version: '1.2.3', main: 'index.js', dependencies: {} };

@@ -6,7 +6,7 @@
  * packed; SIGTERM stops it with exit 0. (`npm run release:check` and test/scaffold/ run the whole
  * `npm create` and install through the same registry code.)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -16,10 +16,10 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { packedOnce, run, startScopeRegistry, type Packed, type Result } from '../../scripts/packed-packages.mjs';
+import { type Packed, packedOnce, type Result, run, startScopeRegistry } from '../../scripts/packed-packages.mjs';
 import { compilers } from '../tsc/compilers.mjs';
-import { makeCommonJsProject, type CommonJsProject } from './commonjs-project.js';
-import { startCompiledServer, type CompiledServer } from './compiled-server.js';
+import { type CommonJsProject, makeCommonJsProject } from './commonjs-project.js';
+import { type CompiledServer, startCompiledServer } from './compiled-server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsc = join(root, 'node_modules/typescript/bin/tsc');

@@ -6,11 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmulator, type Emulator, type ManifestEntry } from '../../emulator/index.js';
 import type { LivenessTiming } from '../../emulator/containers/replica-liveness.js';
-import { createAgentClient, type AgentClient } from '../../examples/weather-agent/generated/client.js';
-import { bundleEntry, repositoryRoot, type Bundle } from './bundle.js';
-import { startReplicaOnFreePort, type Replica } from './replica-process.js';
+import { type Emulator, type ManifestEntry, startEmulator } from '../../emulator/index.js';
+import { type AgentClient, createAgentClient } from '../../examples/weather-agent/generated/client.js';
+import { type Bundle, bundleEntry, repositoryRoot } from './bundle.js';
+import { type Replica, startReplicaOnFreePort } from './replica-process.js';
 
 export const resource = 'projects/local/locations/local/reasoningEngines/4242';
 const exampleDir = join(repositoryRoot, 'examples', 'weather-agent');

@@ -10,9 +10,9 @@
  *    stream the killed replica had in flight ended with an error, not silence.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import { type PostgresCluster, startPostgres } from '../helpers/postgres.js';
 import { expectedRecap, runConversations, type TurnRecord } from './conversations.js';
-import { startFleet, type Fleet } from './fleet.js';
+import { type Fleet, startFleet } from './fleet.js';
 
 let pg: PostgresCluster;
 let fleet: Fleet;

@@ -4,7 +4,7 @@
  * port, as a restarted instance behind the same address), with the offline model and the
  * environment given. Every wait is bounded; `stop()` leaves no process behind.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
 export interface ReplicaOptions {

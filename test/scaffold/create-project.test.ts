@@ -23,8 +23,8 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { childEnv, packedOnce, run, startScopeRegistry, type Packed, type Result } from '../../scripts/packed-packages.mjs';
 import { generatorVersion } from '../../generator/version.js';
+import { childEnv, type Packed, packedOnce, type Result, run, startScopeRegistry } from '../../scripts/packed-packages.mjs';
 
 /** The generator and its build tools: never in a production install brought by an @agentgen package. */
 const generatorPackages = ['@agentgen/cli', 'handlebars', 'yargs', 'ts-morph', 'typescript', 'openapi-typescript'];

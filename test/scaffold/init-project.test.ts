@@ -3,13 +3,13 @@
  * install, the project's own test and its container are in create-project.test.ts): the folder
  * rules, the name rules, the questions asked only when someone can answer, and the files written.
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { initCommand, type InitArgs, type Terminal } from '../../cli/src/init-command.js';
-import { main } from '../../cli/src/main.js';
+import { type InitArgs, initCommand, type Terminal } from '../../cli/src/init-command.js';
 import type { Io } from '../../cli/src/io.js';
+import { main } from '../../cli/src/main.js';
 import { agentIdentifier, imageName, imageUri, packageNameProblem } from '../../cli/src/scaffold/project-options.js';
 import { scaffoldTemplates } from '../../cli/src/scaffold/scaffold-templates.js';
 import { generatorVersion } from '../../generator/version.js';

@@ -2,9 +2,10 @@
  * The busy route for `deploymentSpec.keepAliveProbe`, over HTTP: 200 while a call is in flight or
  * a handler holds work open with `context.keepAlive`, 503 when idle; never dispatched.
  */
+
+import { createContainer, type HandlerContext, type ServerOperationTable } from '@agentgen/runtime/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createContainer, type HandlerContext, type ServerOperationTable } from '@agentgen/runtime/server';
 import { closeAll, envelope, start } from './fixture.js';
 
 afterEach(closeAll);

@@ -5,11 +5,12 @@
  * classic-zod tables alike, on valid and invalid input; what is no zod schema of this version is
  * used as it is; an operation is swapped after `hotAfterCalls` calls and answers the same after.
  */
+
+import type { Validator } from '@agentgen/runtime/server';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { hotAfterCalls, loadValidatorCompiler } from '../../runtime/src/server/compiled-validators.js';
-import type { Validator } from '@agentgen/runtime/server';
 import * as standard from '../../agent-app/generated/validators.js';
+import { hotAfterCalls, loadValidatorCompiler } from '../../runtime/src/server/compiled-validators.js';
 import { basicTable, closeAll, envelope, start } from './fixture.js';
 
 afterAll(closeAll);

@@ -1,9 +1,9 @@
 /** Backpressure and the caller going away: the producer must stop, promptly, and nothing piles up. */
-import { request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { type ClientRequest, type IncomingMessage, request } from 'node:http';
+import type { HandlerContext, ServerOperationTable } from '@agentgen/runtime/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openStream, probe } from '../../conformance/http.js';
-import type { HandlerContext, ServerOperationTable } from '@agentgen/runtime/server';
 import { closeAll, envelope, sleep, start } from './fixture.js';
 
 interface Probe {

@@ -1,8 +1,9 @@
 /** Dispatch through the declared operations only, route per mode, input validation, handler context. */
+
+import { createContainer, type HandlerContext, readEngineId, type ServerOperationTable } from '@agentgen/runtime/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { probe } from '../../conformance/http.js';
-import { createContainer, readEngineId, type HandlerContext, type ServerOperationTable } from '@agentgen/runtime/server';
 import { basicHandlers, basicTable, closeAll, envelope, parseLines, start } from './fixture.js';
 
 let url = '';
@@ -122,9 +123,9 @@ describe('building the dispatcher', () => {
 
   it('accepts a class instance, calling its methods with `this` bound', async () => {
     class App {
-      private readonly prefix = 'app:';
+      readonly #prefix = 'app:';
       echo(input: { text: string }) {
-        return this.prefix + input.text;
+        return this.#prefix + input.text;
       }
       nothing() {}
       *count() {}

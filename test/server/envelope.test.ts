@@ -1,8 +1,8 @@
 /** Container envelope rules of contract section 4.2, over real HTTP. */
 import { connect } from 'node:net';
+import { parseEnvelope } from '@agentgen/runtime/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../../conformance/http.js';
-import { parseEnvelope } from '@agentgen/runtime/server';
 import { basicHandlers, basicTable, closeAll, envelope, start } from './fixture.js';
 
 let url = '';

@@ -2,8 +2,9 @@
  * Starts a container built from the runtime with a hand-written operation table on 127.0.0.1:0,
  * and remembers it so `closeAll()` in `afterAll`/`afterEach` leaves no server behind.
  */
+
+import { type AgentServer, type AgentServerOptions, createContainer, type ServerOperationTable } from '@agentgen/runtime/server';
 import { z } from 'zod';
-import { createContainer, type AgentServer, type AgentServerOptions, type ServerOperationTable } from '@agentgen/runtime/server';
 
 export interface Running {
   readonly url: string;

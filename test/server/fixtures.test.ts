@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { conformancePassed, formatConformanceTable, runConformance, type ManifestEntry } from '../../conformance/index.js';
 import { probe } from '../../conformance/http.js';
+import { conformancePassed, formatConformanceTable, type ManifestEntry, runConformance } from '../../conformance/index.js';
 import * as custom from '../fixtures/custom/expected/server.js';
 import * as hostile from '../fixtures/hostile/expected/server.js';
 import * as include from '../fixtures/include/expected/server.js';

@@ -4,9 +4,9 @@
  */
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformancePassed, formatConformanceTable, runConformance, standardOperations } from '../../conformance/index.js';
 import { probe } from '../../conformance/http.js';
-import { AgentError, createAgentServer, createRequestListener, type AgentHandlers, type AgentServer, type HandlerContext } from '../../generated/server.js';
+import { conformancePassed, formatConformanceTable, runConformance, standardOperations } from '../../conformance/index.js';
+import { AgentError, type AgentHandlers, type AgentServer, createAgentServer, createRequestListener, type HandlerContext } from '../../generated/server.js';
 import type * as T from '../../generated/types.js';
 import * as v from '../../generated/validators.js';
 import { envelope, parseLines } from './fixture.js';

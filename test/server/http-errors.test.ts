@@ -3,8 +3,8 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../../conformance/http.js';
 import { uploadReadingLate } from '../helpers/late-reader.js';
-import { slowloris } from './slow-client.js';
 import { basicHandlers, basicTable, closeAll, envelope, start } from './fixture.js';
+import { slowloris } from './slow-client.js';
 
 let url = '';
 let port = 0;

@@ -5,10 +5,10 @@
  * (framing, header size, timeouts) answers in the same JSON error body, over real loopback HTTP.
  */
 import { connect } from 'node:net';
+import { AgentError, createContainer, type LogEntry, type ServerOperationTable, stderrLogger } from '@agentgen/runtime/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { probe } from '../../conformance/http.js';
-import { AgentError, createContainer, stderrLogger, type LogEntry, type ServerOperationTable } from '@agentgen/runtime/server';
 import { closeAll, envelope, parseLines, start } from './fixture.js';
 import { parseRawAnswer } from './slow-client.js';
 
@@ -74,7 +74,7 @@ describe('an unexpected exception', () => {
     const [entry] = logOf('throws');
     expect(entry).toMatchObject({ level: 'error', status: 500, errorId: id });
     expect(entry?.message).toBe(`operation "throws" failed: database password ${secret} rejected`);
-    expect((entry?.error as Error).stack).toContain('hygiene.test.ts');
+    expect((entry!.error as Error).stack).toContain('hygiene.test.ts');
   });
 
   it('gives each failure its own id', async () => {

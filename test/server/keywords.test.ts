@@ -10,7 +10,7 @@ import { parseSpec } from '../../generator/load/load-spec.js';
 import { SpecError } from '../../generator/load/spec-error.js';
 import { resolve } from '../../generator/resolve/resolve.js';
 import { AgentValidationError, createAgentClient } from '../fixtures/keywords/expected/client.js';
-import { createAgentServer, type AgentHandlers } from '../fixtures/keywords/expected/server.js';
+import { type AgentHandlers, createAgentServer } from '../fixtures/keywords/expected/server.js';
 import type * as T from '../fixtures/keywords/expected/types.js';
 
 const specText = readFileSync(new URL('../fixtures/keywords/agentgen.yaml', import.meta.url), 'utf8');
@@ -183,7 +183,9 @@ describe('defaults', () => {
 
   test('the client may leave out what has a default; the handler type has it', async () => {
     // Checked by tsc (npm run typecheck): `retries` and `options` are optional for a caller, always there for a handler.
+    // biome-ignore lint/complexity/noBannedTypes: {} extends Pick<...> is how a type asks whether every picked key is optional
     const callerMayOmit: {} extends Pick<T.CheckCallInput, 'retries' | 'options'> ? true : false = true;
+    // biome-ignore lint/complexity/noBannedTypes: {} extends Pick<...> is how a type asks whether every picked key is optional
     const handlerHas: {} extends Pick<T.CheckInput, 'retries'> | Pick<T.CheckInput, 'options'> ? false : true = true;
     const { agent } = client();
     const callInput: T.CheckCallInput = { name: 'abc' };

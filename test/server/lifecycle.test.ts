@@ -1,9 +1,9 @@
 /** listen() defaults, close() with work in flight, and the bare listener in someone else's server. */
 import { Agent, createServer } from 'node:http';
+import { createContainer, createListener, type HandlerContext, type ServerOperationTable } from '@agentgen/runtime/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openStream, probe } from '../../conformance/http.js';
-import { createContainer, createListener, type HandlerContext, type ServerOperationTable } from '@agentgen/runtime/server';
 import { basicHandlers, basicTable, closeAll, envelope, parseLines, sleep, start } from './fixture.js';
 
 afterEach(closeAll);

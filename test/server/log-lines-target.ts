@@ -7,8 +7,9 @@
  * `LOG_LINES_MODE=exit` / `throw` instead queues two lines through the same logger and, in the same
  * turn, exits or throws: what is queued must still reach stdout.
  */
+
+import { cloudLoggingLogger, createContainer, type ServerOperationTable, shutdownOnSignals } from '@agentgen/runtime/server';
 import { z } from 'zod';
-import { cloudLoggingLogger, createContainer, shutdownOnSignals, type ServerOperationTable } from '@agentgen/runtime/server';
 
 const mode = process.env['LOG_LINES_MODE'];
 if (mode === 'exit' || mode === 'throw') {

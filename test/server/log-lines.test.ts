@@ -7,13 +7,13 @@
  * process (log-lines-target.ts) on loopback, with its stdout on a file, as `node main.js > log`,
  * and on a pipe, as a log collector reads it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { bundleEntry, type Bundle } from '../replicas/bundle.js';
+import { type Bundle, bundleEntry } from '../replicas/bundle.js';
 import { envelope } from './fixture.js';
 
 const project = 'log-test';

@@ -3,8 +3,7 @@
  * real server (severity, httpRequest, trace link, labels; never the request body), and the trace
  * headers read for the log even without OpenTelemetry.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+
 import {
   cloudLoggingLogger,
   createContainer,
@@ -12,9 +11,11 @@ import {
   loggerFor,
   parseTraceparent,
   readIncomingTrace,
-  stderrLogger,
   type ServerOperationTable,
+  stderrLogger,
 } from '@agentgen/runtime/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { closeAll, envelope, start } from './fixture.js';
 
 afterEach(closeAll);

@@ -2,7 +2,7 @@
  * The keywords fixture's generated container, as a process of its own (test/server/patterns.test.ts
  * bundles and starts it): prints `listening <port>` once it accepts connections on loopback.
  */
-import { createAgentServer, type AgentHandlers } from '../fixtures/keywords/expected/server.js';
+import { type AgentHandlers, createAgentServer } from '../fixtures/keywords/expected/server.js';
 
 const handlers: AgentHandlers = {
   check: (input) => ({ ...input }),

@@ -7,8 +7,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { bundleEntry, type Bundle } from '../replicas/bundle.js';
 import { startContainer, stopContainers } from '../conformance/child-container.js';
+import { type Bundle, bundleEntry } from '../replicas/bundle.js';
 
 let bundle: Bundle | undefined;
 let url = '';

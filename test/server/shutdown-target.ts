@@ -4,8 +4,9 @@
  * the grace period from `SHUTDOWN_GRACE_MS` (else `$AGENT_SHUTDOWN_GRACE_MS`); signals
  * handled as a container's main should, with `shutdownOnSignals`. Prints `listening <port>`.
  */
+
+import { createContainer, type ServerOperationTable, shutdownOnSignals } from '@agentgen/runtime/server';
 import { z } from 'zod';
-import { createContainer, shutdownOnSignals, type ServerOperationTable } from '@agentgen/runtime/server';
 
 const table: ServerOperationTable = new Map([
   ['ticks', { kind: 'stream', input: z.object({ ticks: z.number(), everyMs: z.number() }) }],

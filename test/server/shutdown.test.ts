@@ -6,10 +6,10 @@
  */
 import { Agent } from 'node:http';
 import { join } from 'node:path';
+import { createContainer, defaultShutdownGraceMs, type HandlerContext, type ServerOperationTable } from '@agentgen/runtime/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openStream, probe } from '../../conformance/http.js';
-import { createContainer, defaultShutdownGraceMs, type HandlerContext, type ServerOperationTable } from '@agentgen/runtime/server';
 import { startTarget } from '../helpers/target-process.js';
 import { closeAll, envelope, parseLines, sleep, start } from './fixture.js';
 

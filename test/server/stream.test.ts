@@ -1,8 +1,9 @@
 /** The stream route: framing, media type, promptness, coalescing, errors before the stream starts and mid-stream. */
+
+import { AgentError, type LogEntry, type ServerOperationTable } from '@agentgen/runtime/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openStream, probe } from '../../conformance/http.js';
-import { AgentError, type LogEntry, type ServerOperationTable } from '@agentgen/runtime/server';
 import { closeAll, envelope, parseLines, sleep, start } from './fixture.js';
 
 /** A promise with its resolver, to hand control between producer and test without timing. */
@@ -12,7 +13,7 @@ function gate(): { promise: Promise<void>; open: () => void } {
   return { promise, open };
 }
 
-let gates: { first: ReturnType<typeof gate>; ack: ReturnType<typeof gate> } = { first: gate(), ack: gate() };
+const gates: { first: ReturnType<typeof gate>; ack: ReturnType<typeof gate> } = { first: gate(), ack: gate() };
 const ops = {
   sync_gen: function* (input: { n: number }) {
     for (let i = 0; i < input.n; i++) yield { i };
@@ -61,12 +62,14 @@ const ops = {
   },
   gen_throws_first_tick: async function* () {
     throw new Error('before any event');
-    yield {}; // eslint-disable-line no-unreachable
+    // biome-ignore lint/correctness/noUnreachable: the yield makes this a generator that throws on its first tick
+    yield {};
   },
   gen_throws_after_wait: async function* () {
     await sleep(5);
     throw new Error('after headers');
-    yield {}; // eslint-disable-line no-unreachable
+    // biome-ignore lint/correctness/noUnreachable: the yield makes this a generator that throws after a wait
+    yield {};
   },
   /** An async handler that checks something over I/O (AgentApp finding a session) before it has events. */
   promise_rejects_after_wait: async () => {

@@ -7,11 +7,11 @@
  * caller sees the last byte of the answer.
  */
 import { request } from 'node:http';
+import type { ServerOperationTable } from '@agentgen/runtime/server';
 import { trace } from '@opentelemetry/api';
 import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ServerOperationTable } from '@agentgen/runtime/server';
 import { envelope, sleep, start } from './fixture.js';
 import { useTracerProvider } from './otel-sdk.js';
 

@@ -5,8 +5,9 @@
  * second once the limits are short. Over real loopback TCP. Without the options node:http checks
  * every 30 s against a 60 s header limit, and these tests give up after 5 s.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+
 import { createContainer } from '@agentgen/runtime/server';
+import { afterEach, describe, expect, it } from 'vitest';
 import { basicHandlers, basicTable, closeAll, start } from './fixture.js';
 import { slowloris } from './slow-client.js';
 

@@ -4,11 +4,11 @@
  * it ends: completed, failed, or the caller gone. Without an SDK registered, no span is made.
  */
 import { request } from 'node:http';
+import type { LogEntry, ServerOperationTable } from '@agentgen/runtime/server';
 import { trace } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { LogEntry, ServerOperationTable } from '@agentgen/runtime/server';
 import { envelope, sleep, start } from './fixture.js';
 import { useTracerProvider } from './otel-sdk.js';
 

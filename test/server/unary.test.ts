@@ -1,8 +1,9 @@
 /** The sync route: results, errors raised by handlers, and the process surviving them. */
+
+import { AgentError, type LogEntry, type ServerOperationTable } from '@agentgen/runtime/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { probe } from '../../conformance/http.js';
-import { AgentError, type LogEntry, type ServerOperationTable } from '@agentgen/runtime/server';
 import { closeAll, envelope, start } from './fixture.js';
 
 const any = z.object({}).passthrough();

@@ -6,10 +6,11 @@
  * operation without `output` (any JSON, or a table generated before `output` existed) is never
  * checked. The same cases then run through a generated server (the `custom` fixture).
  */
+
+import { createContainer, type HandlerContext, type LogEntry, type ServerOperation, type ServerOperationTable } from '@agentgen/runtime/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { probe } from '../../conformance/http.js';
-import { createContainer, type HandlerContext, type LogEntry, type ServerOperation, type ServerOperationTable } from '@agentgen/runtime/server';
 import * as custom from '../fixtures/custom/expected/server.js';
 import { closeAll, envelope, parseLines, sleep, start } from './fixture.js';
 

@@ -7,7 +7,7 @@
  * each refer to the next twice would otherwise be walked 2^n times.
  */
 import { refPrefix } from '../../../contract/index.js';
-import { change, type Change, type RuleId } from './rules.js';
+import { type Change, change, type RuleId } from './rules.js';
 import type { Schema } from './surface.js';
 
 /** The named schemas of both sides, and the pairs of them compared so far. */

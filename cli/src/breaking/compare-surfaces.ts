@@ -1,7 +1,7 @@
 /** Two surfaces, operation by operation: every change, breaking ones first, then by operation and path. */
 import { apiModeRouting } from '../../../contract/index.js';
 import { compareSchemas, namedSchemas } from './compare-schemas.js';
-import { change, type Change } from './rules.js';
+import { type Change, change } from './rules.js';
 import type { Surface } from './surface.js';
 
 export interface Comparison {

@@ -4,19 +4,20 @@
  * changed, after checking that the change breaks no caller of the deployed `classMethods`; wait
  * for the operation. Returns what happened; the verb turns it into output and an exit code.
  */
+
+import { parentOf, type ReasoningEngineBody } from '../../../contract/reasoning-engine.js';
+import { asyncQueryChange, type DeployConfig } from '../../../generator/index.js';
 import { compareSurfaces } from '../breaking/compare-surfaces.js';
 import { reportTable } from '../breaking/report.js';
 import { surfaceFromManifest } from '../breaking/surface.js';
-import { parentOf, type ReasoningEngineBody } from '../../../contract/reasoning-engine.js';
+import { withAppUrl } from './app-url.js';
+import { mergeEnv } from './merge-env.js';
 import { ReasoningEnginesApiError } from './reasoning-engines-api-error.js';
 import type { ReasoningEnginesClient, Resource } from './reasoning-engines-client.js';
-import { updateMask } from './update-mask.js';
-import { mergeEnv } from './merge-env.js';
-import { withAppUrl } from './app-url.js';
-import { currentSplit, describeSplit, isPinned, revisionId, rollbackTarget, splitWithNew, statusTable, type Share } from './revisions.js';
+import { currentSplit, describeSplit, isPinned, revisionId, rollbackTarget, type Share, splitWithNew, statusTable } from './revisions.js';
 import { trafficBody, trafficMask } from './traffic.js';
-import { asyncQueryChange, type DeployConfig } from '../../../generator/index.js';
-import { waitForOperation, type WaitOptions } from './wait-for-operation.js';
+import { updateMask } from './update-mask.js';
+import { type WaitOptions, waitForOperation } from './wait-for-operation.js';
 
 export type DeployOutcome =
   | { readonly kind: 'created'; readonly resource: Resource; readonly notes: readonly string[] }

@@ -5,8 +5,8 @@
  * token in one, though the API's answer they quote may (see `api-error.ts`).
  */
 import type { ReasoningEngineBody } from '../../../contract/reasoning-engine.js';
-import { ReasoningEnginesApiError, httpError } from './reasoning-engines-api-error.js';
 import type { TokenSource } from './access-token.js';
+import { httpError, ReasoningEnginesApiError } from './reasoning-engines-api-error.js';
 
 export type Resource = Readonly<Record<string, unknown>> & { readonly name: string; readonly displayName?: string };
 
@@ -44,10 +44,13 @@ export interface ClientOptions {
 const maxPages = 1000;
 
 export class ReasoningEnginesClient {
-  private readonly base: string;
+  readonly #base: string;
 
-  constructor(private readonly options: ClientOptions) {
-    this.base = options.endpoint.replace(/\/+$/, '');
+  readonly #options: ClientOptions;
+  constructor(options: ClientOptions) {
+    this.#options = options;
+
+    this.#base = options.endpoint.replace(/\/+$/, '');
   }
 
   /** Every resource under `parent` whose display name is `displayName`. */
@@ -56,7 +59,7 @@ export class ReasoningEnginesClient {
     let pageToken: string | undefined;
     for (let page = 0; page < maxPages; page++) {
       const query = pageToken === undefined ? '' : `?pageToken=${encodeURIComponent(pageToken)}`;
-      const answer = (await this.call('GET', `${parent}/reasoningEngines${query}`, `listing reasoningEngines in ${parent}`)) as {
+      const answer = (await this.#call('GET', `${parent}/reasoningEngines${query}`, `listing reasoningEngines in ${parent}`)) as {
         reasoningEngines?: Resource[];
         nextPageToken?: string;
       };
@@ -68,11 +71,11 @@ export class ReasoningEnginesClient {
   }
 
   get(name: string): Promise<Resource> {
-    return this.call('GET', name, `reading ${name}`) as Promise<Resource>;
+    return this.#call('GET', name, `reading ${name}`) as Promise<Resource>;
   }
 
   create(parent: string, body: ReasoningEngineBody): Promise<Operation> {
-    return this.call('POST', `${parent}/reasoningEngines`, `creating a reasoningEngine in ${parent}`, body) as Promise<Operation>;
+    return this.#call('POST', `${parent}/reasoningEngines`, `creating a reasoningEngine in ${parent}`, body) as Promise<Operation>;
   }
 
   /** Every runtime revision of `engine`, newest first (sorted here: the API names no order). */
@@ -81,7 +84,7 @@ export class ReasoningEnginesClient {
     let pageToken: string | undefined;
     for (let page = 0; page < maxPages; page++) {
       const query = pageToken === undefined ? '' : `?pageToken=${encodeURIComponent(pageToken)}`;
-      const answer = (await this.call('GET', `${engine}/runtimeRevisions${query}`, `listing the runtime revisions of ${engine}`)) as {
+      const answer = (await this.#call('GET', `${engine}/runtimeRevisions${query}`, `listing the runtime revisions of ${engine}`)) as {
         reasoningEngineRuntimeRevisions?: RuntimeRevision[];
         nextPageToken?: string;
       };
@@ -94,19 +97,19 @@ export class ReasoningEnginesClient {
 
   patch(name: string, body: object, updateMask: readonly string[]): Promise<Operation> {
     const query = `?updateMask=${encodeURIComponent(updateMask.join(','))}`;
-    return this.call('PATCH', `${name}${query}`, `updating ${name}`, body) as Promise<Operation>;
+    return this.#call('PATCH', `${name}${query}`, `updating ${name}`, body) as Promise<Operation>;
   }
 
   getOperation(name: string): Promise<Operation> {
-    return this.call('GET', name, `checking operation ${name}`) as Promise<Operation>;
+    return this.#call('GET', name, `checking operation ${name}`) as Promise<Operation>;
   }
 
-  private async call(method: string, path: string, action: string, body?: unknown): Promise<unknown> {
-    const token = await this.options.token();
-    const timeoutMs = this.options.requestTimeoutMs ?? 60_000;
+  async #call(method: string, path: string, action: string, body?: unknown): Promise<unknown> {
+    const token = await this.#options.token();
+    const timeoutMs = this.#options.requestTimeoutMs ?? 60_000;
     let response: Response;
     try {
-      response = await fetch(`${this.base}/${apiVersion}/${path}`, {
+      response = await fetch(`${this.#base}/${apiVersion}/${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-goog-api-client': 'agentgen' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -117,7 +120,7 @@ export class ReasoningEnginesClient {
         (error as Error).name === 'TimeoutError'
           ? `no answer within ${timeoutMs / 1000} s`
           : ((error as { cause?: Error }).cause?.message ?? (error as Error).message);
-      throw new ReasoningEnginesApiError(action, 'UNAVAILABLE', `cannot reach ${this.base}: ${cause}`, 'network');
+      throw new ReasoningEnginesApiError(action, 'UNAVAILABLE', `cannot reach ${this.#base}: ${cause}`, 'network');
     }
     const text = await response.text();
     if (!response.ok) throw httpError(action, response.status, text);

@@ -30,19 +30,19 @@ const shapes: readonly (readonly [RegExp, string])[] = [
 const separators = /[\s\x00-\x1f\x7f]+/;
 
 export class Redactor {
-  private readonly secrets = new Set<string>();
+  readonly #secrets = new Set<string>();
 
   /** From now on, `value` is never printed: whole, nor any line or word of it. */
   hide(value: string): void {
     for (const piece of [value, ...value.split(separators)]) {
-      if (piece.length >= minimumSecretLength) this.secrets.add(piece);
+      if (piece.length >= minimumSecretLength) this.#secrets.add(piece);
     }
   }
 
   redact(text: string): string {
     // Longest first: a value that holds another is hidden whole.
     let result = text;
-    for (const secret of [...this.secrets].sort((a, b) => b.length - a.length)) result = result.replaceAll(secret, placeholder);
+    for (const secret of [...this.#secrets].sort((a, b) => b.length - a.length)) result = result.replaceAll(secret, placeholder);
     for (const [shape, replacement] of shapes) result = result.replace(shape, replacement);
     return result;
   }

@@ -7,8 +7,8 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore from 'ignore';
-import { DockerIgnorePatternError, dockerIgnore, readDockerIgnore } from './source-archive-dockerignore.js';
 import { printableText } from '../../../emulator/index.js';
+import { DockerIgnorePatternError, dockerIgnore, readDockerIgnore } from './source-archive-dockerignore.js';
 import { SourceArchiveError } from './source-archive-error.js';
 
 export type IgnoreFileName = '.gcloudignore' | '.dockerignore';

@@ -13,16 +13,17 @@
  * the same Node.js. Every path in a message is escaped (emulator/text/printable-text.ts): names are the project's.
  */
 import { createHash } from 'node:crypto';
-import { lstat, readFile, readdir, readlink, realpath } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, readdir, readFile, readlink, realpath } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sourceArchiveLimits } from '../../../contract/source-archive-limits.js';
 import { printableBytes, printableText } from '../../../emulator/index.js';
 import { SourceArchiveError } from './source-archive-error.js';
-import { loadIgnoreRules, type IgnoreRules } from './source-archive-ignore-file.js';
+import { type IgnoreRules, loadIgnoreRules } from './source-archive-ignore-file.js';
 import { secretInContent } from './source-archive-secret-content.js';
-import { alwaysSkippedNames, secretByPath, type SecretClass, type SecretFinding } from './source-archive-secrets.js';
-import { tarArchive, type TarEntry } from './source-archive-tar.js';
+import { alwaysSkippedNames, type SecretClass, type SecretFinding, secretByPath } from './source-archive-secrets.js';
+import { type TarEntry, tarArchive } from './source-archive-tar.js';
 
 export { SourceArchiveError } from './source-archive-error.js';
 
@@ -163,7 +164,7 @@ async function walk(root: string, rules: IgnoreRules, options: PackOptions): Pro
       } else if (!entry.isFile()) {
         leftOut.push({ path, why: 'not a regular file (a socket, FIFO or device)' });
       } else {
-        let stats;
+        let stats: Stats;
         try {
           stats = await lstat(absolute);
         } catch (error) {
@@ -193,7 +194,7 @@ async function checkDockerfile(root: string, rules: IgnoreRules, files: readonly
   const orImage = 'or build and push an image and set deploy.image';
   const refused = leftOut.find((entry) => entry.path === 'Dockerfile' && entry.secret !== undefined);
   if (refused !== undefined) throw new SourceArchiveError(`${why}, and the project's Dockerfile looks like a secret (${refused.why}); it is never packed`);
-  let stats;
+  let stats: Stats;
   try {
     stats = await lstat(join(root, 'Dockerfile'));
   } catch {

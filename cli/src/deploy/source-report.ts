@@ -4,8 +4,9 @@
  * so that a CI log shows them. Every name passes printableText: a file name is the project's, and
  * a terminal obeys escapes in it. Never a file's contents.
  */
-import type { LeftOut, SourceArchive } from './source-archive.js';
+
 import { printableText } from '../../../emulator/index.js';
+import type { LeftOut, SourceArchive } from './source-archive.js';
 
 function described(entry: LeftOut): string {
   return `  ${printableText(entry.path)}: ${entry.secret === undefined ? '' : `${entry.secret}, `}${entry.why}`;

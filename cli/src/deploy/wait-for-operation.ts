@@ -3,7 +3,7 @@
  * progress after each poll. The clock and the sleep are parameters, so the loop is bounded and
  * testable; the CLI passes real ones.
  */
-import { ReasoningEnginesApiError, operationError } from './reasoning-engines-api-error.js';
+import { operationError, ReasoningEnginesApiError } from './reasoning-engines-api-error.js';
 import type { Operation, ReasoningEnginesClient, Resource } from './reasoning-engines-client.js';
 
 export interface WaitOptions {

@@ -3,7 +3,7 @@
  * `generated/` folder from the real generator run on the project's own spec (so `agentgen check`
  * passes in the new project from the start). No I/O beyond reading the templates.
  */
-import { defaultSpecFile, emitModel, modelOfText, type EmittedFile } from '../../../generator/index.js';
+import { defaultSpecFile, type EmittedFile, emitModel, modelOfText } from '../../../generator/index.js';
 import { agentgenVersion, thirdPartyVersions } from './dependency-versions.js';
 import { agentIdentifier, imageName, imageUri, type ProjectOptions, type TemplateName } from './project-options.js';
 import { loadScaffoldTemplates, type ScaffoldData } from './scaffold-templates.js';

@@ -7,7 +7,7 @@
  * context until "New conversation", so a second message continues the session.
  */
 import { readLines } from './api.js';
-import { el, button } from './dom.js';
+import { button, el } from './dom.js';
 import { Turn } from './timeline.js';
 
 /** Gemini Enterprise's web app gives up on a turn after 300 s (google/adk-python #7106). */
@@ -25,25 +25,29 @@ interface Card {
 
 export class A2APanel {
   readonly element: HTMLElement;
-  private contextId: string | undefined;
+  #contextId: string | undefined;
 
-  constructor(
-    private readonly base: string,
-    private readonly token: () => string,
-    private readonly timeline: HTMLElement,
-    private readonly say: (text: string) => void,
-  ) {
+  readonly #say: (text: string) => void;
+  readonly #timeline: HTMLElement;
+  readonly #token: () => string;
+  readonly #base: string;
+  constructor(base: string, token: () => string, timeline: HTMLElement, say: (text: string) => void) {
+    this.#base = base;
+    this.#token = token;
+    this.#timeline = timeline;
+    this.#say = say;
+
     this.element = el('div', { className: 'a2a' }, el('h2', {}, 'A2A'), el('p', { className: 'muted' }, 'Reading the agent card…'));
   }
 
-  private get headers(): Record<string, string> {
-    return { authorization: `Bearer ${this.token()}`, 'content-type': 'application/json' };
+  get #headers(): Record<string, string> {
+    return { authorization: `Bearer ${this.#token()}`, 'content-type': 'application/json' };
   }
 
   async load(): Promise<void> {
     let card: Card;
     try {
-      const res = await fetch(`${this.base}/.well-known/agent-card.json`, { headers: this.headers });
+      const res = await fetch(`${this.#base}/.well-known/agent-card.json`, { headers: this.#headers });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       card = (await res.json()) as Card;
     } catch (error) {
@@ -57,11 +61,11 @@ export class A2APanel {
     const input = el('input', { id: 'a2a-message', title: 'The message to send' });
     input.value = example;
     input.size = 40;
-    const send = button('Send as Gemini Enterprise', () => void this.send(input.value), 'primary');
+    const send = button('Send as Gemini Enterprise', () => void this.#send(input.value), 'primary');
     send.id = 'a2a-send';
     const fresh = button('New conversation', () => {
-      this.contextId = undefined;
-      this.say('A2A: the next message starts a new context');
+      this.#contextId = undefined;
+      this.#say('A2A: the next message starts a new context');
     });
     this.element.replaceChildren(
       el('h2', {}, 'A2A ', el('span', { className: 'badge' }, versions.join(', '))),
@@ -73,24 +77,24 @@ export class A2APanel {
   }
 
   /** A2A 0.3 `message/stream`, as Gemini Enterprise calls an agent; each result a card. */
-  private async send(text: string): Promise<void> {
+  async #send(text: string): Promise<void> {
     const message = {
       kind: 'message',
       messageId: crypto.randomUUID(),
       role: 'user',
       parts: [{ kind: 'text', text }],
-      ...(this.contextId === undefined ? {} : { contextId: this.contextId }),
+      ...(this.#contextId === undefined ? {} : { contextId: this.#contextId }),
     };
     const request = { jsonrpc: '2.0', id: 1, method: 'message/stream', params: { message } };
     const turn = new Turn('A2A message/stream (as Gemini Enterprise)', request);
-    this.timeline.append(turn.element);
-    this.say('A2A: streaming…');
+    this.#timeline.append(turn.element);
+    this.#say('A2A: streaming…');
     let events = 0;
     let last = '';
     try {
-      const res = await fetch(this.base, {
+      const res = await fetch(this.#base, {
         method: 'POST',
-        headers: { ...this.headers, accept: 'text/event-stream' },
+        headers: { ...this.#headers, accept: 'text/event-stream' },
         body: JSON.stringify(request),
         signal: AbortSignal.timeout(geminiEnterpriseCutMs),
       });
@@ -105,17 +109,17 @@ export class A2APanel {
           return;
         }
         const result = frame.result ?? {};
-        if (typeof result['contextId'] === 'string') this.contextId = result['contextId'];
+        if (typeof result['contextId'] === 'string') this.#contextId = result['contextId'];
         const status = result['status'] as { state?: string } | undefined;
         if (status?.state !== undefined) last = status.state;
         turn.card('event', String(result['kind'] ?? 'result'), summary(result), result);
       });
       turn.note(`stream ended after ${events} events${last === '' ? '' : `, the task ${last}`}`);
-      this.say(`A2A: ${last === '' ? 'done' : last}`);
+      this.#say(`A2A: ${last === '' ? 'done' : last}`);
     } catch (error) {
       const cut = error instanceof DOMException && error.name === 'TimeoutError';
       turn.error(cut ? 'Gemini Enterprise gives up on a turn after 300 s: so did this call' : String(error));
-      this.say('A2A: failed');
+      this.#say('A2A: failed');
     }
   }
 }

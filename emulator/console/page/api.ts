@@ -61,16 +61,16 @@ export class Api {
     public token: string,
   ) {}
 
-  private headers(): Record<string, string> {
+  #headers(): Record<string, string> {
     return { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' };
   }
 
-  private get base(): string {
+  get #base(): string {
     return `/v1/${this.resource}`;
   }
 
   async operations(): Promise<Operation[]> {
-    const res = await fetch(this.base, { headers: { authorization: `Bearer ${this.token}` } });
+    const res = await fetch(this.#base, { headers: { authorization: `Bearer ${this.token}` } });
     const body = await readJson(res);
     const methods = (body as { spec?: { classMethods?: unknown } }).spec?.classMethods;
     if (!Array.isArray(methods)) throw new ConsoleApiError('The resource has no spec.classMethods', res.status, body);
@@ -79,7 +79,7 @@ export class Api {
 
   /** `:query`: the `output`, or a ConsoleApiError. */
   async query(method: string, input: object, signal?: AbortSignal): Promise<unknown> {
-    const res = await fetch(`${this.base}:query`, { method: 'POST', headers: this.headers(), body: JSON.stringify({ classMethod: method, input }), signal });
+    const res = await fetch(`${this.#base}:query`, { method: 'POST', headers: this.#headers(), body: JSON.stringify({ classMethod: method, input }), signal });
     return ((await readJson(res)) as { output?: unknown }).output ?? null;
   }
 
@@ -89,9 +89,9 @@ export class Api {
    * stream starts is thrown; an `{"error"}` line is passed on like any other.
    */
   async stream(method: string, input: object, signal: AbortSignal, onLine: (value: unknown) => void): Promise<void> {
-    const res = await fetch(`${this.base}:streamQuery?alt=sse`, {
+    const res = await fetch(`${this.#base}:streamQuery?alt=sse`, {
       method: 'POST',
-      headers: this.headers(),
+      headers: this.#headers(),
       body: JSON.stringify({ classMethod: method, input }),
       signal,
     });

@@ -4,7 +4,7 @@
  * hand it out) come from a `<meta>` the server fills; with no token there, the page asks for one.
  */
 import { A2APanel } from './a2a.js';
-import { Api, ConsoleApiError, streamModes, type Operation } from './api.js';
+import { Api, ConsoleApiError, type Operation, streamModes } from './api.js';
 import { button, byId, el } from './dom.js';
 import { SchemaForm } from './schema-form.js';
 import { SessionsPanel } from './sessions.js';

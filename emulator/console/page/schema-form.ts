@@ -52,16 +52,19 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
  */
 class Field {
   readonly element: HTMLElement;
-  private readonly error = el('small', { className: 'error' });
-  private readonly nullBox: HTMLInputElement | undefined;
+  readonly #error = el('small', { className: 'error' });
+  readonly #nullBox: HTMLInputElement | undefined;
 
+  readonly #control: Control;
   constructor(
     readonly name: string,
     readonly required: boolean,
     schema: Schema,
-    private readonly control: Control,
+    control: Control,
     labelFor: string | undefined,
   ) {
+    this.#control = control;
+
     const label = el('label', {}, el('span', { className: 'name' }, name), ' ', el('span', { className: 'type' }, describeType(schema)));
     if (labelFor !== undefined) label.htmlFor = labelFor;
     if (required) label.append(' ', el('span', { className: 'required' }, 'required'));
@@ -69,7 +72,7 @@ class Field {
       const box = el('input');
       box.type = 'checkbox';
       box.addEventListener('change', () => control.element.classList.toggle('disabled', box.checked));
-      this.nullBox = box;
+      this.#nullBox = box;
       label.append(' ', el('label', { className: 'null' }, box, 'null'));
     }
     const hints = schemaHints(schema);
@@ -80,18 +83,18 @@ class Field {
     // A screen reader reads the description and the hints with the labelled control.
     const labelled = labelFor === undefined ? null : control.element.id === labelFor ? control.element : control.element.querySelector(`#${labelFor}`);
     if (labelled !== null && notes.length > 0) labelled.setAttribute('aria-describedby', notes.map((note) => note.id).join(' '));
-    this.element = el('div', { className: 'field', 'data-field': name }, label, control.element, ...notes, this.error);
+    this.element = el('div', { className: 'field', 'data-field': name }, label, control.element, ...notes, this.#error);
   }
 
   /** The control's value (`null` when switched to null), `undefined` when left empty; false (and an error shown) when invalid. */
   read(): Read {
-    this.error.textContent = '';
-    if (this.nullBox?.checked === true) return { ok: true, value: null };
-    return this.control.read();
+    this.#error.textContent = '';
+    if (this.#nullBox?.checked === true) return { ok: true, value: null };
+    return this.#control.read();
   }
 
   fail(message: string): Read {
-    this.error.textContent = message;
+    this.#error.textContent = message;
     this.element.classList.add('invalid');
     return { ok: false };
   }
@@ -101,8 +104,8 @@ class Field {
   }
 
   set(value: string): boolean {
-    if (this.control.set === undefined) return false;
-    this.control.set(value);
+    if (this.#control.set === undefined) return false;
+    this.#control.set(value);
     return true;
   }
 
@@ -303,7 +306,7 @@ function objectControl(schema: Schema): Control {
 /** The form for one object schema: one field per property, in declared order. */
 export class SchemaForm {
   readonly element: HTMLElement;
-  private readonly fields: Field[] = [];
+  readonly #fields: Field[] = [];
 
   constructor(schema: Schema, className = 'form') {
     const required = new Set(schema.required ?? []);
@@ -313,19 +316,19 @@ export class SchemaForm {
       let field: Field | undefined;
       const report = (message: string): void => void field?.failed(message);
       field = new Field(name, required.has(name), property, control(property, { id, name, labelled: true }, report), id);
-      this.fields.push(field);
+      this.#fields.push(field);
       this.element.append(field.element);
     }
-    if (this.fields.length === 0) this.element.append(el('p', { className: 'muted' }, 'No parameters.'));
+    if (this.#fields.length === 0) this.element.append(el('p', { className: 'muted' }, 'No parameters.'));
   }
 
   /** Fills a top-level field when the form has it (user_id, session_id). */
   set(name: string, value: string): void {
-    this.fields.find((field) => field.name === name)?.set(value);
+    this.#fields.find((field) => field.name === name)?.set(value);
   }
 
   has(name: string): boolean {
-    return this.fields.some((field) => field.name === name);
+    return this.#fields.some((field) => field.name === name);
   }
 
   /** The input object, or undefined when a field is invalid (each problem is shown at its field). */
@@ -342,7 +345,7 @@ export class SchemaForm {
     const value: Record<string, unknown> = {};
     const missing: Field[] = [];
     let ok = true;
-    for (const field of this.fields) {
+    for (const field of this.#fields) {
       field.clear();
       const result = field.read();
       if (!result.ok) ok = false;

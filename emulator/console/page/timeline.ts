@@ -38,17 +38,17 @@ const kindTitle: Record<CardKind, string> = {
 /** The timeline of one call. */
 export class Turn {
   readonly element: HTMLElement;
-  private readonly started = performance.now();
+  readonly #started = performance.now();
   /** The text card partial events are growing, by author, until their final event. */
-  private readonly growing = new Map<string, HTMLElement>();
+  readonly #growing = new Map<string, HTMLElement>();
 
   constructor(title: string, request: unknown) {
     this.element = el('section', { className: 'turn' }, el('h3', {}, title));
     this.card('request', 'you', pretty(request), undefined);
   }
 
-  private stamp(): string {
-    return `+${Math.round(performance.now() - this.started)} ms`;
+  #stamp(): string {
+    return `+${Math.round(performance.now() - this.#started)} ms`;
   }
 
   /** Appends one card: a kind, who it is from, its readable body and its raw JSON. */
@@ -57,7 +57,7 @@ export class Turn {
     const card = el(
       'article',
       { className: `card ${kind}`, 'data-kind': kind },
-      el('header', {}, el('span', { className: 'kind' }, kindTitle[kind]), ' ', el('span', { className: 'who' }, who), el('time', {}, this.stamp())),
+      el('header', {}, el('span', { className: 'kind' }, kindTitle[kind]), ' ', el('span', { className: 'who' }, who), el('time', {}, this.#stamp())),
       bodyNode,
     );
     if (raw !== undefined) card.append(el('details', {}, el('summary', {}, 'raw JSON'), el('pre', { className: 'raw' }, pretty(raw))));
@@ -84,7 +84,7 @@ export class Turn {
     let shown = false;
     for (const part of parts) {
       if (part.text !== undefined) {
-        this.text(who, part.text, event.partial === true, value);
+        this.#text(who, part.text, event.partial === true, value);
         shown = true;
       } else if (part.function_call !== undefined) {
         this.card('tool-call', who, `${part.function_call.name ?? '?'}(${inline(part.function_call.args ?? {})})`, value);
@@ -102,15 +102,15 @@ export class Turn {
   }
 
   /** Partial text grows one card; the final event (the whole text) settles it. */
-  private text(who: string, text: string, partial: boolean, raw: unknown): void {
-    const open = this.growing.get(who);
+  #text(who: string, text: string, partial: boolean, raw: unknown): void {
+    const open = this.#growing.get(who);
     if (open !== undefined) {
       const body = open.querySelector('.body');
       if (body !== null) body.textContent = partial ? `${body.textContent ?? ''}${text}` : text;
       const rawNode = open.querySelector('.raw');
       if (rawNode !== null && !partial) rawNode.textContent = pretty(raw);
       if (!partial) {
-        this.growing.delete(who);
+        this.#growing.delete(who);
         open.classList.remove('streaming');
       }
       return;
@@ -118,7 +118,7 @@ export class Turn {
     const card = this.card('text', who, text, raw);
     if (partial) {
       card.classList.add('streaming');
-      this.growing.set(who, card);
+      this.#growing.set(who, card);
     }
   }
 

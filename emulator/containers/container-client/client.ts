@@ -10,7 +10,7 @@
  * one sweep timer rather than a timeout set on every socket for every call.
  */
 import { connect, type Socket } from 'node:net';
-import { ResponseParser, type ParserEvents } from './response-parser.js';
+import { type ParserEvents, ResponseParser } from './response-parser.js';
 
 /** Where an exchange's answer body goes; `error` when it breaks off before its end. */
 export interface BodyHandlers {
@@ -158,11 +158,10 @@ class Connection {
   idleSince = 0;
   #error: NodeJS.ErrnoException | undefined;
 
-  constructor(
-    private readonly client: ContainerClient,
-    host: string,
-    port: number,
-  ) {
+  readonly #client: ContainerClient;
+  constructor(client: ContainerClient, host: string, port: number) {
+    this.#client = client;
+
     // TCP keep-alive probes after 1 s idle, as node:http's agent sets them with `keepAlive: true`.
     this.socket = connect({ host, port, noDelay: true, keepAlive: true, keepAliveInitialDelay: 1_000 });
     this.socket.on('data', (data: Buffer) => this.#data(data));
@@ -209,7 +208,7 @@ class Connection {
   }
 
   #close(): void {
-    this.client.forget(this);
+    this.#client.forget(this);
     const exchange = this.exchange;
     this.exchange = undefined;
     exchange?.broken(this.#error ?? connReset('socket hang up'));
@@ -221,7 +220,7 @@ class Connection {
     // Reused only when the answer allows it and the request went out whole (a server may answer before reading it all).
     if (this.parser.keepAlive && !this.socket.destroyed && this.socket.writableLength === 0) {
       this.socket.resume(); // a consumer's pause was the exchange's, not the connection's
-      this.client.keep(this);
+      this.#client.keep(this);
     } else this.socket.destroy();
   }
 }
@@ -235,14 +234,17 @@ export class ContainerClient {
   #sweep: ReturnType<typeof setInterval> | undefined;
   #destroyed = false;
 
+  readonly #idleMs: number;
   constructor(
     origin: URL,
     /**
      * How long a connection may sit idle before it is closed (by a sweep every eighth of it, so at
      * most 9/8 of it): under the container's own keep-alive timeout.
      */
-    private readonly idleMs: number,
+    idleMs: number,
   ) {
+    this.#idleMs = idleMs;
+
     this.#host = origin.hostname.startsWith('[') ? origin.hostname.slice(1, -1) : origin.hostname;
     this.#port = Number(origin.port || 80);
     // As node:http writes them: after the caller's headers.
@@ -293,7 +295,7 @@ export class ContainerClient {
     connection.idleSince = performance.now();
     this.#idle.push(connection);
     if (this.#sweep === undefined) {
-      this.#sweep = setInterval(() => this.#closeIdle(), Math.max(10, this.idleMs / 8));
+      this.#sweep = setInterval(() => this.#closeIdle(), Math.max(10, this.#idleMs / 8));
       this.#sweep.unref();
     }
   }
@@ -305,7 +307,7 @@ export class ContainerClient {
   }
 
   #closeIdle(): void {
-    const oldest = performance.now() - this.idleMs;
+    const oldest = performance.now() - this.#idleMs;
     // Oldest first: the pool is last-in first-out, so the ones idle longest are at the front.
     while (this.#idle.length > 0 && (this.#idle[0] as Connection).idleSince <= oldest) (this.#idle.shift() as Connection).socket.destroy();
     if (this.#idle.length === 0) {

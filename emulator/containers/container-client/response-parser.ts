@@ -32,7 +32,7 @@ const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/;
 const digits = /^\d+$/;
 const chunkSize = /^([0-9A-Fa-f]{1,13})[\t ]*(?:;.*)?$/;
 
-const enum State {
+enum State {
   Head,
   Length,
   ChunkLine,

@@ -3,7 +3,7 @@
  * Message"): a compressed-flag byte, a 4-byte big-endian length, then the message. The reader
  * refuses a message over the receive limit as soon as its prefix arrives, before buffering it.
  */
-import { grpcStatus, type GrpcStatus } from '../../proto/status-codes.js';
+import { type GrpcStatus, grpcStatus } from '../../proto/status-codes.js';
 
 const prefixLength = 5;
 
@@ -29,47 +29,52 @@ export class FramingError extends Error {
  * words it, or INTERNAL when the call declared none), as the protocol says a server does.
  */
 export class MessageReader {
-  private chunks: Buffer[] = [];
-  private buffered = 0;
+  #chunks: Buffer[] = [];
+  #buffered = 0;
   /** The length of the message being read, once its prefix is in; -1 before. */
-  private expected = -1;
+  #expected = -1;
 
+  readonly #encoding: string | undefined;
+  readonly #maxLength: number;
   constructor(
-    private readonly maxLength: number,
+    maxLength: number,
     /** The call's `grpc-encoding` header, if any. */
-    private readonly encoding: string | undefined,
-  ) {}
+    encoding: string | undefined,
+  ) {
+    this.#maxLength = maxLength;
+    this.#encoding = encoding;
+  }
 
   /** The whole messages `chunk` completes; throws FramingError for a message refused. */
   push(chunk: Buffer): Buffer[] {
-    this.chunks.push(chunk);
-    this.buffered += chunk.length;
+    this.#chunks.push(chunk);
+    this.#buffered += chunk.length;
     const messages: Buffer[] = [];
     for (;;) {
-      if (this.expected === -1) {
-        if (this.buffered < prefixLength) return messages;
-        const prefix = this.take(prefixLength);
-        this.checkFlag(prefix[0] ?? 0);
+      if (this.#expected === -1) {
+        if (this.#buffered < prefixLength) return messages;
+        const prefix = this.#take(prefixLength);
+        this.#checkFlag(prefix[0] ?? 0);
         const length = prefix.readUInt32BE(1);
-        if (length > this.maxLength) {
-          throw new FramingError({ code: grpcStatus.RESOURCE_EXHAUSTED, message: `Received message larger than max (${length} vs. ${this.maxLength})` });
+        if (length > this.#maxLength) {
+          throw new FramingError({ code: grpcStatus.RESOURCE_EXHAUSTED, message: `Received message larger than max (${length} vs. ${this.#maxLength})` });
         }
-        this.expected = length;
+        this.#expected = length;
       }
-      if (this.buffered < this.expected) return messages;
-      messages.push(this.take(this.expected));
-      this.expected = -1;
+      if (this.#buffered < this.#expected) return messages;
+      messages.push(this.#take(this.#expected));
+      this.#expected = -1;
     }
   }
 
   /** Bytes of an unfinished message are left: the request ended inside it. */
   get partial(): boolean {
-    return this.buffered > 0 || this.expected !== -1;
+    return this.#buffered > 0 || this.#expected !== -1;
   }
 
-  private checkFlag(flag: number): void {
+  #checkFlag(flag: number): void {
     if (flag === 0) return;
-    const encoding = this.encoding ?? 'identity';
+    const encoding = this.#encoding ?? 'identity';
     if (flag === 1 && encoding !== 'identity') {
       throw new FramingError({
         code: grpcStatus.UNIMPLEMENTED,
@@ -83,19 +88,19 @@ export class MessageReader {
   }
 
   /** The first `length` buffered bytes, joined only when they span chunks. */
-  private take(length: number): Buffer {
-    const first = this.chunks[0];
+  #take(length: number): Buffer {
+    const first = this.#chunks[0];
     let taken: Buffer;
     if (first !== undefined && first.length >= length) {
       taken = first.subarray(0, length);
-      if (first.length === length) this.chunks.shift();
-      else this.chunks[0] = first.subarray(length);
+      if (first.length === length) this.#chunks.shift();
+      else this.#chunks[0] = first.subarray(length);
     } else {
-      const joined = Buffer.concat(this.chunks, this.buffered);
+      const joined = Buffer.concat(this.#chunks, this.#buffered);
       taken = joined.subarray(0, length);
-      this.chunks = joined.length > length ? [joined.subarray(length)] : [];
+      this.#chunks = joined.length > length ? [joined.subarray(length)] : [];
     }
-    this.buffered -= length;
+    this.#buffered -= length;
     return taken;
   }
 }

@@ -18,8 +18,8 @@ import {
   type ServerHttp2Stream,
 } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { grpcStatus, type GrpcStatus } from '../../proto/status-codes.js';
-import { FramingError, MessageReader, frame } from './framing.js';
+import { type GrpcStatus, grpcStatus } from '../../proto/status-codes.js';
+import { FramingError, frame, MessageReader } from './framing.js';
 import { firstHeader, metadataHeaders, parseTimeout, percentEncode } from './headers.js';
 
 /** Why a call stopped before it ended: the caller cancelled, its deadline passed, or the server closed. */
@@ -114,75 +114,80 @@ const longestTimer = 2 ** 31 - 1;
 class Call<Request> implements ServerCall<Request> {
   request!: Request;
   stopped: StopReason | undefined;
-  private readonly controller = new AbortController();
-  private headersSent = false;
-  private ended = false;
-  private trailers: OutgoingHttpHeaders = {};
-  private deadline: NodeJS.Timeout | undefined;
+  readonly #controller = new AbortController();
+  #headersSent = false;
+  #ended = false;
+  #trailers: OutgoingHttpHeaders = {};
+  #deadline: NodeJS.Timeout | undefined;
 
+  readonly #headers: IncomingHttpHeaders;
+  readonly #stream: ServerHttp2Stream;
   constructor(
-    private readonly stream: ServerHttp2Stream,
-    private readonly headers: IncomingHttpHeaders,
+    stream: ServerHttp2Stream,
+    headers: IncomingHttpHeaders,
     readonly path: string,
-  ) {}
+  ) {
+    this.#stream = stream;
+    this.#headers = headers;
+  }
 
   get signal(): AbortSignal {
-    return this.controller.signal;
+    return this.#controller.signal;
   }
 
   get finished(): boolean {
-    return this.ended;
+    return this.#ended;
   }
 
   get gone(): boolean {
-    return this.ended || this.stream.destroyed || this.stream.closed;
+    return this.#ended || this.#stream.destroyed || this.#stream.closed;
   }
 
   header(name: string): string | undefined {
-    return firstHeader(this.headers, name);
+    return firstHeader(this.#headers, name);
   }
 
   sendHeaders(): void {
-    if (this.headersSent || this.gone) return;
-    this.headersSent = true;
-    this.stream.respond(responseHeaders, { waitForTrailers: true });
-    this.stream.once('wantTrailers', () => this.stream.sendTrailers(this.trailers));
+    if (this.#headersSent || this.gone) return;
+    this.#headersSent = true;
+    this.#stream.respond(responseHeaders, { waitForTrailers: true });
+    this.#stream.once('wantTrailers', () => this.#stream.sendTrailers(this.#trailers));
   }
 
   write(message: Uint8Array): boolean {
     if (this.gone) return false;
     this.sendHeaders();
-    return this.stream.write(frame(message));
+    return this.#stream.write(frame(message));
   }
 
   onceDrained(resume: () => void): void {
-    this.stream.once('drain', resume);
+    this.#stream.once('drain', resume);
   }
 
   end(status: GrpcStatus = { code: grpcStatus.OK, message: '' }): void {
-    if (this.ended) return;
-    this.ended = true;
-    clearTimeout(this.deadline);
-    if (this.stream.destroyed || this.stream.closed) return;
+    if (this.#ended) return;
+    this.#ended = true;
+    clearTimeout(this.#deadline);
+    if (this.#stream.destroyed || this.#stream.closed) return;
     const trailers: OutgoingHttpHeaders = { 'grpc-status': String(status.code), ...metadataHeaders(status.trailers) };
     if (status.message !== '') trailers['grpc-message'] = percentEncode(status.message);
-    if (this.headersSent) {
-      this.trailers = trailers;
-      this.stream.end();
+    if (this.#headersSent) {
+      this.#trailers = trailers;
+      this.#stream.end();
     } else {
       // Trailers-Only: one HEADERS frame with the status, nothing sent before it.
-      this.stream.respond({ ...responseHeaders, ...trailers }, { endStream: true });
+      this.#stream.respond({ ...responseHeaders, ...trailers }, { endStream: true });
     }
     // What is left of the request (a refused oversize message) is read and dropped.
-    this.stream.resume();
+    this.#stream.resume();
   }
 
   /** The deadline: DEADLINE_EXCEEDED after `ms`, and the handler's signal aborted. */
   expireIn(ms: number): void {
     if (ms > longestTimer) return;
-    this.deadline = setTimeout(() => {
+    this.#deadline = setTimeout(() => {
       this.end({ code: grpcStatus.DEADLINE_EXCEEDED, message: 'Deadline exceeded' });
-      this.stop('deadline');
+      this.#stop('deadline');
     }, ms);
   }
 
@@ -193,20 +198,20 @@ class Call<Request> implements ServerCall<Request> {
    */
   shutDown(status: GrpcStatus): void {
     this.end(status);
-    this.stop('shutdown');
+    this.#stop('shutdown');
   }
 
   /** The stream closed: a call not ended by then was cancelled (or the server shut down). */
   closed(reason: StopReason): void {
-    clearTimeout(this.deadline);
-    if (!this.ended) this.stop(reason);
-    this.ended = true;
+    clearTimeout(this.#deadline);
+    if (!this.#ended) this.#stop(reason);
+    this.#ended = true;
   }
 
-  private stop(reason: StopReason): void {
+  #stop(reason: StopReason): void {
     if (this.stopped !== undefined) return;
     this.stopped = reason;
-    this.controller.abort(reason);
+    this.#controller.abort(reason);
   }
 }
 

@@ -108,7 +108,9 @@ function lastUserText(messages: ReadonlyArray<{ role: string; content?: unknown 
 /** Sends a web `Response` (status, headers, streamed body) through Node's response. */
 async function send(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
   res.writeHead(response.status, headers);
   if (response.body === null) return void res.end();
   const reader = response.body.getReader();

@@ -3,7 +3,7 @@
  * one that saves it as an artifact. Nothing here knows about the runtime or agentgen; `main.ts`
  * wraps it in an AgentApp and serves it.
  */
-import { FunctionTool, LlmAgent, type BaseLlm } from '@google/adk';
+import { type BaseLlm, FunctionTool, LlmAgent } from '@google/adk';
 import { z } from 'zod';
 import { OfflineModel } from './offline-model.js';
 

@@ -12,8 +12,9 @@
  *   that a turn served by another instance saw every turn before it);
  * - a user turn naming no known city → one sentence asking for one.
  */
-import { BaseLlm } from '@google/adk';
+
 import type { BaseLlmConnection, LlmRequest, LlmResponse } from '@google/adk';
+import { BaseLlm } from '@google/adk';
 
 export interface OfflineModelOptions {
   /** The cities the tool knows, as they should be passed to it (e.g. `New York`). */
@@ -25,15 +26,15 @@ export interface OfflineModelOptions {
 }
 
 export class OfflineModel extends BaseLlm {
-  private readonly cities: readonly string[];
-  private readonly toolName: string;
-  private readonly saveToolName: string;
+  readonly #cities: readonly string[];
+  readonly #toolName: string;
+  readonly #saveToolName: string;
 
   constructor(options: OfflineModelOptions) {
     super({ model: 'offline' });
-    this.cities = options.cities;
-    this.toolName = options.toolName ?? 'get_weather';
-    this.saveToolName = options.saveToolName ?? 'save_report';
+    this.#cities = options.cities;
+    this.#toolName = options.toolName ?? 'get_weather';
+    this.#saveToolName = options.saveToolName ?? 'save_report';
   }
 
   override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
@@ -48,12 +49,12 @@ export class OfflineModel extends BaseLlm {
       yield text(recap(request.contents.slice(0, -1)));
       return;
     }
-    const city = this.findCity(said);
+    const city = this.#findCity(said);
     if (city) {
-      const name = /\bsave\b/i.test(said) ? this.saveToolName : this.toolName;
+      const name = /\bsave\b/i.test(said) ? this.#saveToolName : this.#toolName;
       yield { content: { role: 'model', parts: [{ functionCall: { name, args: { city } } }] } };
     } else {
-      yield text(`Which city? I have today's weather for ${listOf(this.cities)}.`);
+      yield text(`Which city? I have today's weather for ${listOf(this.#cities)}.`);
     }
   }
 
@@ -62,9 +63,9 @@ export class OfflineModel extends BaseLlm {
   }
 
   /** The known city that appears first in the text (case and spacing ignored), if any. */
-  private findCity(said: string): string | undefined {
+  #findCity(said: string): string | undefined {
     let best: { city: string; at: number } | undefined;
-    for (const city of this.cities) {
+    for (const city of this.#cities) {
       const words = city
         .trim()
         .split(/\s+/)

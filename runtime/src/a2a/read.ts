@@ -6,7 +6,7 @@
  * runtime's one shape (types.ts); a 1.0 status update is `final` when its state ends the turn.
  * Anything unreadable is an `InvalidParams` naming the place, never quoting the server's bytes.
  */
-import { turnEndingStates, type A2AArtifact, type A2AMessage, type A2AStreamEvent, type A2ATask, type A2ATaskState, type A2ATaskStatus } from './types.js';
+import { type A2AArtifact, type A2AMessage, type A2AStreamEvent, type A2ATask, type A2ATaskState, type A2ATaskStatus, turnEndingStates } from './types.js';
 import { InvalidParams, isObject, readPart } from './wire.js';
 
 const states: ReadonlySet<string> = new Set(['submitted', 'working', 'input-required', 'auth-required', 'completed', 'canceled', 'failed', 'rejected']);

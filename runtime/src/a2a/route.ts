@@ -11,8 +11,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkContentType } from '../server/content-type.js';
 import { nestedDeeperThan } from '../server/json-depth.js';
-import { rawHeaderList } from '../server/raw-headers.js';
 import type { AgentServerLogger } from '../server/logger.js';
+import { rawHeaderList } from '../server/raw-headers.js';
 import { readBody } from '../server/request-body.js';
 import type { Tracker } from '../server/tracker.js';
 import { cardJson, publicBase, requestBase } from './card.js';

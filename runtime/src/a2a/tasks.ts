@@ -7,8 +7,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  terminalStates,
-  turnEndingStates,
   type A2AArtifact,
   type A2AArtifactUpdate,
   type A2AHandlers,
@@ -19,6 +17,8 @@ import {
   type A2ATask,
   type A2ATaskStatus,
   type A2ATurnUpdate,
+  terminalStates,
+  turnEndingStates,
 } from './types.js';
 
 /** Tasks kept per process; the oldest finished ones go first past it. */

@@ -4,11 +4,11 @@
  * It uses only web globals (`fetch`, `TextDecoder`, `AbortController`, `URL`), so it also runs in
  * browsers and edge runtimes. Validators are taken structurally (`safeParse`): no zod import here.
  */
-import { passthroughBase as passthroughOf, type ManifestEntry, type Validator } from '../contract.js';
+import { type ManifestEntry, passthroughBase as passthroughOf, type Validator } from '../contract.js';
 import { activeTraceparent } from '../opentelemetry.js';
+import { type A2AClient, type A2AClientFace, createA2AClient } from './a2a-client.js';
 import { AgentApiError, AgentValidationError, errorFromResponse, isRecord, quote } from './errors.js';
-import { ResponseEventStream, type EventStream } from './event-stream.js';
-import { createA2AClient, type A2AClient, type A2AClientFace } from './a2a-client.js';
+import { type EventStream, ResponseEventStream } from './event-stream.js';
 
 /** What the client needs from a validator (zod schemas satisfy it): the runtime's one `Validator`. */
 export type ClientSchema = Validator;

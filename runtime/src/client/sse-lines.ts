@@ -18,44 +18,44 @@ export interface SseSink {
 }
 
 export class SseLines {
-  private partial = '';
-  private afterCr = false;
-  private data: string[] | undefined;
+  #partial = '';
+  #afterCr = false;
+  #data: string[] | undefined;
 
   /** Reads the complete lines of `text`; false once the sink stopped. */
   feed(text: string, sink: SseSink): boolean {
-    let start = this.afterCr && text.charCodeAt(0) === lf ? 1 : 0; // the LF of a CRLF split between chunks
-    this.afterCr = false;
+    let start = this.#afterCr && text.charCodeAt(0) === lf ? 1 : 0; // the LF of a CRLF split between chunks
+    this.#afterCr = false;
     const lineEnd = /[\r\n]/g;
     lineEnd.lastIndex = start;
     for (let match = lineEnd.exec(text); match !== null; match = lineEnd.exec(text)) {
       const end = match.index;
-      const line = this.partial.length > 0 ? this.partial + text.slice(start, end) : text.slice(start, end);
-      this.partial = '';
+      const line = this.#partial.length > 0 ? this.#partial + text.slice(start, end) : text.slice(start, end);
+      this.#partial = '';
       start = end + 1;
       if (text.charCodeAt(end) === cr) {
-        if (start === text.length) this.afterCr = true;
+        if (start === text.length) this.#afterCr = true;
         else if (text.charCodeAt(start) === lf) start++;
       }
       lineEnd.lastIndex = start;
-      if (!this.line(line, sink)) return false;
+      if (!this.#line(line, sink)) return false;
     }
-    if (start < text.length) this.partial += text.slice(start);
+    if (start < text.length) this.#partial += text.slice(start);
     return true;
   }
 
   /** The body ended: a last line without its end, and an event without its blank line, still count. */
   end(sink: SseSink): boolean {
-    const partial = this.partial;
-    this.partial = '';
-    if (partial.length > 0 && !this.line(partial, sink)) return false;
-    return this.line('', sink);
+    const partial = this.#partial;
+    this.#partial = '';
+    if (partial.length > 0 && !this.#line(partial, sink)) return false;
+    return this.#line('', sink);
   }
 
-  private line(line: string, sink: SseSink): boolean {
+  #line(line: string, sink: SseSink): boolean {
     if (line.length === 0) {
-      const data = this.data;
-      this.data = undefined;
+      const data = this.#data;
+      this.#data = undefined;
       return data === undefined ? true : sink.data(data.length === 1 ? data[0]! : data.join('\n'));
     }
     const colon = line.indexOf(':');
@@ -64,7 +64,7 @@ export class SseLines {
     const field = colon === -1 ? line : line.slice(0, colon);
     if (field === 'data') {
       const value = colon === -1 ? '' : line.charCodeAt(colon + 1) === 32 ? line.slice(colon + 2) : line.slice(colon + 1);
-      (this.data ??= []).push(value);
+      (this.#data ??= []).push(value);
       return true;
     }
     if (field === 'event' || field === 'id' || field === 'retry') return true;

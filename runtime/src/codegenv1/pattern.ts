@@ -4,4 +4,4 @@
  * a linear-time engine, re2js, an optional peer dependency of this package that only this entry
  * loads: a spec with a `pattern` needs `npm i re2js` beside the runtime. No `node:` imports.
  */
-export { compilePattern, matchesPattern, patternProblem, PatternRefusedError, type PatternTest } from '../pattern/index.js';
+export { compilePattern, matchesPattern, PatternRefusedError, type PatternTest, patternProblem } from '../pattern/index.js';

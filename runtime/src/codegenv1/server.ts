@@ -4,9 +4,10 @@
  * `generated/` folder keeps working with newer runtimes; a change that breaks it gets a new entry
  * (`codegenv2`), and output written for it fails `tsc` on its import, never at run time.
  */
-export { AgentError, isAgentError } from '../server/errors.js';
-export { stderrLogger, type AgentServerLogger, type LogEntry } from '../server/logger.js';
-export { createContainer, createListener } from '../server/lifecycle.js';
-export type { AgentServer, AgentServerOptions, HandlerContext, RequestListener, ServerOperation, ServerOperationTable, StreamOf } from '../server/types.js';
+
+export type { A2AFace, A2AHandlers, A2AMessage, A2APart, A2ATurn, A2ATurnUpdate } from '../a2a/types.js';
 export type { RpcStatus } from '../contract.js';
-export type { A2AFace, A2AHandlers, A2ATurn, A2ATurnUpdate, A2APart, A2AMessage } from '../a2a/types.js';
+export { AgentError, isAgentError } from '../server/errors.js';
+export { createContainer, createListener } from '../server/lifecycle.js';
+export { type AgentServerLogger, type LogEntry, stderrLogger } from '../server/logger.js';
+export type { AgentServer, AgentServerOptions, HandlerContext, RequestListener, ServerOperation, ServerOperationTable, StreamOf } from '../server/types.js';

@@ -4,4 +4,4 @@
  * (`codegenv1/contract`): the helpers its schemas call and the proof types it checks them with
  * (see `codegenv1/server.ts` for the promise this entry keeps). No `node:` imports.
  */
-export { acceptCamelCase, excluding, excludingMini, uniqueItems, type Produces, type Shape } from '../validation.js';
+export { acceptCamelCase, excluding, excludingMini, type Produces, type Shape, uniqueItems } from '../validation.js';

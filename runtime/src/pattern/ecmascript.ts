@@ -181,108 +181,111 @@ export function toRe2(source: string): string {
 }
 
 class Translator {
-  private at = 0;
-  constructor(private readonly source: string) {}
+  #at = 0;
+  readonly #source: string;
+  constructor(source: string) {
+    this.#source = source;
+  }
 
   translate(): string {
-    const text = this.disjunction();
-    if (this.at < this.source.length) this.fail(`unexpected ${JSON.stringify(this.source[this.at])}`, this.source[this.at]!);
+    const text = this.#disjunction();
+    if (this.#at < this.#source.length) this.#fail(`unexpected ${JSON.stringify(this.#source[this.#at])}`, this.#source[this.#at]!);
     return text;
   }
 
-  private fail(message: string, construct: string, at = this.at): never {
+  #fail(message: string, construct: string, at = this.#at): never {
     throw new PatternRefusedError(`${message} at character ${at + 1}`, construct, at);
   }
 
-  private peek(offset = 0): string | undefined {
-    return this.source[this.at + offset];
+  #peek(offset = 0): string | undefined {
+    return this.#source[this.#at + offset];
   }
 
-  private eat(text: string): boolean {
-    if (!this.source.startsWith(text, this.at)) return false;
-    this.at += text.length;
+  #eat(text: string): boolean {
+    if (!this.#source.startsWith(text, this.#at)) return false;
+    this.#at += text.length;
     return true;
   }
 
   /** The code point at the cursor (a surrogate pair read as one), consumed. */
-  private codePoint(): number {
-    const code = this.source.codePointAt(this.at)!;
-    this.at += code > 0xffff ? 2 : 1;
+  #codePoint(): number {
+    const code = this.#source.codePointAt(this.#at)!;
+    this.#at += code > 0xffff ? 2 : 1;
     return code;
   }
 
-  private disjunction(): string {
-    const alternatives = [this.alternative()];
-    while (this.eat('|')) alternatives.push(this.alternative());
+  #disjunction(): string {
+    const alternatives = [this.#alternative()];
+    while (this.#eat('|')) alternatives.push(this.#alternative());
     return alternatives.join('|');
   }
 
-  private alternative(): string {
+  #alternative(): string {
     let text = '';
-    for (let c = this.peek(); c !== undefined && c !== '|' && c !== ')'; c = this.peek()) text += this.term();
+    for (let c = this.#peek(); c !== undefined && c !== '|' && c !== ')'; c = this.#peek()) text += this.#term();
     return text;
   }
 
-  private term(): string {
-    const start = this.at;
-    const c = this.peek()!;
+  #term(): string {
+    const start = this.#at;
+    const c = this.#peek()!;
     if (c === '^' || c === '$') {
-      this.at++;
+      this.#at++;
       return c;
     }
-    if (c === '\\' && (this.peek(1) === 'b' || this.peek(1) === 'B')) {
-      this.at += 2;
-      return `\\${this.source[this.at - 1]}`;
+    if (c === '\\' && (this.#peek(1) === 'b' || this.#peek(1) === 'B')) {
+      this.#at += 2;
+      return `\\${this.#source[this.#at - 1]}`;
     }
-    if (this.eat('(?=') || this.eat('(?!') || this.eat('(?<=') || this.eat('(?<!')) {
-      const construct = this.source.slice(start, this.at);
+    if (this.#eat('(?=') || this.#eat('(?!') || this.#eat('(?<=') || this.#eat('(?<!')) {
+      const construct = this.#source.slice(start, this.#at);
       const kind = construct.includes('<') ? 'lookbehind' : 'lookahead';
       throw new PatternRefusedError(`a ${kind} ${construct}…) at character ${start + 1}`, construct, start);
     }
-    const atom = this.atom();
-    return atom + this.quantifier();
+    const atom = this.#atom();
+    return atom + this.#quantifier();
   }
 
-  private quantifier(): string {
-    const start = this.at;
-    const c = this.peek();
+  #quantifier(): string {
+    const start = this.#at;
+    const c = this.#peek();
     let text: string;
     if (c === '*' || c === '+' || c === '?') {
-      this.at++;
+      this.#at++;
       text = c;
     } else if (c === '{') {
-      const match = /^\{(\d+)(?:(,)(\d*))?\}/.exec(this.source.slice(this.at));
-      if (match === null) this.fail('a lone {', '{');
+      const match = /^\{(\d+)(?:(,)(\d*))?\}/.exec(this.#source.slice(this.#at));
+      if (match === null) this.#fail('a lone {', '{');
       const min = Number(match[1]);
       const max = match[3] === undefined || match[3] === '' ? undefined : Number(match[3]);
       if (min > 1000 || (max !== undefined && max > 1000)) {
         throw new PatternRefusedError(`the repetition ${match[0]} at character ${start + 1} (use * or + for more than 1000)`, match[0], start);
       }
-      if (max !== undefined && max < min) this.fail(`the repetition ${match[0]} is out of order`, match[0]);
-      this.at += match[0].length;
+      if (max !== undefined && max < min) this.#fail(`the repetition ${match[0]} is out of order`, match[0]);
+      this.#at += match[0].length;
       text = match[2] === undefined ? `{${min}}` : max === undefined ? `{${min},}` : `{${min},${max}}`;
     } else {
       return '';
     }
-    if (this.eat('?')) text += '?';
-    const next = this.peek();
-    if (next === '*' || next === '+' || next === '?' || next === '{') this.fail('a quantifier that follows a quantifier', next);
+    if (this.#eat('?')) text += '?';
+    const next = this.#peek();
+    if (next === '*' || next === '+' || next === '?' || next === '{') this.#fail('a quantifier that follows a quantifier', next);
     return text;
   }
 
-  private atom(): string {
-    const start = this.at;
-    const c = this.peek()!;
+  #atom(): string {
+    const start = this.#at;
+    const c = this.#peek()!;
     switch (c) {
       case '.':
-        this.at++;
+        this.#at++;
         return `[${rangeItems(notLineTerminator)}]`;
       case '[':
-        return this.characterClass();
+        return this.#characterClass();
       case '(':
-        return this.group();
+        return this.#group();
       case '\\': {
-        const escape = this.atomEscape();
+        const escape = this.#atomEscape();
         return escape.code !== undefined ? escape.text : `[${escape.text}]`;
       }
       case ')':
@@ -292,25 +295,25 @@ class Translator {
       case '{':
       case '}':
       case ']':
-        this.fail(c === ')' ? 'an unmatched )' : `a lone ${c}`, c, start);
+        return this.#fail(c === ')' ? 'an unmatched )' : `a lone ${c}`, c, start);
       default:
-        return literal(this.codePoint());
+        return literal(this.#codePoint());
     }
   }
 
-  private group(): string {
-    const start = this.at;
-    this.at++;
-    if (this.peek() === '?') {
-      if (this.eat('?:')) {
+  #group(): string {
+    const start = this.#at;
+    this.#at++;
+    if (this.#peek() === '?') {
+      if (this.#eat('?:')) {
         // A non-capturing group.
-      } else if (this.peek(1) === '<') {
+      } else if (this.#peek(1) === '<') {
         // A named group: matching needs no captures, so it is a group like any other.
-        const name = /^\?<([^>]+)>/.exec(this.source.slice(this.at));
-        if (name === null) this.fail('a group name without its >', '(?<', start);
-        this.at += name[0].length;
+        const name = /^\?<([^>]+)>/.exec(this.#source.slice(this.#at));
+        if (name === null) this.#fail('a group name without its >', '(?<', start);
+        this.#at += name[0].length;
       } else {
-        const modifiers = /^\?[a-zA-Z-]*:?/.exec(this.source.slice(this.at))![0];
+        const modifiers = /^\?[a-zA-Z-]*:?/.exec(this.#source.slice(this.#at))![0];
         throw new PatternRefusedError(
           `the inline modifier group (${modifiers} at character ${start + 1} (a pattern has no flags but u)`,
           `(${modifiers}`,
@@ -318,39 +321,39 @@ class Translator {
         );
       }
     }
-    const body = this.disjunction();
-    if (!this.eat(')')) this.fail('a group without its )', '(', start);
+    const body = this.#disjunction();
+    if (!this.#eat(')')) this.#fail('a group without its )', '(', start);
     return `(?:${body})`;
   }
 
   /** After `\` outside a class: a character (`code` set) or class items. */
-  private atomEscape(): ClassAtom {
-    const start = this.at;
-    this.at++;
-    const c = this.peek();
-    if (c === undefined) this.fail('a \\ at the end', '\\', start);
+  #atomEscape(): ClassAtom {
+    const start = this.#at;
+    this.#at++;
+    const c = this.#peek();
+    if (c === undefined) this.#fail('a \\ at the end', '\\', start);
     if (c >= '1' && c <= '9') {
-      const construct = `\\${/^\d+/.exec(this.source.slice(this.at))![0]}`;
+      const construct = `\\${/^\d+/.exec(this.#source.slice(this.#at))![0]}`;
       throw new PatternRefusedError(`a backreference ${construct} at character ${start + 1}`, construct, start);
     }
     if (c === 'k') {
-      const construct = /^k(<[^>]*>)?/.exec(this.source.slice(this.at))![0];
+      const construct = /^k(<[^>]*>)?/.exec(this.#source.slice(this.#at))![0];
       throw new PatternRefusedError(`a backreference \\${construct} at character ${start + 1}`, `\\${construct}`, start);
     }
-    return this.escapeBody(start, false);
+    return this.#escapeBody(start, false);
   }
 
   /** The escape after `\` (the cursor on the character after it), in or out of a class. */
-  private escapeBody(start: number, inClass: boolean): ClassAtom {
-    const c = this.source[this.at]!;
+  #escapeBody(start: number, inClass: boolean): ClassAtom {
+    const c = this.#source[this.#at]!;
     if (Object.hasOwn(classEscapes, c)) {
-      this.at++;
+      this.#at++;
       return { text: rangeItems(classEscapes[c]!) };
     }
     if (c === 'p' || c === 'P') {
-      const match = /^[pP]\{([A-Za-z0-9_=]+)\}/.exec(this.source.slice(this.at));
-      if (match === null) this.fail(`a \\${c} without {property}`, `\\${c}`, start);
-      this.at += match[0].length;
+      const match = /^[pP]\{([A-Za-z0-9_=]+)\}/.exec(this.#source.slice(this.#at));
+      if (match === null) this.#fail(`a \\${c} without {property}`, `\\${c}`, start);
+      this.#at += match[0].length;
       const escape = `\\${match[0]}`;
       const property = unicodeProperty(match[1]!, start, escape);
       // ASCII and Assigned are no RE2 properties: a range and the complement of Unassigned say them.
@@ -359,84 +362,84 @@ class Translator {
       return { text: `\\${c}{${property}}` };
     }
     if (Object.hasOwn(controlEscapes, c)) {
-      this.at++;
-      return this.character(controlEscapes[c]!);
+      this.#at++;
+      return this.#character(controlEscapes[c]!);
     }
     if (c === 'c') {
-      const letter = this.peek(1);
-      if (letter === undefined || !/[A-Za-z]/.test(letter)) this.fail('a \\c without a letter', '\\c', start);
-      this.at += 2;
-      return this.character(letter.charCodeAt(0) % 32);
+      const letter = this.#peek(1);
+      if (letter === undefined || !/[A-Za-z]/.test(letter)) this.#fail('a \\c without a letter', '\\c', start);
+      this.#at += 2;
+      return this.#character(letter.charCodeAt(0) % 32);
     }
     if (c === '0') {
-      if (/[0-9]/.test(this.peek(1) ?? '')) this.fail('an octal escape', `\\0${this.peek(1)}`, start);
-      this.at++;
-      return this.character(0);
+      if (/[0-9]/.test(this.#peek(1) ?? '')) this.#fail('an octal escape', `\\0${this.#peek(1)}`, start);
+      this.#at++;
+      return this.#character(0);
     }
     if (c === 'x') {
-      const match = /^x([0-9A-Fa-f]{2})/.exec(this.source.slice(this.at));
-      if (match === null) this.fail('a \\x without two hex digits', '\\x', start);
-      this.at += match[0].length;
-      return this.character(parseInt(match[1]!, 16));
+      const match = /^x([0-9A-Fa-f]{2})/.exec(this.#source.slice(this.#at));
+      if (match === null) this.#fail('a \\x without two hex digits', '\\x', start);
+      this.#at += match[0].length;
+      return this.#character(parseInt(match[1]!, 16));
     }
-    if (c === 'u') return this.character(this.unicodeEscape(start));
+    if (c === 'u') return this.#character(this.#unicodeEscape(start));
     if (inClass && c === 'b') {
-      this.at++;
-      return this.character(0x08);
+      this.#at++;
+      return this.#character(0x08);
     }
     if (inClass && c === '-') {
-      this.at++;
-      return this.character(0x2d);
+      this.#at++;
+      return this.#character(0x2d);
     }
     if (syntaxCharacters.includes(c) || c === '/') {
-      this.at++;
-      return this.character(c.charCodeAt(0));
+      this.#at++;
+      return this.#character(c.charCodeAt(0));
     }
-    return this.fail(`the escape \\${c} (not an escape under the u flag)`, `\\${c}`, start);
+    return this.#fail(`the escape \\${c} (not an escape under the u flag)`, `\\${c}`, start);
   }
 
-  private character(code: number): ClassAtom {
+  #character(code: number): ClassAtom {
     return { text: literal(code), code };
   }
 
   /** `\uXXXX`, a surrogate pair of two such escapes, or `\u{X…}`: the code point (cursor on `u`). */
-  private unicodeEscape(start: number): number {
-    const braced = /^u\{([0-9A-Fa-f]+)\}/.exec(this.source.slice(this.at));
+  #unicodeEscape(start: number): number {
+    const braced = /^u\{([0-9A-Fa-f]+)\}/.exec(this.#source.slice(this.#at));
     if (braced !== null) {
       const code = parseInt(braced[1]!, 16);
-      if (code > maxCodePoint) this.fail('a code point above 10FFFF', braced[0], start);
-      this.at += braced[0].length;
+      if (code > maxCodePoint) this.#fail('a code point above 10FFFF', braced[0], start);
+      this.#at += braced[0].length;
       return code;
     }
-    const four = /^u([0-9A-Fa-f]{4})/.exec(this.source.slice(this.at));
-    if (four === null) this.fail('a \\u without four hex digits', '\\u', start);
-    this.at += four[0].length;
+    const four = /^u([0-9A-Fa-f]{4})/.exec(this.#source.slice(this.#at));
+    if (four === null) this.#fail('a \\u without four hex digits', '\\u', start);
+    this.#at += four[0].length;
     const code = parseInt(four[1]!, 16);
     if (code >= 0xd800 && code <= 0xdbff) {
-      const trail = /^\\u(d[c-f][0-9a-f]{2})/i.exec(this.source.slice(this.at));
+      const trail = /^\\u(d[c-f][0-9a-f]{2})/i.exec(this.#source.slice(this.#at));
       if (trail !== null) {
-        this.at += trail[0].length;
+        this.#at += trail[0].length;
         return 0x10000 + ((code - 0xd800) << 10) + (parseInt(trail[1]!, 16) - 0xdc00);
       }
     }
     return code;
   }
 
-  private characterClass(): string {
-    const start = this.at;
-    this.at++;
-    const negated = this.eat('^');
+  #characterClass(): string {
+    const start = this.#at;
+    this.#at++;
+    const negated = this.#eat('^');
     let items = '';
     let empty = true;
-    while (!this.eat(']')) {
-      if (this.peek() === undefined) this.fail('a class without its ]', '[', start);
-      const first = this.classAtom();
-      if (this.peek() === '-' && this.peek(1) !== ']' && this.peek(1) !== undefined) {
-        const dash = this.at;
-        this.at++;
-        const last = this.classAtom();
-        if (first.code === undefined || last.code === undefined) this.fail('a range with a class escape at an end', '-', dash);
-        if (first.code > last.code) this.fail('a range out of order', '-', dash);
+    while (!this.#eat(']')) {
+      if (this.#peek() === undefined) this.#fail('a class without its ]', '[', start);
+      const first = this.#classAtom();
+      if (this.#peek() === '-' && this.#peek(1) !== ']' && this.#peek(1) !== undefined) {
+        const dash = this.#at;
+        this.#at++;
+        const last = this.#classAtom();
+        if (first.code === undefined || last.code === undefined) this.#fail('a range with a class escape at an end', '-', dash);
+        if (first.code > last.code) this.#fail('a range out of order', '-', dash);
         items += `${first.text}-${last.text}`;
       } else {
         items += first.text;
@@ -448,14 +451,14 @@ class Translator {
     return negated ? `[^${items}]` : `[${items}]`;
   }
 
-  private classAtom(): ClassAtom {
-    const start = this.at;
-    if (this.peek() === '\\') {
-      this.at++;
-      if (this.peek() === undefined) this.fail('a \\ at the end', '\\', start);
-      return this.escapeBody(start, true);
+  #classAtom(): ClassAtom {
+    const start = this.#at;
+    if (this.#peek() === '\\') {
+      this.#at++;
+      if (this.#peek() === undefined) this.#fail('a \\ at the end', '\\', start);
+      return this.#escapeBody(start, true);
     }
-    return this.character(this.codePoint());
+    return this.#character(this.#codePoint());
   }
 }
 

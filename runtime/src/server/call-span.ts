@@ -5,7 +5,7 @@
  * or the caller gone). Only built when the server found `@opentelemetry/api` at start.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { spanKind, spanStatusError, type OtelApi, type OtelContext, type OtelSpan, type OtelTracer } from '../opentelemetry.js';
+import { type OtelApi, type OtelContext, type OtelSpan, type OtelTracer, spanKind, spanStatusError } from '../opentelemetry.js';
 import { readIncomingTrace } from './trace-context.js';
 
 /** What one server shares between its calls' spans. */

@@ -1,18 +1,19 @@
 /** Builds the request listener from the operation table and the handlers, once per server. */
+
+import { createA2ARoute } from '../a2a/route.js';
+import type { A2AFace } from '../a2a/types.js';
 import { containerRoutes, type Validator } from '../contract.js';
 import { loadOpenTelemetry } from '../opentelemetry.js';
 import { answerBusy, BusyState, checkBusyPath } from './busy.js';
-import { createA2ARoute } from '../a2a/route.js';
-import type { A2AFace } from '../a2a/types.js';
 import { createTracing } from './call-span.js';
-import { loadValidatorCompiler, type CompileValidator } from './compiled-validators.js';
+import { type CompileValidator, loadValidatorCompiler } from './compiled-validators.js';
 import { readEngineId } from './engine-id.js';
 import { Exchange } from './exchange.js';
 import { answerHealth, isHealthUrl } from './health.js';
 import { loggerFromEnv } from './log-format.js';
+import type { AgentServerLogger } from './logger.js';
 import type { ResolvedOperation, Settings } from './server-settings.js';
 import { Tracker } from './tracker.js';
-import type { AgentServerLogger } from './logger.js';
 import type { AgentServerOptions, OperationHandler, RequestListener, ServerOperationTable } from './types.js';
 
 const defaultBodyLimit = 16 * 1024 * 1024;

@@ -12,7 +12,7 @@ import { describeError, errorBody, errorLine } from './errors.js';
 import { checkResult } from './output-checks.js';
 import { closeWithoutReading } from './refused-body.js';
 import { Reply } from './reply.js';
-import { readBody, type BodyReader } from './request-body.js';
+import { type BodyReader, readBody } from './request-body.js';
 import {
   bodyTooLarge,
   checkDepth,
@@ -24,74 +24,74 @@ import {
   unknownOperation,
   unknownRoute,
 } from './request-checks.js';
-import { RequestContext, type ContextOwner } from './request-context.js';
+import { type ContextOwner, RequestContext } from './request-context.js';
 import type { ResolvedOperation, Settings } from './server-settings.js';
-import { StreamPump, type PumpedCall } from './stream-pump.js';
-import type { Tracker, TrackedWork } from './tracker.js';
+import { type PumpedCall, StreamPump } from './stream-pump.js';
+import type { TrackedWork, Tracker } from './tracker.js';
 import type { HandlerContext } from './types.js';
 import { isThenable } from './values.js';
 
 export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCall {
-  private readonly req: IncomingMessage;
+  readonly #req: IncomingMessage;
   readonly res: ServerResponse;
-  private readonly settings: Settings;
-  private readonly tracker: Tracker;
-  private readonly reply: Reply;
+  readonly #settings: Settings;
+  readonly #tracker: Tracker;
+  readonly #reply: Reply;
   /** Made on first use of `context.signal`: most handlers never look, and it costs per request. */
-  private controller: AbortController | undefined;
-  private abortReason: Error | undefined;
+  #controller: AbortController | undefined;
+  #abortReason: Error | undefined;
   /** A streaming call's, from its handler's call on. */
-  private pump: StreamPump | undefined;
-  private kind: ResponseKind = 'unary';
+  #pump: StreamPump | undefined;
+  #kind: ResponseKind = 'unary';
   stopped = false;
-  private watched = false;
+  #watched = false;
 
   constructor(req: IncomingMessage, res: ServerResponse, settings: Settings, tracker: Tracker) {
-    this.req = req;
+    this.#req = req;
     this.res = res;
-    this.settings = settings;
-    this.tracker = tracker;
-    this.reply = new Reply(req, res, settings.logger, tracker);
+    this.#settings = settings;
+    this.#tracker = tracker;
+    this.#reply = new Reply(req, res, settings.logger, tracker);
   }
 
   /** From here on the work is asynchronous: a disconnect must stop it, a shutdown must end it. */
-  private watch(): void {
-    if (this.watched) return;
-    this.watched = true;
-    this.tracker.add(this);
-    this.res.on('close', () => this.onClose());
+  #watch(): void {
+    if (this.#watched) return;
+    this.#watched = true;
+    this.#tracker.add(this);
+    this.res.on('close', () => this.#onClose());
   }
 
   signal(): AbortSignal {
-    if (this.controller === undefined) {
-      this.controller = new AbortController();
-      if (this.abortReason !== undefined) this.controller.abort(this.abortReason);
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#abortReason !== undefined) this.#controller.abort(this.#abortReason);
     }
-    return this.controller.signal;
+    return this.#controller.signal;
   }
 
   abort(reason: Error): void {
-    this.abortReason ??= reason;
-    this.controller?.abort(reason);
+    this.#abortReason ??= reason;
+    this.#controller?.abort(reason);
   }
 
-  private onClose(): void {
-    this.tracker.finished(this);
+  #onClose(): void {
+    this.#tracker.finished(this);
     if (this.res.writableFinished) return;
     // The caller went away before the response ended: stop the producer promptly.
-    this.stop();
+    this.#stop();
   }
 
-  private stop(): void {
+  #stop(): void {
     if (this.stopped) return;
     this.stopped = true;
     this.abort(new Error('the caller went away'));
-    this.pump?.stop();
+    this.#pump?.stop();
   }
 
   /** `context.keepAlive`: the work counts for the busy route until it settles. */
   keepAlive(work: PromiseLike<unknown>): void {
-    this.settings.busy.hold(work);
+    this.#settings.busy.hold(work);
   }
 
   /** Shutdown has begun: the work goes on, but its connection closes when it is answered. */
@@ -108,15 +108,15 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
     if (this.stopped) return;
     this.stopped = true;
     this.abort(new Error('the server is shutting down'));
-    const pump = this.pump;
+    const pump = this.#pump;
     if (pump === undefined) {
       const message = 'the server is shutting down';
-      this.reply.log('error', message, 503);
-      this.reply.send(503, errorBody('UNAVAILABLE', 503, message));
+      this.#reply.log('error', message, 503);
+      this.#reply.send(503, errorBody('UNAVAILABLE', 503, message));
       return;
     }
     pump.close();
-    this.reply.end(200, () => pump.stream.finish(errorLine('UNAVAILABLE', 503, 'the server is shutting down')));
+    this.#reply.end(200, () => pump.stream.finish(errorLine('UNAVAILABLE', 503, 'the server is shutting down')));
   }
 
   /**
@@ -125,24 +125,26 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
    * cost about a quarter more CPU per request than a hand-written server).
    */
   start(): void {
-    const { req, res, reply } = this;
+    const req = this.#req;
+    const res = this.res;
+    const reply = this.#reply;
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     const kind = routeKind(path);
     if (kind === undefined) return reply.refuse(unknownRoute(path));
-    const tracing = this.settings.tracing;
-    if (tracing !== undefined && tracing.recording()) reply.span = new CallSpan(tracing, req, res, path);
+    const tracing = this.#settings.tracing;
+    if (tracing?.recording()) reply.span = new CallSpan(tracing, req, res, path);
     const refused = checkMethod(req, res, path) ?? checkMediaType(req);
     if (refused !== undefined) return reply.refuse(refused);
 
-    this.kind = kind;
-    readBody(req, this.settings.bodyLimit, this);
+    this.#kind = kind;
+    readBody(req, this.#settings.bodyLimit, this);
   }
 
   onBody(text: string): void {
     try {
-      this.dispatch(text);
+      this.#dispatch(text);
     } catch (error) {
       this.fail(error);
     }
@@ -151,12 +153,13 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
   /** 413 without reading the rest of the body: answer, then drop the connection. */
   onBodyTooLarge(size: number): void {
     // Node would otherwise read and discard the rest of the body to reuse the connection.
-    closeWithoutReading(this.req, this.res);
-    this.reply.refuse(bodyTooLarge(size, this.settings.bodyLimit));
+    closeWithoutReading(this.#req, this.res);
+    this.#reply.refuse(bodyTooLarge(size, this.#settings.bodyLimit));
   }
 
-  private dispatch(text: string): void {
-    const { settings, reply } = this;
+  #dispatch(text: string): void {
+    const settings = this.#settings;
+    const reply = this.#reply;
     const envelope = parseEnvelope(text);
     if ('error' in envelope) return reply.refuse(envelope);
 
@@ -165,17 +168,17 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
     if (++op.calls === hotAfterCalls) settings.onHot(op);
     reply.operation = op.name;
     reply.span?.setOperation(op.name, op.apiMode);
-    const refused = checkRoute(op, this.kind) ?? checkDepth(op, envelope.input, settings.maxDepth);
+    const refused = checkRoute(op, this.#kind) ?? checkDepth(op, envelope.input, settings.maxDepth);
     if (refused !== undefined) return reply.refuse(refused);
     const parsed = op.input.safeParse(envelope.input);
     if (!parsed.success) return reply.refuse(invalidInput(op, parsed.error.issues));
 
-    const context = new RequestContext(this, this.req, settings.engineId, op.name);
+    const context = new RequestContext(this, this.#req, settings.engineId, op.name);
     const span = reply.span;
     if (op.kind === 'stream') {
       // With a span, the whole stream runs in its context: every pull of the producer nests there.
-      if (span === undefined) this.runStream(op, parsed.data, context);
-      else span.run(() => this.runStream(op, parsed.data, context));
+      if (span === undefined) this.#runStream(op, parsed.data, context);
+      else span.run(() => this.#runStream(op, parsed.data, context));
       return;
     }
     let result: unknown;
@@ -189,17 +192,17 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
       return;
     }
     if (isThenable(result)) {
-      this.watch();
+      this.#watch();
       result.then(
-        (value) => this.respond(op, value),
+        (value) => this.#respond(op, value),
         (error: unknown) => this.fail(error),
       );
     } else {
-      this.respond(op, result);
+      this.#respond(op, result);
     }
   }
 
-  private respond(op: ResolvedOperation, result: unknown): void {
+  #respond(op: ResolvedOperation, result: unknown): void {
     if (this.stopped) return;
     let body: string;
     try {
@@ -210,8 +213,8 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
       this.fail(error);
       return;
     }
-    this.reply.log('info', 'ok', 200);
-    this.reply.send(200, body);
+    this.#reply.log('info', 'ok', 200);
+    this.#reply.send(200, body);
   }
 
   /**
@@ -223,25 +226,25 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
    * with is answered with its own status code (a refused session id is a 400), not after a 200 as
    * the stream's last line, where a caller reads it as the agent failing.
    */
-  private runStream(op: ResolvedOperation, input: unknown, context: HandlerContext): void {
-    this.watch();
+  #runStream(op: ResolvedOperation, input: unknown, context: HandlerContext): void {
+    this.#watch();
     let produced: unknown;
     try {
-      produced = op.handler.call(this.settings.handlers, input, context);
+      produced = op.handler.call(this.#settings.handlers, input, context);
     } catch (error) {
       this.fail(error);
       return;
     }
-    if (!isThenable(produced)) return this.pumpStream(op, produced);
+    if (!isThenable(produced)) return this.#pumpStream(op, produced);
     Promise.resolve(produced).then(
-      (value) => this.pumpStream(op, value),
+      (value) => this.#pumpStream(op, value),
       (error: unknown) => this.fail(error),
     );
   }
 
-  private pumpStream(op: ResolvedOperation, produced: unknown): void {
-    const pump = new StreamPump(this.res, this, this.settings.busy);
-    this.pump = pump;
+  #pumpStream(op: ResolvedOperation, produced: unknown): void {
+    const pump = new StreamPump(this.res, this, this.#settings.busy);
+    this.#pump = pump;
     if (this.stopped) {
       // The caller left, or shutdown answered, while the handler was getting ready: nothing is
       // sent, and the pump closes the producer so that its generator's `finally` runs.
@@ -249,24 +252,24 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
       void pump.run(op, produced);
       return;
     }
-    this.reply.span?.streams(pump.stream);
+    this.#reply.span?.streams(pump.stream);
     pump.run(op, produced).then(
-      () => this.streamed(pump),
+      () => this.#streamed(pump),
       (error: unknown) => this.fail(error),
     );
   }
 
   /** The producer is done: the stream's last byte, once its telemetry has left. */
-  private streamed(pump: StreamPump): void {
+  #streamed(pump: StreamPump): void {
     if (this.stopped) return;
     try {
-      this.reply.log('info', 'ok', 200);
+      this.#reply.log('info', 'ok', 200);
       const { stream } = pump;
       // Without a span the end is written in this turn (now, or after the log lines).
-      if (this.reply.span === undefined) stream.endsThisTurn();
+      if (this.#reply.span === undefined) stream.endsThisTurn();
       // A stream that has sent before ran over several turns (a model's): it ends at once, after
       // its line, rather than at the end of a turn that may be a later one; see Reply.#afterLines.
-      this.reply.end(200, () => stream.finish(''), stream.started ? Infinity : stream.pendingChars);
+      this.#reply.end(200, () => stream.finish(''), stream.started ? Infinity : stream.pendingChars);
     } catch (error) {
       this.fail(error);
     }
@@ -278,16 +281,16 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
    */
   fail(error: unknown): void {
     try {
-      this.failOrThrow(error);
+      this.#failOrThrow(error);
     } catch {
       // Writing the error failed too (e.g. the socket broke): drop the connection.
       this.res.destroy();
     }
   }
 
-  private failOrThrow(error: unknown): void {
+  #failOrThrow(error: unknown): void {
     if (this.stopped) return;
-    const { reply } = this;
+    const reply = this.#reply;
     const { status, http, message, detail, errorId } = describeError(error, reply.operation);
     // A deliberate 4xx is the caller's doing: no stack. Anything else is the server's: all of it.
     if (http < 500) reply.log('info', detail, http);
@@ -295,8 +298,8 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
       reply.log('error', detail, http, error, errorId);
       reply.span?.recordError(error, message);
     }
-    const stream = this.pump?.stream;
-    if (stream !== undefined && stream.hasOutput) {
+    const stream = this.#pump?.stream;
+    if (stream?.hasOutput) {
       if (reply.span === undefined) stream.endsThisTurn();
       reply.end(200, () => stream.finish(errorLine(status, http, message)));
       return;

@@ -8,14 +8,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { containerErrors, type ErrorRow } from '../contract.js';
 import type { A2AFace } from '../a2a/types.js';
+import { containerErrors, type ErrorRow } from '../contract.js';
 import { createDispatcher } from './dispatcher.js';
-import { rawHeader } from './raw-headers.js';
-import { checkedTimeouts } from './timeouts.js';
 import { errorBody } from './errors.js';
 import type { AgentServerLogger } from './logger.js';
+import { rawHeader } from './raw-headers.js';
 import { stdoutLines } from './stdout-lines.js';
+import { checkedTimeouts } from './timeouts.js';
 import type { AgentServer, AgentServerOptions, RequestListener, ServerOperationTable } from './types.js';
 
 /** The bare `(req, res)` listener over the table, to mount in an existing `node:http` server. */

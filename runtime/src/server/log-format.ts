@@ -7,7 +7,7 @@
  */
 import { readEngineId } from './engine-id.js';
 import { redacted } from './log-text.js';
-import { stderrLogger, type AgentServerLogger, type LogEntry } from './logger.js';
+import { type AgentServerLogger, type LogEntry, stderrLogger } from './logger.js';
 import { stdoutLines } from './stdout-lines.js';
 
 export type LogFormat = 'json' | 'text' | 'off';

@@ -12,92 +12,92 @@ function flushAtTurnEnd(stream: NdjsonStream): void {
 }
 
 export class NdjsonStream {
-  private readonly res: ServerResponse;
-  private pending = '';
+  readonly #res: ServerResponse;
+  #pending = '';
   /** The flush at the end of this turn, while one is scheduled. */
-  private scheduled: ReturnType<typeof setImmediate> | undefined;
-  private stopped = false;
+  #scheduled: ReturnType<typeof setImmediate> | undefined;
+  #stopped = false;
   /** True once the status line went out (headers or data). */
   started = false;
   /** Events queued so far (the server span's `agentgen.events_streamed`). */
   events = 0;
   /** Set while the socket buffer is full; the producer waits on it. */
   blocked: Promise<void> | undefined;
-  private unblock: (() => void) | undefined;
+  #unblock: (() => void) | undefined;
   /** The `drain` listener, made the first time the socket buffer fills (most streams never do). */
-  private releaser: (() => void) | undefined;
+  #releaser: (() => void) | undefined;
 
   constructor(res: ServerResponse) {
-    this.res = res;
-    this.schedule();
+    this.#res = res;
+    this.#schedule();
   }
 
   /** How much text is queued for the next write. */
   get pendingChars(): number {
-    return this.pending.length;
+    return this.#pending.length;
   }
 
   /** True once anything was sent or queued: an error then has to be the last line. */
   get hasOutput(): boolean {
-    return this.started || this.pending !== '';
+    return this.started || this.#pending !== '';
   }
 
   /** Queues one event; returns true when a full batch was written and the producer should yield. */
   push(value: unknown): boolean {
     this.events++;
-    this.pending += `${JSON.stringify(value) ?? 'null'}\n`;
-    if (this.pending.length >= streamBatchChars) {
-      this.flush();
+    this.#pending += `${JSON.stringify(value) ?? 'null'}\n`;
+    if (this.#pending.length >= streamBatchChars) {
+      this.#flush();
       return true;
     }
-    this.schedule();
+    this.#schedule();
     return false;
   }
 
-  private schedule(): void {
-    if (this.scheduled !== undefined) return;
-    this.scheduled = setImmediate(flushAtTurnEnd, this);
+  #schedule(): void {
+    if (this.#scheduled !== undefined) return;
+    this.#scheduled = setImmediate(flushAtTurnEnd, this);
   }
 
   /** The end of the turn in which events (or only the accepted stream's headers) were queued. */
   onTurnEnd(): void {
-    this.scheduled = undefined;
-    this.flush();
+    this.#scheduled = undefined;
+    this.#flush();
   }
 
   /** Nothing is left for the scheduled flush to do once the stream has ended. */
-  private unschedule(): void {
-    if (this.scheduled === undefined) return;
-    clearImmediate(this.scheduled);
-    this.scheduled = undefined;
+  #unschedule(): void {
+    if (this.#scheduled === undefined) return;
+    clearImmediate(this.#scheduled);
+    this.#scheduled = undefined;
   }
 
-  private flush(): void {
-    const { res } = this;
-    if (this.stopped || res.writableEnded) return;
+  #flush(): void {
+    const res = this.#res;
+    if (this.#stopped || res.writableEnded) return;
     if (!res.headersSent) res.writeHead(200, streamHeaders);
     this.started = true;
-    if (this.pending === '') {
+    if (this.#pending === '') {
       // Nothing produced yet: send the headers now (Node would hold them until the first write).
       res.flushHeaders();
       return;
     }
-    const chunk = this.pending;
-    this.pending = '';
+    const chunk = this.#pending;
+    this.#pending = '';
     if (!res.write(chunk) && this.blocked === undefined) {
       this.blocked = new Promise((resolve) => {
-        this.unblock = resolve;
+        this.#unblock = resolve;
       });
-      this.releaser ??= () => this.release();
-      res.once('drain', this.releaser);
+      this.#releaser ??= () => this.#release();
+      res.once('drain', this.#releaser);
     }
   }
 
-  private release(): void {
-    if (this.releaser !== undefined) this.res.off('drain', this.releaser);
-    const unblock = this.unblock;
+  #release(): void {
+    if (this.#releaser !== undefined) this.#res.off('drain', this.#releaser);
+    const unblock = this.#unblock;
     this.blocked = undefined;
-    this.unblock = undefined;
+    this.#unblock = undefined;
     unblock?.();
   }
 
@@ -108,27 +108,27 @@ export class NdjsonStream {
    * run first).
    */
   endsThisTurn(): void {
-    this.unschedule();
+    this.#unschedule();
   }
 
   /** Writes what is pending plus `last`, and ends the response. */
   finish(last: string): void {
-    const { res } = this;
-    if (this.stopped || res.writableEnded) return;
-    this.stopped = true;
-    this.unschedule();
+    const res = this.#res;
+    if (this.#stopped || res.writableEnded) return;
+    this.#stopped = true;
+    this.#unschedule();
     if (!res.headersSent) res.writeHead(200, streamHeaders);
     this.started = true;
-    res.end(this.pending + last);
-    this.pending = '';
-    this.release();
+    res.end(this.#pending + last);
+    this.#pending = '';
+    this.#release();
   }
 
   /** The caller left: drop what is pending and wake a producer waiting for `drain`. */
   stop(): void {
-    this.stopped = true;
-    this.unschedule();
-    this.pending = '';
-    this.release();
+    this.#stopped = true;
+    this.#unschedule();
+    this.#pending = '';
+    this.#release();
   }
 }

@@ -4,8 +4,8 @@
  * value; a validator that throws fails the call with its own error.
  */
 import type { Validator } from '../contract.js';
-import { describeIssues } from './input-issues.js';
 import { AgentError } from './errors.js';
+import { describeIssues } from './input-issues.js';
 
 export function checkResult(operation: string, output: Validator, result: unknown): void {
   const issues = outputIssues(output, result, '(result)');

@@ -9,7 +9,7 @@ import { jsonMediaType } from './content-type.js';
 import { errorBody } from './errors.js';
 import type { AgentServerLogger, LogEntry } from './logger.js';
 import type { Refusal } from './request-checks.js';
-import { stdoutLines, type HeldForLines } from './stdout-lines.js';
+import { type HeldForLines, stdoutLines } from './stdout-lines.js';
 import { readIncomingTrace } from './trace-context.js';
 
 /** An answer this long ends at once, its log lines written first, rather than at the end of the turn (`#afterLines`). */

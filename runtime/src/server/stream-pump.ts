@@ -10,7 +10,7 @@ import type { BusyState } from './busy.js';
 import { NdjsonStream } from './ndjson-stream.js';
 import { checkEvent } from './output-checks.js';
 import type { ResolvedOperation } from './server-settings.js';
-import { describeValue, isIterable, isThenable, iteratorOf, nextTurn, type Closable } from './values.js';
+import { type Closable, describeValue, isIterable, isThenable, iteratorOf, nextTurn } from './values.js';
 
 /** What the pump needs of its call (an Exchange). */
 export interface PumpedCall {

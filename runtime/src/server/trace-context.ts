@@ -25,7 +25,7 @@ export interface IncomingTrace {
 /** Longest header value looked at: a valid context is 55 characters; nothing longer is parsed. */
 const maxTraceparentLength = 512;
 const maxSupportIdLength = 256;
-const traceparentPattern = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-[^]*)?$/;
+const traceparentPattern = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-[\s\S]*)?$/;
 const allZeros = /^0+$/;
 
 /** A valid W3C `traceparent`, or undefined for anything else (garbage, all-zero ids, version ff). */

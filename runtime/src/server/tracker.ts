@@ -13,7 +13,7 @@ export interface TrackedWork {
 export class Tracker<W extends TrackedWork = TrackedWork> {
   readonly inFlight = new Set<W>();
   closing = false;
-  private waiters: Array<() => void> = [];
+  #waiters: Array<() => void> = [];
 
   add(work: W): void {
     this.inFlight.add(work);
@@ -21,15 +21,15 @@ export class Tracker<W extends TrackedWork = TrackedWork> {
 
   finished(work: W): void {
     this.inFlight.delete(work);
-    if (this.inFlight.size > 0 || this.waiters.length === 0) return;
-    const waiters = this.waiters;
-    this.waiters = [];
+    if (this.inFlight.size > 0 || this.#waiters.length === 0) return;
+    const waiters = this.#waiters;
+    this.#waiters = [];
     for (const resolve of waiters) resolve();
   }
 
   /** Resolves when no tracked work is in flight. */
   idle(): Promise<void> {
     if (this.inFlight.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
+    return new Promise((resolve) => this.#waiters.push(resolve));
   }
 }

@@ -64,22 +64,22 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** Reads one turn, an event at a time; `read` and `end` return the steps each produces. */
 export class TurnReader {
-  private readonly newId: (kind: 'text' | 'reasoning' | 'tool') => string;
-  private readonly open: { text: OpenText | undefined; reasoning: OpenText | undefined } = { text: undefined, reasoning: undefined };
+  readonly #newId: (kind: 'text' | 'reasoning' | 'tool') => string;
+  readonly #open: { text: OpenText | undefined; reasoning: OpenText | undefined } = { text: undefined, reasoning: undefined };
   /** Calls without a result yet, oldest first: how a result without an id finds its call. */
-  private readonly pendingCalls: Array<{ id: string; name: string }> = [];
-  private readonly said: { text: SaidText | undefined; reasoning: SaidText | undefined } = { text: undefined, reasoning: undefined };
-  private author: unknown;
-  private count = 0;
-  private sawError = false;
-  private lastFinish: string | undefined;
+  readonly #pendingCalls: Array<{ id: string; name: string }> = [];
+  readonly #said: { text: SaidText | undefined; reasoning: SaidText | undefined } = { text: undefined, reasoning: undefined };
+  #author: unknown;
+  #count = 0;
+  #sawError = false;
+  #lastFinish: string | undefined;
 
   constructor(newId: (kind: 'text' | 'reasoning' | 'tool') => string) {
-    this.newId = newId;
+    this.#newId = newId;
   }
 
   read(event: unknown): TurnStep[] {
-    const index = this.count++;
+    const index = this.#count++;
     if (!isRecord(event)) {
       throw new TypeError(
         `agentgen: stream event ${index} is not an ADK event object (got ${event === null ? 'null' : Array.isArray(event) ? 'an array' : typeof event})`,
@@ -88,19 +88,19 @@ export class TurnReader {
     const adk = event as Event;
     const steps: TurnStep[] = [];
     const partial = adk.partial === true;
-    this.author = adk.author;
+    this.#author = adk.author;
     const parts = isRecord(adk.content) && Array.isArray(adk.content.parts) ? adk.content.parts : [];
-    for (const part of parts) if (isRecord(part)) this.readPart(part, partial, steps);
+    for (const part of parts) if (isRecord(part)) this.#readPart(part, partial, steps);
     if (!partial) {
       // A complete event closes what its partials opened, even when it carries no text itself.
-      this.close('reasoning', steps);
-      this.close('text', steps);
+      this.#close('reasoning', steps);
+      this.#close('text', steps);
     }
-    if (typeof adk.finish_reason === 'string') this.lastFinish = adk.finish_reason;
+    if (typeof adk.finish_reason === 'string') this.#lastFinish = adk.finish_reason;
     if (typeof adk.error_code === 'string' || typeof adk.error_message === 'string') {
-      this.close('reasoning', steps);
-      this.close('text', steps);
-      this.sawError = true;
+      this.#close('reasoning', steps);
+      this.#close('text', steps);
+      this.#sawError = true;
       const code = typeof adk.error_code === 'string' ? adk.error_code : undefined;
       steps.push({ kind: 'error', code, message: typeof adk.error_message === 'string' ? adk.error_message : `The agent reported ${code}` });
     }
@@ -110,44 +110,44 @@ export class TurnReader {
   /** The end of the events: closes any text a partial stream left open. */
   end(): TurnStep[] {
     const steps: TurnStep[] = [];
-    this.close('reasoning', steps);
-    this.close('text', steps);
+    this.#close('reasoning', steps);
+    this.#close('text', steps);
     return steps;
   }
 
   get finishReason(): TurnFinishReason {
-    if (this.sawError) return 'error';
-    if (this.lastFinish === undefined) return 'stop';
-    return finishReasons[this.lastFinish] ?? 'other';
+    if (this.#sawError) return 'error';
+    if (this.#lastFinish === undefined) return 'stop';
+    return finishReasons[this.#lastFinish] ?? 'other';
   }
 
-  private readPart(part: Part, partial: boolean, steps: TurnStep[]): void {
+  #readPart(part: Part, partial: boolean, steps: TurnStep[]): void {
     if (typeof part.text === 'string') {
-      this.readText(part.thought === true ? 'reasoning' : 'text', part.text, partial, steps);
+      this.#readText(part.thought === true ? 'reasoning' : 'text', part.text, partial, steps);
       return;
     }
     if (partial) return;
-    if (isRecord(part.function_call)) this.readCall(part.function_call, steps);
-    else if (isRecord(part.function_response)) this.readResult(part.function_response, steps);
+    if (isRecord(part.function_call)) this.#readCall(part.function_call, steps);
+    else if (isRecord(part.function_response)) this.#readResult(part.function_response, steps);
   }
 
-  private readText(channel: TextChannel, text: string, partial: boolean, steps: TurnStep[]): void {
-    const open = this.open[channel];
-    const said = this.said[channel];
+  #readText(channel: TextChannel, text: string, partial: boolean, steps: TurnStep[]): void {
+    const open = this.#open[channel];
+    const said = this.#said[channel];
     if (partial) {
       if (text === '') return;
       let delta = text;
       if (open === undefined && said !== undefined) {
         // Partials after a complete event: an echo of it while they repeat its text, a new text once they do not.
         const echoed = said.echoed + text;
-        if (said.author === this.author && said.text.startsWith(echoed)) {
+        if (said.author === this.#author && said.text.startsWith(echoed)) {
           said.echoed = echoed;
           return;
         }
-        this.said[channel] = undefined;
+        this.#said[channel] = undefined;
         delta = echoed;
       }
-      const current = open ?? this.start(channel, steps);
+      const current = open ?? this.#start(channel, steps);
       current.streamed += delta;
       steps.push({ kind: 'text-delta', channel, id: current.id, delta });
       return;
@@ -157,12 +157,12 @@ export class TurnReader {
         // The complete event repeats what the deltas said (or says nothing): add only what they did not.
         const rest = text.slice(open.streamed.length);
         if (rest !== '') steps.push({ kind: 'text-delta', channel, id: open.id, delta: rest });
-        this.close(channel, steps);
+        this.#close(channel, steps);
         return;
       }
       // The final text contradicts the deltas: it replaces them, as a part of its own.
-      this.open[channel] = undefined;
-      const replacement = this.newId(channel);
+      this.#open[channel] = undefined;
+      const replacement = this.#newId(channel);
       steps.push({ kind: 'text-end', channel, id: open.id, replacedBy: replacement });
       if (text !== '') {
         steps.push({ kind: 'text-start', channel, id: replacement }, { kind: 'text-delta', channel, id: replacement, delta: text });
@@ -172,55 +172,55 @@ export class TurnReader {
     }
     if (text === '') return;
     // The complete event its own partials echo: said already, once.
-    if (said !== undefined && said.echoed !== '' && said.author === this.author && said.text === text) {
-      this.said[channel] = undefined;
+    if (said !== undefined && said.echoed !== '' && said.author === this.#author && said.text === text) {
+      this.#said[channel] = undefined;
       return;
     }
-    const current = this.start(channel, steps);
+    const current = this.#start(channel, steps);
     steps.push({ kind: 'text-delta', channel, id: current.id, delta: text });
-    this.close(channel, steps);
-    this.said[channel] = { text, author: this.author, echoed: '' };
+    this.#close(channel, steps);
+    this.#said[channel] = { text, author: this.#author, echoed: '' };
   }
 
-  private readCall(call: Record<string, unknown>, steps: TurnStep[]): void {
-    this.said.text = this.said.reasoning = undefined;
-    this.close('reasoning', steps);
-    this.close('text', steps);
+  #readCall(call: Record<string, unknown>, steps: TurnStep[]): void {
+    this.#said.text = this.#said.reasoning = undefined;
+    this.#close('reasoning', steps);
+    this.#close('text', steps);
     if (typeof call.name !== 'string' || call.name === '') {
       steps.push({ kind: 'error', code: undefined, message: 'agentgen: a function_call part has no name; it is left out' });
       return;
     }
-    const id = typeof call.id === 'string' && call.id !== '' ? call.id : this.newId('tool');
+    const id = typeof call.id === 'string' && call.id !== '' ? call.id : this.#newId('tool');
     const args = isRecord(call.args) ? call.args : {};
-    this.pendingCalls.push({ id, name: call.name });
+    this.#pendingCalls.push({ id, name: call.name });
     steps.push({ kind: 'tool-call', id, name: call.name, args });
   }
 
-  private readResult(result: Record<string, unknown>, steps: TurnStep[]): void {
-    this.said.text = this.said.reasoning = undefined;
-    this.close('reasoning', steps);
-    this.close('text', steps);
+  #readResult(result: Record<string, unknown>, steps: TurnStep[]): void {
+    this.#said.text = this.#said.reasoning = undefined;
+    this.#close('reasoning', steps);
+    this.#close('text', steps);
     const name = typeof result.name === 'string' ? result.name : '';
-    let index = typeof result.id === 'string' && result.id !== '' ? this.pendingCalls.findIndex((call) => call.id === result.id) : -1;
-    if (index < 0 && (typeof result.id !== 'string' || result.id === '')) index = this.pendingCalls.findIndex((call) => call.name === name);
+    let index = typeof result.id === 'string' && result.id !== '' ? this.#pendingCalls.findIndex((call) => call.id === result.id) : -1;
+    if (index < 0 && (typeof result.id !== 'string' || result.id === '')) index = this.#pendingCalls.findIndex((call) => call.name === name);
     // A result whose call is not in this stream (an earlier turn's) has no tool part to complete in
     // either protocol: both readers reject it, so it is left out.
     if (index < 0) return;
-    const [call] = this.pendingCalls.splice(index, 1);
+    const [call] = this.#pendingCalls.splice(index, 1);
     steps.push({ kind: 'tool-result', id: call!.id, name: call!.name, response: result.response ?? {} });
   }
 
-  private start(channel: TextChannel, steps: TurnStep[]): OpenText {
-    const open: OpenText = { id: this.newId(channel), streamed: '' };
-    this.open[channel] = open;
+  #start(channel: TextChannel, steps: TurnStep[]): OpenText {
+    const open: OpenText = { id: this.#newId(channel), streamed: '' };
+    this.#open[channel] = open;
     steps.push({ kind: 'text-start', channel, id: open.id });
     return open;
   }
 
-  private close(channel: TextChannel, steps: TurnStep[]): void {
-    const open = this.open[channel];
+  #close(channel: TextChannel, steps: TurnStep[]): void {
+    const open = this.#open[channel];
     if (open === undefined) return;
-    this.open[channel] = undefined;
+    this.#open[channel] = undefined;
     steps.push({ kind: 'text-end', channel, id: open.id });
   }
 }

@@ -9,12 +9,12 @@
  * END, then its TOOL_CALL_RESULT; nothing left open; and last `RUN_FINISHED`, or `RUN_ERROR`
  * after which nothing follows.
  */
-import { EventType, type AGUIEvent } from '@ag-ui/core';
+import { type AGUIEvent, EventType } from '@ag-ui/core';
 import { genericError, randomId, TurnReader, type TurnStep } from './adk-turn.js';
 import { untilError } from './until-error.js';
 
-export { handoffEvents } from './handoff-events.js';
 export { errorMessage } from './adk-turn.js';
+export { handoffEvents } from './handoff-events.js';
 
 export interface AgUiIds {
   /** The conversation's id (the session id is a natural one). Default: a new UUID. */

@@ -4,8 +4,9 @@
  * the client entry (`@agentgen/runtime/client`) never loads this module, so a client bundle
  * without it does not grow. No `node:` imports: it runs in browsers too.
  */
-export { toUIMessageStream, uiMessageStreamResponse, uiMessageStreamHeaders, type UIMessageStreamOptions } from './ui-message-stream.js';
-export { agentChatRoute, ChatRequestError, lastUserText, type AgentChatRequest, type AgentChatRouteOptions } from './chat-route.js';
+
+export { errorMessage } from './adk-turn.js';
+export { type AgentChatRequest, type AgentChatRouteOptions, agentChatRoute, ChatRequestError, lastUserText } from './chat-route.js';
 export { chatSessionId, chatSessionIdPrefix } from './chat-session-id.js';
 export { handoffEvents } from './handoff-events.js';
-export { errorMessage } from './adk-turn.js';
+export { toUIMessageStream, type UIMessageStreamOptions, uiMessageStreamHeaders, uiMessageStreamResponse } from './ui-message-stream.js';

@@ -10,10 +10,10 @@
 import type { UIMessage } from 'ai';
 import { boundedText, chatBody } from './chat-body.js';
 import { ChatRequestError } from './chat-request-error.js';
-import { uiMessageStreamResponse, type UIMessageStreamOptions } from './ui-message-stream.js';
+import { type UIMessageStreamOptions, uiMessageStreamResponse } from './ui-message-stream.js';
 
-export { ChatRequestError } from './chat-request-error.js';
 export { lastUserText } from './chat-body.js';
+export { ChatRequestError } from './chat-request-error.js';
 
 /** The chat request as `useChat` sent it. */
 export interface AgentChatRequest<Message extends UIMessage = UIMessage> {
@@ -106,6 +106,7 @@ async function* replay(first: IteratorResult<unknown>, iterator: AsyncIterator<u
 }
 
 /** A stream that throws at once: how an error of `events` reaches the browser as the stream's `error` chunk. */
+// biome-ignore lint/correctness/useYield: a generator on purpose, so the error comes out of the stream, not the call
 async function* failing(error: unknown): AsyncGenerator<never> {
   throw error;
 }
