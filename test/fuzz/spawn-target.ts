@@ -3,8 +3,7 @@
  * vitest resolves them) and forks it: the server under test runs in a process of its own.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -20,7 +19,11 @@ export interface Target {
 }
 
 export async function spawnTarget(entry: 'server-target.ts' | 'dev-target.ts' | 'agent-app-target.ts', args: readonly string[] = []): Promise<Target> {
-  const dir = mkdtempSync(join(tmpdir(), 'agentgen-fuzz-'));
+  // Inside the repository's node_modules/.cache, so that what the bundle resolves at run time (the
+  // emulator's require.resolve('protobufjs/package.json')) is found as from the sources.
+  const cache = fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url));
+  mkdirSync(cache, { recursive: true });
+  const dir = mkdtempSync(join(cache, 'agentgen-fuzz-'));
   const bundle = join(dir, 'target.mjs');
   await build({
     entryPoints: [fileURLToPath(new URL(`./${entry}`, import.meta.url))],
@@ -32,6 +35,9 @@ export async function spawnTarget(entry: 'server-target.ts' | 'dev-target.ts' | 
     conditions: ['@agentgen/source'],
     logLevel: 'silent',
   });
+  // The emulator reads its .proto files beside its module (emulator/proto/protos.ts), as the CLI's
+  // build stages them beside cli/dist; the bundle is that module here, so they go beside it.
+  cpSync(fileURLToPath(new URL('../../emulator/proto/protos/', import.meta.url)), join(dir, 'protos'), { recursive: true });
   const child = fork(bundle, [...args], { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], env: { ...process.env, NODE_ENV: 'test' } });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
