@@ -38,7 +38,20 @@ interface HttpRule {
   readonly body: string | undefined;
 }
 
+/**
+ * google.longrunning.Operations' own rule for ListOperations, `/v1/{name=operations}`, names a
+ * top-level `operations` collection the platform does not have; aiplatform's service config binds
+ * it under the resource instead (`/v1/{name}/operations`, name an engine's, among others), as
+ * google-gax's REST fallback sends it (the `httpRules` of `@google-cloud/aiplatform`'s clients).
+ * The other Operations rules (`/v1/{name=operations/**}`...) already put the whole name in the path.
+ */
+const serviceConfigRules: Readonly<Record<string, HttpRule>> = {
+  'google.longrunning.Operations.ListOperations': { verb: 'GET', template: '/v1/{name}/operations', body: undefined },
+};
+
 function httpRuleOf(method: Protobuf.Method): HttpRule | undefined {
+  const bound = serviceConfigRules[`${method.parent?.fullName.slice(1)}.${method.name}`];
+  if (bound !== undefined) return bound;
   const found = method.parsedOptions?.find((option) => '(google.api.http)' in option) as Record<string, Record<string, unknown>> | undefined;
   const rule = found?.['(google.api.http)'];
   if (rule === undefined) return undefined;
