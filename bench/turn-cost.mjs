@@ -277,7 +277,7 @@ async function appSetup(AgentApp, options, around = noBracket) {
 const { harness, remove } = await loadHarness('turn-cost', [
   "export { startPostgres } from './test/helpers/postgres.ts';",
   "export { startEmulator } from './emulator/index.ts';",
-  "export { containerEnvironment } from './emulator/container-env.ts';",
+  "export { containerEnvironment } from './emulator/containers/container-env.ts';",
   "export { AgentApp } from './agent-app/src/index.ts';",
 ]);
 const { AgentApp } = harness;
