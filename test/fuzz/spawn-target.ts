@@ -19,6 +19,12 @@ export interface Target {
   stop(): Promise<void>;
 }
 
+/**
+ * The bundle runs from a temp folder, so what the code resolves at run time (emulator/proto/protos.ts
+ * finds protobufjs's .proto files by `require.resolve`) is looked for in the repository's node_modules.
+ */
+const repoModules = fileURLToPath(new URL('../../node_modules', import.meta.url));
+
 export async function spawnTarget(entry: 'server-target.ts' | 'dev-target.ts' | 'agent-app-target.ts', args: readonly string[] = []): Promise<Target> {
   const dir = mkdtempSync(join(tmpdir(), 'agentgen-fuzz-'));
   const bundle = join(dir, 'target.mjs');
@@ -32,7 +38,7 @@ export async function spawnTarget(entry: 'server-target.ts' | 'dev-target.ts' | 
     conditions: ['@agentgen/source'],
     logLevel: 'silent',
   });
-  const child = fork(bundle, [...args], { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], env: { ...process.env, NODE_ENV: 'test' } });
+  const child = fork(bundle, [...args], { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], env: { ...process.env, NODE_ENV: 'test', NODE_PATH: repoModules } });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const port = await new Promise<number>((resolve, reject) => {
