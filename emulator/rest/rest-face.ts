@@ -159,10 +159,11 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
     const parsed = targets.parse(req.url);
     const refused = edgeRefusal(req, parsed, hostIsAllowed);
     if (refused !== undefined || parsed === undefined) return log(refuse(req, res, refused as PublicError, parsed?.endpoint ?? '(bad target)', started));
-    if (offeredToHooks(req, res, parsed, options, startupIsEngine)) return;
+    // Before the hooks: the control plane's and engine services' answers carry the grant too.
     const cors = answerCors(req, res);
     if (cors instanceof PublicError) return log(refuse(req, res, cors, parsed.endpoint, started));
     if (cors) return;
+    if (offeredToHooks(req, res, parsed, options, startupIsEngine)) return;
     void answerCall(context, req, res, parsed, (call, status, note) => {
       const ms = (performance.now() - started).toFixed(1);
       // `name ("mode")`, as written once per declared method.
