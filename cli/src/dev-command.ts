@@ -292,7 +292,7 @@ export async function loadDevSpec(specFile: string | undefined, cwd: string): Pr
     ...(model.a2a === undefined ? {} : { a2aMount: model.a2a.mount }),
     displayName: deploy.displayName,
     agentFramework: deploy.agentFramework,
-    ...(spec.deploymentSpec === undefined ? {} : { deploymentSpec: spec.deploymentSpec as Readonly<Record<string, unknown>> }),
+    ...(spec.deploymentSpec === undefined ? {} : { deploymentSpec: spec.deploymentSpec }),
   };
 }
 

@@ -5,14 +5,22 @@
  * the service derives from it: `effectiveIdentity`, and the environment a revision's container gets.
  */
 
-import type { ManifestEntry } from '../../contract/index.js';
+import type { ManifestEntry, ReasoningEngineBody } from '../../contract/index.js';
 import { buildMethodTable, type MethodTable } from '../calls/manifest.js';
 import type { EngineName } from '../google-api/engine-name.js';
 import { invalidArgument } from '../google-api/service-error.js';
 import { checkEnvironment, checkMethodNames } from './names.js';
 import { type ArchiveSummary, checkSourceArchive } from './source-archive.js';
 
-export type Spec = Record<string, unknown>;
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A spec as the control plane takes it: the contract's `ReasoningEngineBody['spec']`, checked
+ * against the proto's shape only (proto/proto-check.ts), so any of its fields may be missing and
+ * it may hold fields agentgen does not write (`developerConnectSource`, `effectiveIdentity`).
+ * Mutable at its top: an update merges into it.
+ */
+export type Spec = Partial<Mutable<ReasoningEngineBody['spec']>> & Record<string, unknown>;
 
 export interface CheckedSpec {
   readonly classMethods: readonly ManifestEntry[];
@@ -26,7 +34,8 @@ const objectAt = (value: unknown): Record<string, unknown> | undefined =>
 
 /** `archiveRequired`: false when an update leaves the deployed source as it is (its archive is not kept: INPUT_ONLY). */
 export function checkSpec(spec: Spec, archiveRequired: boolean): CheckedSpec {
-  const classMethods = (spec['classMethods'] ?? []) as ManifestEntry[];
+  // Wire entries are Structs: buildMethodTable checks each is a manifest entry, or throws.
+  const classMethods = (spec['classMethods'] ?? []) as unknown as readonly ManifestEntry[];
   checkMethodNames(classMethods);
   checkEnvironment(spec['deploymentSpec']);
   let table: MethodTable;

@@ -6,7 +6,7 @@
  * What a local emulator cannot know (the image, the deployment) is a placeholder, documented in
  * docs/dev.md.
  */
-import type { ManifestEntry } from '../../contract/index.js';
+import type { DeploymentSpec, ManifestEntry, ReasoningEngineBody } from '../../contract/index.js';
 
 /**
  * Stands for `spec.containerSpec.imageUri`: the emulator forwards to a process or URL, not an image.
@@ -24,19 +24,22 @@ export interface ResourceDescription {
    * `spec.deploymentSpec` (`env`, `minInstances`, `resourceLimits`...). The seam for a spec's future
    * `deploy:` section: what it declares goes here as it would in the create request. Default `{}`.
    */
-  readonly deploymentSpec?: Readonly<Record<string, unknown>>;
+  readonly deploymentSpec?: DeploymentSpec;
 }
 
-export interface ReasoningEngineResource {
+/**
+ * The contract's create body, narrowed to what dev always fills in (`classMethods` as the
+ * manifest's entries), plus the output-only fields the service adds (`name`, `createTime`,
+ * `updateTime`).
+ */
+export interface ReasoningEngineResource extends Omit<ReasoningEngineBody, 'spec'> {
   readonly name: string;
-  readonly displayName: string;
   /** RFC 3339, as ProtoJSON writes a Timestamp. */
   readonly createTime: string;
   readonly updateTime: string;
-  readonly spec: {
-    readonly agentFramework: string;
+  readonly spec: Omit<ReasoningEngineBody['spec'], 'classMethods'> & {
     readonly containerSpec: { readonly imageUri: string };
-    readonly deploymentSpec: Readonly<Record<string, unknown>>;
+    readonly deploymentSpec: DeploymentSpec;
     readonly classMethods: readonly ManifestEntry[];
   };
 }

@@ -86,25 +86,17 @@ function edgeRefusal(
 }
 
 /**
- * The grant of CORS to a loopback page's origin, on every answer past the Host check (the control
- * plane's and the engine services' too: they are offered the request before the preflight is).
- */
-function grantCors(req: IncomingMessage, res: ServerResponse): boolean {
-  const origin = req.headers.origin;
-  if (origin === undefined || !loopbackOrigin.test(origin)) return false;
-  res.setHeader('access-control-allow-origin', origin);
-  res.setHeader('vary', 'Origin');
-  return true;
-}
-
-/**
  * CORS for loopback pages only, so the generated client also runs from a dev server's page: the
  * grant's headers, and the answer to a preflight. Returns the refusal of a foreign origin's
  * preflight, true when it answered the preflight, false when the request goes on.
  */
 function answerCors(req: IncomingMessage, res: ServerResponse): PublicError | boolean {
   const origin = req.headers.origin;
-  const grant = grantCors(req, res);
+  const grant = origin !== undefined && loopbackOrigin.test(origin);
+  if (grant) {
+    res.setHeader('access-control-allow-origin', origin);
+    res.setHeader('vary', 'Origin');
+  }
   if (req.method !== 'OPTIONS') return false;
   if (origin !== undefined && !grant) {
     return new PublicError(
@@ -167,11 +159,11 @@ export function createRestFace(core: EmulatorCore, options: RestFaceOptions): Re
     const parsed = targets.parse(req.url);
     const refused = edgeRefusal(req, parsed, hostIsAllowed);
     if (refused !== undefined || parsed === undefined) return log(refuse(req, res, refused as PublicError, parsed?.endpoint ?? '(bad target)', started));
-    if (req.method !== 'OPTIONS') grantCors(req, res);
-    if (offeredToHooks(req, res, parsed, options, startupIsEngine)) return;
+    // Before the hooks: the control plane's and engine services' answers carry the grant too.
     const cors = answerCors(req, res);
     if (cors instanceof PublicError) return log(refuse(req, res, cors, parsed.endpoint, started));
     if (cors) return;
+    if (offeredToHooks(req, res, parsed, options, startupIsEngine)) return;
     void answerCall(context, req, res, parsed, (call, status, note) => {
       const ms = (performance.now() - started).toFixed(1);
       // `name ("mode")`, as written once per declared method.

@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { AgentApiError, type AgentClient, createAgentClient } from '../../generated/client.js';
-import { AgentError, type AgentHandlers, type AgentServer, createAgentServer, type HandlerContext } from '../../generated/server.js';
-import type { Event, Session } from '../../generated/types.js';
+import { AgentError, type AgentHandlers, type AgentServer, createAgentServer } from '../../generated/server.js';
+import type { Event } from '../../generated/types.js';
+import { memorySessions } from '../helpers/memory-sessions.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../../generated/class-methods.json', import.meta.url), 'utf8')) as Array<{ name: string; api_mode: string }>;
@@ -32,42 +33,13 @@ function eventsFor(message: string, count: number): Event[] {
 
 /** In-memory sessions; the streaming handlers script the cases (errors, endless streams). */
 function handlers(): AgentHandlers {
-  const sessions = new Map<string, Session>();
-  let next = 1;
-  const key = (user: string, id: string): string => `${user}/${id}`;
-  const create = (input: { user_id: string; session_id?: string | null; state?: Record<string, unknown> | null }, context: HandlerContext): Session => {
-    observed.engineIds.add(context.engineId);
-    const session: Session = {
-      id: input.session_id ?? String(next++),
-      app_name: 'e2e',
-      user_id: input.user_id,
-      state: input.state ?? {},
-      events: [],
-      last_update_time: 1_700_000_000,
-    };
-    sessions.set(key(session.user_id, session.id), session);
-    return session;
-  };
-  const get = (input: { user_id: string; session_id: string }): Session => {
-    const session = sessions.get(key(input.user_id, input.session_id));
-    if (session === undefined) throw new AgentError('NOT_FOUND', `Session not found: ${input.session_id}`);
-    return session;
-  };
-  const list = (input: { user_id: string }) => ({ sessions: [...sessions.values()].filter((s) => s.user_id === input.user_id) });
-  const remove = (input: { user_id: string; session_id: string }): void => {
-    get(input);
-    sessions.delete(key(input.user_id, input.session_id));
-  };
   return {
-    create_session: create,
-    get_session: get,
-    list_sessions: list,
-    delete_session: remove,
-    async_create_session: async (input, context) => create(input, context),
-    async_get_session: async (input) => get(input),
-    async_list_sessions: async (input) => list(input),
-    async_delete_session: async (input) => remove(input),
-    async_add_session_to_memory: async () => undefined,
+    ...memorySessions({
+      appName: 'e2e',
+      notFound: (id) => `Session not found: ${id}`,
+      deleteChecks: true,
+      onCreate: (context) => observed.engineIds.add(context.engineId),
+    }),
     async_search_memory: async (input) => ({
       memories: [{ content: { role: 'user', parts: [{ text: `remembered: ${input.query}` }] }, author: input.user_id }],
     }),

@@ -11,8 +11,9 @@ import { credentials, type Metadata, status } from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
-import { AgentError, type AgentHandlers, type AgentServer, createAgentServer } from '../../generated/server.js';
+import { type AgentHandlers, type AgentServer, createAgentServer } from '../../generated/server.js';
 import type { Event, Session } from '../../generated/types.js';
+import { memorySessions } from '../helpers/memory-sessions.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 
 const oddManifest = [
@@ -43,36 +44,8 @@ const event = (text: string, i: number): Event => ({
 });
 
 function handlers(): AgentHandlers {
-  const sessions = new Map<string, Session>();
-  const create = (input: { user_id: string; session_id?: string | null; state?: Record<string, unknown> | null }): Session => {
-    const session: Session = {
-      id: input.session_id ?? `s-${sessions.size + 1}`,
-      app_name: 'grpc',
-      user_id: input.user_id,
-      state: input.state ?? {},
-      events: [],
-      last_update_time: 1_700_000_000,
-    };
-    sessions.set(session.id, session);
-    return session;
-  };
-  const get = (input: { session_id: string }): Session => {
-    const session = sessions.get(input.session_id);
-    if (session === undefined) throw new AgentError('NOT_FOUND', `Session not found: ${input.session_id}`);
-    return session;
-  };
-  const list = (input: { user_id: string }) => ({ sessions: [...sessions.values()].filter((s) => s.user_id === input.user_id) });
-  const remove = (input: { session_id: string }): void => void sessions.delete(get(input).id);
   return {
-    create_session: create,
-    get_session: get,
-    list_sessions: list,
-    delete_session: remove,
-    async_create_session: async (input) => create(input),
-    async_get_session: async (input) => get(input),
-    async_list_sessions: async (input) => list(input),
-    async_delete_session: async (input) => remove(input),
-    async_add_session_to_memory: async () => undefined,
+    ...memorySessions({ appName: 'grpc', notFound: (id) => `Session not found: ${id}`, deleteChecks: true, idPrefix: 's-' }),
     async_search_memory: async (input) => ({ memories: [{ content: { role: 'user', parts: [{ text: `remembered: ${input.query}` }] } }] }),
     *stream_query(input) {
       for (let i = 0; i < 3; i++) yield event(typeof input.message === 'string' ? input.message : 'object', i);

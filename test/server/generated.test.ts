@@ -6,37 +6,14 @@ import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../../conformance/http.js';
 import { conformancePassed, formatConformanceTable, runConformance, standardOperations } from '../../conformance/index.js';
-import { AgentError, type AgentHandlers, type AgentServer, createAgentServer, createRequestListener, type HandlerContext } from '../../generated/server.js';
+import { type AgentHandlers, type AgentServer, createAgentServer, createRequestListener, type HandlerContext } from '../../generated/server.js';
 import type * as T from '../../generated/types.js';
 import * as v from '../../generated/validators.js';
+import { memorySessions } from '../helpers/memory-sessions.js';
 import { envelope, parseLines } from './fixture.js';
 
 /** A small, honest in-memory implementation of the thirteen operations. */
 function memoryAgent(): AgentHandlers {
-  const sessions = new Map<string, T.Session>();
-  let next = 1;
-  const key = (user: string, id: string) => `${user}\u0000${id}`;
-  const create = (input: T.CreateSessionInput): T.Session => {
-    const session: T.Session = {
-      id: input.session_id ?? String(next++),
-      app_name: 'test-app',
-      user_id: input.user_id,
-      state: input.state ?? {},
-      events: [],
-      last_update_time: 1_700_000_000,
-    };
-    sessions.set(key(input.user_id, session.id), session);
-    return session;
-  };
-  const get = (input: T.GetSessionInput): T.Session => {
-    const found = sessions.get(key(input.user_id, input.session_id));
-    if (found === undefined) throw new AgentError('NOT_FOUND', `session ${input.session_id} not found`);
-    return found;
-  };
-  const list = (input: T.ListSessionsInput) => ({ sessions: [...sessions.values()].filter((s) => s.user_id === input.user_id) });
-  const remove = (input: T.DeleteSessionInput): void => {
-    sessions.delete(key(input.user_id, input.session_id));
-  };
   function* turn(input: T.StreamQueryInput): Generator<T.Event> {
     const text = typeof input.message === 'string' ? input.message : JSON.stringify(input.message);
     yield {
@@ -49,15 +26,7 @@ function memoryAgent(): AgentHandlers {
     yield { id: 'e2', author: 'agent', invocation_id: 'i1', timestamp: 2, content: { role: 'model', parts: [{ text: `you said: ${text}` }] } };
   }
   return {
-    create_session: create,
-    get_session: get,
-    list_sessions: list,
-    delete_session: remove,
-    async_create_session: async (input) => create(input),
-    async_get_session: async (input) => get(input),
-    async_list_sessions: async (input) => list(input),
-    async_delete_session: async (input) => remove(input),
-    async_add_session_to_memory: async () => undefined,
+    ...memorySessions({ appName: 'test-app', notFound: (id) => `session ${id} not found` }),
     async_search_memory: async (input) => ({ memories: [{ content: { role: 'user', parts: [{ text: input.query }] } }] }),
     stream_query: (input) => turn(input),
     async *async_stream_query(input, context: HandlerContext) {
