@@ -9,6 +9,7 @@
 import { Client, credentials, Metadata, status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { devJsonCall, type JsonAnswer } from '../helpers/dev-json-call.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 
 const parent = 'projects/demo/locations/us-central1';
@@ -35,21 +36,10 @@ afterAll(async () => {
   await container?.close();
 });
 
-interface Answer {
-  readonly status: number;
-  readonly body: Record<string, any>;
-}
+type Answer = JsonAnswer;
 
 /** `body` as JSON text when a string (a deep or hand-written body), else serialised. */
-async function call(method: string, path: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(`${emulator.url}${path}`, {
-    method,
-    headers: auth,
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as Record<string, any>) };
-}
+const call = (method: string, path: string, body?: unknown): Promise<Answer> => devJsonCall(emulator.url, method, path, body);
 
 /** JSON text of an object nested `levels` deep (the outer object is level 1), built without recursion. */
 const nested = (levels: number): string => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;

@@ -11,6 +11,7 @@ import { helpers, v1, v1beta1 } from '@google-cloud/aiplatform';
 import { credentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { devJsonCall } from '../helpers/dev-json-call.js';
 import { alive } from '../helpers/processes.js';
 
 const greeting = fileURLToPath(new URL('./fixtures/greeting-container.mjs', import.meta.url));
@@ -41,8 +42,7 @@ afterAll(async () => {
 });
 
 async function call(method: string, path: string, body?: unknown): Promise<Record<string, any>> {
-  const response = await fetch(`${emulator.url}${path}`, { method, headers: auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  return (await response.json()) as Record<string, any>;
+  return (await devJsonCall(emulator.url, method, path, body, token)).body;
 }
 
 async function settle(operation: Record<string, any>): Promise<Record<string, any>> {

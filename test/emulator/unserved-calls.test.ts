@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servedCollections, unservedCollections } from '../../emulator/google-api/unserved.js';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { devJsonCall, type JsonAnswer } from '../helpers/dev-json-call.js';
 import { startTestContainer, type TestContainer } from './container-fixture.js';
 
 const resource = 'projects/local/locations/local/reasoningEngines/1';
@@ -28,14 +29,7 @@ afterAll(async () => {
   await container?.close();
 });
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, any> }> {
-  const response = await fetch(`${emulator.url}${path}`, {
-    method,
-    headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
-}
+const call = (method: string, path: string, body?: unknown): Promise<JsonAnswer> => devJsonCall(emulator.url, method, path, body);
 
 describe('calls dev does not serve', () => {
   it('answer 501 UNIMPLEMENTED naming what, with the docs section, on REST', async () => {

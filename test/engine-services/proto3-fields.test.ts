@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { devJsonCall, type JsonAnswer } from '../helpers/dev-json-call.js';
 
 const resource = 'projects/p1/locations/us-central1/reasoningEngines/3';
 const base = `/v1beta1/${resource}`;
@@ -20,14 +21,7 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, any> }> {
-  const response = await fetch(`${emulator.url}${path}`, {
-    method,
-    headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
-}
+const call = (method: string, path: string, body?: unknown): Promise<JsonAnswer> => devJsonCall(emulator.url, method, path, body);
 
 async function ok(method: string, path: string, body?: unknown): Promise<Record<string, any>> {
   const answer = await call(method, path, body);
