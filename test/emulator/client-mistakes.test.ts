@@ -15,7 +15,6 @@ import { startTestContainer, type TestContainer } from './container-fixture.js';
 const parent = 'projects/demo/locations/us-central1';
 const startup = 'projects/local/locations/local/reasoningEngines/1';
 const services = `/v1beta1/${startup}`;
-const auth = { authorization: 'Bearer t', 'content-type': 'application/json' };
 
 let container: TestContainer;
 let emulator: Emulator;
