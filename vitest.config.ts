@@ -58,7 +58,7 @@ const timedOwnProcessFiles = ['test/conformance/{bounded-inputs,valid-input}.tes
 const ownProcessFiles = [
   'test/agent-app/trace.test.ts',
   'test/server/tracing.test.ts',
-  'test/agent-app/services.test.ts',
+  'test/agent-app/{services,replica-turns-sessions-api}.test.ts',
   'test/engine-services/{example-under-dev,adk-services}.test.ts',
   'test/emulator/grpc-command.test.ts',
 ];
