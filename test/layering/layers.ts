@@ -60,7 +60,7 @@ export function placeOf(path: string): Place {
  */
 export const emulatorRooms = [
   'text', // what dev prints: a caller's name quoted, batched log lines (its escaping is terminal/, shared with deploy)
-  'google-api', // the Google API helpers: Status bodies, names, paging, operations, bounded bodies
+  'google-api', // the Google API helpers: Status bodies, names, paging, operations, bounded bodies, update masks
   'proto', // the shipped .proto files, ProtoJSON and Struct conversions, the proto checks of a body
   'calls', // a public API call: its envelope, the declared method, its trace headers and signal
   'containers', // the containers dev runs and forwards to
