@@ -9,19 +9,12 @@
  * "Unknown name" 400 is what google/adk-js's VertexAiSessionService.appendEvent retries without
  * `rawEvent` on (core/src/sessions/vertex_ai_session_service.ts, isInvalidArgumentError).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { devWithoutContainer } from '../helpers/dev-without-container.js';
 
 const resource = 'projects/p1/locations/europe-west4/reasoningEngines/7';
-let emulator: Emulator;
 const logs: string[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator({ container: 'http://127.0.0.1:9', manifest: [], port: 0, resource, logger: (line) => logs.push(line) });
-});
-afterAll(async () => {
-  await emulator?.close();
-});
+const dev = devWithoutContainer({ resource, logger: (line) => logs.push(line) });
 
 interface Answer {
   readonly status: number;
@@ -29,7 +22,7 @@ interface Answer {
 }
 
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: 'Bearer t' }): Promise<Answer> {
-  const response = await fetch(`${emulator.url}${path}`, {
+  const response = await fetch(`${dev().url}${path}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
@@ -185,7 +178,7 @@ describe('engine services: refusals', () => {
 });
 
 describe('the metadata server', () => {
-  const metadata = (path: string, headers: Record<string, string>) => fetch(`${emulator.url}/computeMetadata/v1/${path}`, { headers });
+  const metadata = (path: string, headers: Record<string, string>) => fetch(`${dev().url}/computeMetadata/v1/${path}`, { headers });
 
   it('answers with Metadata-Flavor: Google the project, the account and a token dev accepts', async () => {
     const flavor = { 'metadata-flavor': 'Google' };
