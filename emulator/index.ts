@@ -14,4 +14,3 @@ export { type Emulator, startEmulator } from './emulator.js';
 export { parseEngineName } from './google-api/engine-name.js';
 export { defaultPort, defaultResource, type EmulatorOptions } from './options.js';
 export { batchedLines } from './text/log-lines.js';
-export { printableBytes, printableText } from './text/printable-text.js';

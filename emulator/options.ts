@@ -6,6 +6,7 @@
 import type { ServerOptions } from 'node:http';
 import { checkedTimeouts } from '@agentgen/runtime/server';
 import type { ManifestEntry } from '../contract/index.js';
+import { printableLine } from '../terminal/printable-text.js';
 import { defaultMaxDepth } from './calls/envelope.js';
 import { buildMethodTable, type MethodTable } from './calls/manifest.js';
 import { checkSessionsMode, type SessionsMode } from './containers/container-env.js';
@@ -13,7 +14,6 @@ import { defaultLivenessTiming, type LivenessTiming } from './containers/replica
 import type { ResourceDescription } from './core/resource.js';
 import { checkMaxDepth, streamLimitMs } from './limits.js';
 import type { RestFaceOptions } from './rest/rest-face.js';
-import { printableLine } from './text/printable-text.js';
 
 export interface EmulatorOptions {
   /**
@@ -54,7 +54,7 @@ export interface EmulatorOptions {
    * `Host` passed the check; returns true when it answered.
    */
   readonly pages?: RestFaceOptions['pages'];
-  /** One line per call, and the container's output under `--command`, control characters escaped (text/printable-text.ts). Default: console.log. */
+  /** One line per call, and the container's output under `--command`, control characters escaped (terminal/printable-text.ts). Default: console.log. */
   readonly logger?: (line: string) => void;
   /** How long `--command` may take to accept connections. Default 30 s. */
   readonly startTimeoutMs?: number;

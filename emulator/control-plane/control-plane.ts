@@ -192,16 +192,14 @@ export class ControlPlane {
 
   /**
    * `PATCH {engine}[?updateMask=…]`: a masked `spec.*` path makes a new revision; `trafficConfig`
-   * applies after it exists. Without a mask, the fields the body sets (update-mask.ts `impliedMask`).
+   * applies after it exists. Without a mask, the fields the body sets (update-mask.ts `impliedMask`, AIP-134).
    */
   patch(version: ApiVersion, name: string, raw: Record<string, unknown>, query: URLSearchParams): Operation {
     const engine = this.#changeable(name);
     const { check, mask } = readers();
     const type = check.messageType(version, 'ReasoningEngine');
     const body = check.checkMessage(type, raw, 'reasoning_engine');
-    // An empty FieldMask is no mask, as proto3 reads it.
-    const maskText = (query.get('updateMask') ?? query.get('update_mask') ?? '').trim();
-    const paths = maskText === '' ? mask.impliedMask(body, type) : mask.parseMask(maskText, type);
+    const paths = mask.updatedPaths(query, body, type);
     const next = mask.applyMask(engine.fields, body, paths);
     if (typeof next['displayName'] !== 'string' || next['displayName'].trim() === '') throw invalidArgument("'reasoning_engine.display_name' is required.");
     checkName(next['displayName'], 'reasoning_engine.display_name');

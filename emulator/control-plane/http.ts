@@ -162,28 +162,22 @@ function routeOf(plane: ControlPlane, asked: Asked): Route | { readonly services
  */
 function unservedOrMissing(plane: ControlPlane, name: string): Route | undefined {
   const exists = (target: string): boolean => target === plane.startupName || plane.has(target);
-  let match: RegExpExecArray | null;
-  if ((match = engineVerbPath.exec(name)) !== null && exists(match[1] as string) && Object.hasOwn(unservedEngineVerbs, match[2] as string)) {
-    return unservedRoute(unservedEngineVerbs[match[2] as string] as string);
+  const verb = engineVerbPath.exec(name);
+  if (verb !== null && exists(verb[1] as string) && Object.hasOwn(unservedEngineVerbs, verb[2] as string)) {
+    return unservedRoute(unservedEngineVerbs[verb[2] as string] as string);
   }
-  if ((match = collectionUnder.exec(name)) !== null && exists(match[1] as string) && !['sessions', 'memories', 'operations'].includes(match[2] as string)) {
-    // runtimeRevisions' own paths are routed above (list, get) or by the REST face (:query, :streamQuery).
-    if (match[2] === 'runtimeRevisions' && /^\/[^/:]+:(query|streamQuery)$/.test(match[3] ?? '')) return undefined;
-    if (match[2] === 'runtimeRevisions')
-      return unservedRoute('this method of reasoningEngines.runtimeRevisions (dev lists and gets revisions, and queries one)');
-    const refusal = unknownCollection(match[2] as string);
-    return {
-      label: 'control plane',
-      handler: () => {
-        throw refusal;
-      },
-    };
-  }
-  if ((match = collectionUnder.exec(name)) !== null && !['sessions', 'memories', 'operations', 'runtimeRevisions'].includes(match[2] as string)) {
-    // Under an engine that does not exist: say that, not that the path does not.
-    return notFoundRoute(
-      `ReasoningEngine ${match[1] as string} not found: agentgen dev has the engine it started with (${plane.startupName}) and those deployed to it (agentgen deploy --api-endpoint).`,
-    );
+  const under = collectionUnder.exec(name);
+  // The engine's own services are routed above, or by the REST face for the startup engine.
+  if (under !== null && !['sessions', 'memories', 'operations'].includes(under[2] as string)) {
+    const [engineName, collection, rest] = [under[1] as string, under[2] as string, under[3]];
+    if (exists(engineName)) return collectionUnderEngine(collection, rest);
+    // runtimeRevisions' paths go on as under an engine that exists (routed above, or by the REST face).
+    if (collection !== 'runtimeRevisions') {
+      // Under an engine that does not exist: say that, not that the path does not.
+      return notFoundRoute(
+        `ReasoningEngine ${engineName} not found: agentgen dev has the engine it started with (${plane.startupName}) and those deployed to it (agentgen deploy --api-endpoint).`,
+      );
+    }
   }
   if (expressPath.test(name)) {
     return unservedRoute(
@@ -191,6 +185,22 @@ function unservedOrMissing(plane: ControlPlane, name: string): Route | undefined
     );
   }
   return undefined;
+}
+
+/** A collection (and what follows it, `rest`) under an engine that exists, not one of its services: 501 for the platform's, 404 for any other. */
+function collectionUnderEngine(collection: string, rest: string | undefined): Route | undefined {
+  if (collection === 'runtimeRevisions') {
+    // runtimeRevisions' own paths are routed above (list, get) or by the REST face (:query, :streamQuery).
+    if (/^\/[^/:]+:(query|streamQuery)$/.test(rest ?? '')) return undefined;
+    return unservedRoute('this method of reasoningEngines.runtimeRevisions (dev lists and gets revisions, and queries one)');
+  }
+  const refusal = unknownCollection(collection);
+  return {
+    label: 'control plane',
+    handler: () => {
+      throw refusal;
+    },
+  };
 }
 
 /** Runs a route: the token, the path's ids, the protos loaded, then its handler; logs one line. */

@@ -1,55 +1,57 @@
 /**
- * `PATCH …?updateMask=a,b`: each path must name a field of the resource (by lowerCamel or
- * snake_case name, through messages only, as a FieldMask does), and only those fields are copied
- * from the body; a path whose field the body leaves out clears it. The mask is optional
- * (UpdateReasoningEngineRequest: `update_mask` OPTIONAL, "Mask specifying which fields to
- * update"), and the proto says nothing of an update without one: dev takes AIP-134's rule, an
- * implied mask of the resource's top-level fields the body sets (`impliedMask`), which is what
- * Google's `adk deploy agent_engine --agent_engine_id` (adk-js dev/src/cli/deploy, through
- * `@google-cloud/vertexai`'s `updateInternal`) relies on: it sends displayName, description and
- * spec with no mask.
+ * `PATCH …?updateMask=a,b` of an engine, read as google-api/update-mask.ts reads every mask (where
+ * it differs from a session's or a memory's is said there): each path must name a field of the
+ * resource (by lowerCamel or snake_case name, through messages only, as a FieldMask does), and
+ * only those fields are copied from the body; a path whose field the body leaves out clears it.
+ * The mask is optional (UpdateReasoningEngineRequest: `update_mask` OPTIONAL, "Mask specifying
+ * which fields to update"), and the proto says nothing of an update without one: dev takes
+ * AIP-134's rule, an implied mask of the resource's top-level fields the body sets
+ * (`impliedMask`), which is what Google's `adk deploy agent_engine --agent_engine_id` (adk-js
+ * dev/src/cli/deploy, through `@google-cloud/vertexai`'s `updateInternal`) relies on: it sends
+ * displayName, description and spec with no mask.
  */
 import type * as Protobuf from 'protobufjs';
-import { invalidArgument } from '../google-api/service-error.js';
+import { snakeToCamel } from '../google-api/json-name.js';
+import { invalidMaskPath, maskPaths } from '../google-api/update-mask.js';
 import { fieldOf, isSdkOnly } from '../proto/proto-check.js';
 import { quotedName } from '../text/quoted-name.js';
 
 /** Set by the service, never by an update. */
 const outputOnly = new Set(['name', 'createTime', 'updateTime', 'spec.effectiveIdentity']);
 
-const snakeToCamel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+/** The lowerCamel paths a PATCH of an engine changes: its mask's, each checked against `type` (the version's ReasoningEngine), or the implied mask of `body`. */
+export function updatedPaths(query: URLSearchParams, body: Record<string, unknown>, type: Protobuf.Type): string[] {
+  return maskPaths(query, { path: (path) => checkedPath(path, type), maskless: () => impliedMask(body, type) });
+}
 
-/** The mask's paths in lowerCamel, each checked against `type` (the version's ReasoningEngine). */
-export function parseMask(raw: string, type: Protobuf.Type): string[] {
-  const paths = raw.split(',').map((path) => path.trim());
-  return paths.map((path) => {
-    if (path === '' || !/^[A-Za-z0-9_.]+$/.test(path)) throw invalidArgument(`Invalid update_mask path ${quotedName(path)}.`);
-    const segments = path.split('.');
-    let message: Protobuf.Type | undefined = type;
-    const camel: string[] = [];
-    for (const segment of segments) {
-      if (message === undefined) throw invalidArgument(`Invalid update_mask path ${quotedName(path)}: ${camel.join('.')} has no sub-fields.`);
-      const field = fieldOf(message, segment);
-      if (field === undefined) {
-        if (isSdkOnly(message, segment) && camel.length === segments.length - 1) {
-          camel.push(snakeToCamel(segment));
-          message = undefined;
-          continue;
-        }
-        throw invalidArgument(`Invalid update_mask path ${quotedName(path)}: ${message.name} has no field ${quotedName(segment)}.`);
+/** `path` (a mask's, trimmed) in lowerCamel, checked against `type` through its messages. */
+function checkedPath(path: string, type: Protobuf.Type): string {
+  if (path === '' || !/^[A-Za-z0-9_.]+$/.test(path)) throw invalidMaskPath(path, '.');
+  const segments = path.split('.');
+  let message: Protobuf.Type | undefined = type;
+  const camel: string[] = [];
+  for (const segment of segments) {
+    if (message === undefined) throw invalidMaskPath(path, `: ${camel.join('.')} has no sub-fields.`);
+    const field = fieldOf(message, segment);
+    if (field === undefined) {
+      if (isSdkOnly(message, segment) && camel.length === segments.length - 1) {
+        camel.push(snakeToCamel(segment));
+        message = undefined;
+        continue;
       }
-      camel.push(field.name);
-      field.resolve();
-      const resolved = field.resolvedType;
-      message =
-        !field.repeated && !field.map && resolved !== null && 'fields' in resolved && !resolved.fullName.startsWith('.google.protobuf.')
-          ? (resolved as Protobuf.Type)
-          : undefined;
+      throw invalidMaskPath(path, `: ${message.name} has no field ${quotedName(segment)}.`);
     }
-    const joined = camel.join('.');
-    if (outputOnly.has(joined)) throw invalidArgument(`Invalid update_mask path ${quotedName(path)}: the field is output only.`);
-    return joined;
-  });
+    camel.push(field.name);
+    field.resolve();
+    const resolved = field.resolvedType;
+    message =
+      !field.repeated && !field.map && resolved !== null && 'fields' in resolved && !resolved.fullName.startsWith('.google.protobuf.')
+        ? (resolved as Protobuf.Type)
+        : undefined;
+  }
+  const joined = camel.join('.');
+  if (outputOnly.has(joined)) throw invalidMaskPath(path, ': the field is output only.');
+  return joined;
 }
 
 /** Not data an update carries: the resource's identity and output-only times, and `etag`, a precondition. */
@@ -60,7 +62,7 @@ const notImplied = new Set(['name', 'createTime', 'updateTime', 'etag']);
  * list counting as set when it is not empty (proto3 has no presence for them, and Google's REST
  * fallback writes unset maps as `{}`), a message when it is there at all.
  */
-export function impliedMask(body: Record<string, unknown>, type: Protobuf.Type): string[] {
+function impliedMask(body: Record<string, unknown>, type: Protobuf.Type): string[] {
   return Object.entries(body).flatMap(([key, value]) => {
     const field = fieldOf(type, key);
     const name = field?.name ?? snakeToCamel(key);

@@ -12,6 +12,7 @@
 import { numericId, type Operations, typeUrl } from '../google-api/operations.js';
 import { pageOf, pageSizeOf } from '../google-api/paging.js';
 import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
+import { updateMaskOf } from '../google-api/update-mask.js';
 import {
   checkChosenId,
   expiryAfter,
@@ -31,7 +32,7 @@ import { distanceFrom, factsOf } from './extraction.js';
 import { compare, parseFilter } from './filters.js';
 import { checkMetadataCopies, metadataMatches, optionalMetadata, parseFilterGroups } from './metadata-filters.js';
 import type { ServiceCall, Sessions } from './sessions.js';
-import { maskedExpiry, maskedFields, updateMaskOf } from './update-mask.js';
+import { maskedExpiry, maskedFields } from './update-mask.js';
 
 interface StoredMemory {
   readonly name: string;

@@ -11,6 +11,7 @@
 import { numericId, type Operations, typeUrl } from '../google-api/operations.js';
 import { pageOf, pageSizeOf } from '../google-api/paging.js';
 import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
+import { updateMaskOf } from '../google-api/update-mask.js';
 import { maxEventBytesPerSession, maxEventsPerSession } from '../limits.js';
 import {
   checkChosenId,
@@ -28,7 +29,7 @@ import {
   withoutEmpty,
 } from '../proto/fields.js';
 import { compare, parseFilter } from './filters.js';
-import { maskedExpiry, maskedFields, updateMaskOf } from './update-mask.js';
+import { maskedExpiry, maskedFields } from './update-mask.js';
 
 /** One request, as the router hands it over. */
 export interface ServiceCall {

@@ -6,14 +6,16 @@
 
 import type { PublicEndpoint, ResolvedCall } from '../calls/envelope.js';
 import type { StreamSink } from '../containers/forward.js';
+import { NdjsonLines } from '../containers/ndjson-lines.js';
 import type { EmulatorCore } from '../core/core.js';
 import { containerFailure } from '../google-api/status.js';
 import type { ApiVersion, LoadedProtos, MethodDefinition } from '../proto/protos.js';
 import { grpcError } from '../proto/status-codes.js';
 import { jsonToValue, type ProtoStruct, structToJson } from '../proto/struct-json.js';
 import { authorization, checkDecoded, checkName, type FaceContext, failureAnswer, logLine, type QueryCore, stoppedLog, traceOf } from './grpc-call.js';
-import { NdjsonLines } from './ndjson-lines.js';
 import type { ServerCall } from './wire/server.js';
+
+const lineEnd = Buffer.from('\n');
 
 /** The query request of both RPCs, as protobufjs decodes it (proto/protos.ts). */
 export interface QueryRequest {
@@ -123,14 +125,17 @@ export async function streamQuery(context: FaceContext, version: ApiVersion, met
  */
 function httpBodySink(call: ServerCall<QueryRequest>, method: MethodDefinition, protos: LoadedProtos): StreamSink {
   const lines = new NdjsonLines();
-  const send = (data: Buffer): boolean => call.write(method.encodeResponse({ contentType: 'application/json', data }));
+  // Each line as the container wrote it, with a single `\n`.
+  const send = (line: Buffer): boolean => call.write(method.encodeResponse({ contentType: 'application/json', data: Buffer.concat([line, lineEnd]) }));
   return {
     open() {
       // The headers are out already (see streamQuery); the first HttpBody follows with the first line.
     },
     write(chunk) {
       let keepUp = true;
-      for (const line of lines.push(chunk)) keepUp = send(line) && keepUp;
+      lines.push(chunk, (line) => {
+        keepUp = send(line) && keepUp;
+      });
       return keepUp;
     },
     onceDrained(resume) {

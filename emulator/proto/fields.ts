@@ -6,14 +6,12 @@
  * Map fields (`scope`, `labels`, `sessionState`) keep their keys as sent.
  */
 
+import { snakeToCamel } from '../google-api/json-name.js';
 import { invalidArgument } from '../google-api/service-error.js';
 import { quotedName } from '../text/quoted-name.js';
 import { checkBodyShape } from './body-shape.js';
 
 export type JsonObject = Record<string, unknown>;
-
-/** A proto field name (`user_id`) as ProtoJSON's lowerCamel (`userId`); a lowerCamel name is kept. */
-export const snakeToCamel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

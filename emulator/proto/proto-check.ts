@@ -7,12 +7,12 @@
  * own Python SDK sends are not in the published files yet (sdk-only-fields.ts): they are accepted.
  */
 import type * as Protobuf from 'protobufjs';
+import { snakeToCamel } from '../google-api/json-name.js';
 import { invalidArgument } from '../google-api/service-error.js';
 import { quotedName } from '../text/quoted-name.js';
 import { type ApiVersion, loadProtos } from './protos.js';
 import { sdkOnlyFields } from './sdk-only-fields.js';
 
-const snakeToCamel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 /** The proto name, as the parser's messages name fields: `deploymentSpec` → `deployment_spec`. */
 const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 

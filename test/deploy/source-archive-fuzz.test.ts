@@ -15,7 +15,7 @@ import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import { packSource, SourceArchiveError } from '../../cli/src/deploy/source-archive.js';
-import { printableText } from '../../emulator/text/printable-text.js';
+import { printableText } from '../../terminal/printable-text.js';
 
 const root = mkdtempSync(join(tmpdir(), 'agentgen-source-fuzz-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -46,6 +46,7 @@ describe('calls dev does not serve', () => {
       ['POST', `/v1beta1/${resource}/memories`, { scope: { user_id: 'u' }, structuredContent: { a: 1 } }, 'structuredContent'],
       ['GET', '/v1beta1/reasoningEngines/1', undefined, 'express mode'],
       ['DELETE', `/v1beta1/${resource}/operations/123`, undefined, 'operations.delete'],
+      ['POST', `/v1beta1/${resource}/runtimeRevisions/1:cancel`, {}, 'this method of reasoningEngines.runtimeRevisions'],
     ];
     for (const [method, path, body, what] of cases) {
       const answer = await call(method, path, body);

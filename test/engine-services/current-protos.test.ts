@@ -13,10 +13,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryRequestFields } from '../../emulator/engine-services/memories.js';
 import { sessionRequestFields } from '../../emulator/engine-services/sessions.js';
-import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { devWithoutContainer } from '../helpers/dev-without-container.js';
 
 const require = createRequire(import.meta.url);
 const installed = (require('aiplatform-v7/package.json') as { version: string }).version;
@@ -64,17 +64,11 @@ describe('the current API definitions', () => {
 });
 
 describe('a create with a field new in aiplatform 7.4', () => {
-  let emulator: Emulator;
-  beforeAll(async () => {
-    emulator = await startEmulator({ container: 'http://127.0.0.1:9', manifest: [], port: 0, logger: () => {} });
-  });
-  afterAll(async () => {
-    await emulator?.close();
-  });
+  const dev = devWithoutContainer();
 
   it('accepts spec.buildSpec, and still refuses a field no proto has', async () => {
     const post = (spec: object) =>
-      fetch(`${emulator.url}/v1beta1/projects/p/locations/l/reasoningEngines`, {
+      fetch(`${dev().url}/v1beta1/projects/p/locations/l/reasoningEngines`, {
         method: 'POST',
         headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
         body: JSON.stringify({ displayName: 'built', spec: { classMethods: [{ name: 'query', api_mode: '' }], ...spec } }),

@@ -6,22 +6,15 @@
  * updated", google/cloud/aiplatform/v1beta1/session_service.proto) and, where the proto says
  * nothing (UpdateMemoryRequest), AIP-134's implied mask of the fields the body sets.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { devJsonCall, type JsonAnswer } from '../helpers/dev-json-call.js';
+import { devWithoutContainer } from '../helpers/dev-without-container.js';
 
 const resource = 'projects/p1/locations/us-central1/reasoningEngines/3';
 const base = `/v1beta1/${resource}`;
-let emulator: Emulator;
+const dev = devWithoutContainer({ resource });
 
-beforeAll(async () => {
-  emulator = await startEmulator({ container: 'http://127.0.0.1:9', manifest: [], port: 0, resource, logger: () => {} });
-});
-afterAll(async () => {
-  await emulator?.close();
-});
-
-const call = (method: string, path: string, body?: unknown): Promise<JsonAnswer> => devJsonCall(emulator.url, method, path, body);
+const call = (method: string, path: string, body?: unknown): Promise<JsonAnswer> => devJsonCall(dev().url, method, path, body);
 
 async function ok(method: string, path: string, body?: unknown): Promise<Record<string, any>> {
   const answer = await call(method, path, body);

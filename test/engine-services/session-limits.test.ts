@@ -6,22 +6,15 @@
  * it was), and a page ends before 32 MiB of JSON (`nextPageToken` goes on): every event of a full
  * session is read back, page by page.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { devWithoutContainer } from '../helpers/dev-without-container.js';
 
 const resource = 'projects/p1/locations/europe-west4/reasoningEngines/7';
 const base = `/v1beta1/${resource}`;
-let emulator: Emulator;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ container: 'http://127.0.0.1:9', manifest: [], port: 0, resource, logger: () => {} });
-});
-afterAll(async () => {
-  await emulator?.close();
-});
+const dev = devWithoutContainer({ resource });
 
 async function call(method: string, path: string, body?: string): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${emulator.url}${path}`, {
+  const response = await fetch(`${dev().url}${path}`, {
     method,
     headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body }),

@@ -6,9 +6,9 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, un
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { main } from '../../cli/src/main.js';
 import { loadModel } from '../../generator/pipeline.js';
 import { outputRecordPath, recordedOutput, treeDigest } from '../../generator/write/output-record.js';
+import { type CliRun, runCli } from '../helpers/run-cli.js';
 
 let dir: string;
 beforeEach(() => {
@@ -17,12 +17,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, { cwd: dir, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  return { code, stdout, stderr };
-}
+const run = (...argv: string[]): Promise<CliRun> => runCli(dir, argv);
 
 const out = () => join(dir, 'out');
 const model = () => loadModel(undefined, dir, { defaultImportExtension: 'js' });

@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { main } from '../../cli/src/main.js';
 import { agentAppSurfaces } from '../../contract/index.js';
+import { type CliRun, runCli } from '../helpers/run-cli.js';
 import { root } from './golden-cases.js';
 
 let dir: string;
@@ -16,12 +16,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, { cwd: dir, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  return { code, stdout, stderr };
-}
+const run = (...argv: string[]): Promise<CliRun> => runCli(dir, argv);
 
 const usage = (message: string) => `agentgen: ${message}\nRun \`agentgen --help\` for usage.\n`;
 

@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { main } from '../../cli/src/main.js';
 import { generatorVersion } from '../../generator/version.js';
+import { type CliRun, runCli } from '../helpers/run-cli.js';
 import { root } from './golden-cases.js';
 
 let dir: string;
@@ -14,12 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, { cwd: dir, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  return { code, stdout, stderr };
-}
+const run = (...argv: string[]): Promise<CliRun> => runCli(dir, argv);
 
 const spec = (extra = '') => `agentgen: 1\nname: t\nsurface: agent-app\ninclude: [async_create_session, async_stream_query]\n${extra}`;
 

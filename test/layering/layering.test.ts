@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { root } from '../generator/golden-cases.js';
 import { emulatorPlaceOf, placeOf, violation } from './layers.js';
 
-const folders = ['runtime/src', 'agent-app/src', 'contract', 'generator', 'emulator', 'conformance', 'cli/src'];
+const folders = ['runtime/src', 'agent-app/src', 'contract', 'terminal', 'generator', 'emulator', 'conformance', 'cli/src'];
 
 function sources(folder: string): string[] {
   return readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
@@ -56,7 +56,34 @@ describe('the import graph', () => {
   it('has no import cycle', () => {
     expect(cycles(edges)).toEqual([]);
   });
+
+  it('loads nothing of the emulator for the verbs that only print file names (terminal/ holds the escaping they share with dev)', () => {
+    // Every import counts, dynamic ones too: what a verb may load, not only what it loads at start.
+    for (const verb of ['deploy', 'register', 'breaking', 'manifest']) {
+      const reached = reachable(`cli/src/${verb}-command.ts`, edges);
+      expect(reached.size, verb).toBeGreaterThan(5);
+      expect(
+        [...reached].filter((file) => file.startsWith('emulator/')),
+        verb,
+      ).toEqual([]);
+    }
+    expect(reachable('cli/src/deploy-command.ts', edges)).toContain('terminal/printable-text.ts');
+  });
 });
+
+/** Every file `start` imports, directly or through others. */
+function reachable(start: string, graph: readonly { file: string; target: string }[]): Set<string> {
+  const seen = new Set<string>([start]);
+  const queue = [start];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    for (const { target } of graph.filter((edge) => edge.file === file)) {
+      if (seen.has(target)) continue;
+      seen.add(target);
+      queue.push(target);
+    }
+  }
+  return seen;
+}
 
 /** Each import cycle of the graph, once, as the files around it (a depth-first walk that keeps its path). */
 function cycles(graph: readonly { file: string; target: string }[]): string[][] {
@@ -109,7 +136,9 @@ describe('the rules', () => {
     ['emulator/emulator.ts', 'conformance/run.ts'],
     ['emulator/emulator.ts', 'cli/src/dev-command.ts'],
     ['cli/src/dev-command.ts', 'emulator/emulator.ts'],
-    ['cli/src/deploy-command.ts', 'emulator/text/printable-text.ts'],
+    ['cli/src/deploy-command.ts', 'emulator/text/quoted-name.ts'],
+    ['terminal/printable-text.ts', 'emulator/text/quoted-name.ts'],
+    ['terminal/printable-text.ts', 'contract/index.ts'],
     ['emulator/control-plane/http.ts', 'emulator/grpc/grpc-face.ts'],
     ['emulator/proto/protos.ts', 'emulator/grpc/wire/server.ts'],
     ['emulator/engine-services/serve.ts', 'emulator/rest/rest-face.ts'],
@@ -143,6 +172,8 @@ describe('the rules', () => {
     ['cli/src/main.ts', 'generator/index.ts'],
     ['cli/src/conformance-command.ts', 'conformance/index.ts'],
     ['cli/src/deploy/deploy.ts', 'contract/reasoning-engine.ts'],
+    ['cli/src/deploy/source-archive.ts', 'terminal/printable-text.ts'],
+    ['emulator/options.ts', 'terminal/printable-text.ts'],
     ['generator/index.ts', 'generator/pipeline.ts'],
     ['generator/index.ts', 'generator/deploy/terraform.ts'],
     ['generator/deploy/create-request.ts', 'generator/resolve/manifest.ts'],

@@ -19,7 +19,7 @@
  */
 
 import { RE2JS } from 're2js';
-import { printableText } from '../../../emulator/index.js';
+import { printableText } from '../../../terminal/printable-text.js';
 
 export interface DockerIgnore {
   /** Whether `path` ('/'-separated, relative, no leading './') is left out of the context. */

@@ -7,7 +7,7 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore from 'ignore';
-import { printableText } from '../../../emulator/index.js';
+import { printableText } from '../../../terminal/printable-text.js';
 import { DockerIgnorePatternError, dockerIgnore, readDockerIgnore } from './source-archive-dockerignore.js';
 import { SourceArchiveError } from './source-archive-error.js';
 

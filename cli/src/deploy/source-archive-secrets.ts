@@ -6,7 +6,7 @@
  * named `notes.txt` is refused there. A secret belongs in Secret Manager (`deploy.secret_env`),
  * not in the build context the platform keeps.
  */
-import { printableText } from '../../../emulator/index.js';
+import { printableText } from '../../../terminal/printable-text.js';
 import { backupOriginals } from './source-archive-backup-names.js';
 
 /** Entry names skipped wherever they are, folder or file (`.git` is a file in a worktree or submodule). */

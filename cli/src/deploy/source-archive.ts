@@ -18,7 +18,7 @@ import { lstat, readdir, readFile, readlink, realpath } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sourceArchiveLimits } from '../../../contract/source-archive-limits.js';
-import { printableBytes, printableText } from '../../../emulator/index.js';
+import { printableBytes, printableText } from '../../../terminal/printable-text.js';
 import { SourceArchiveError } from './source-archive-error.js';
 import { type IgnoreRules, loadIgnoreRules } from './source-archive-ignore-file.js';
 import { secretInContent } from './source-archive-secret-content.js';

@@ -5,7 +5,7 @@
  * a terminal obeys escapes in it. Never a file's contents.
  */
 
-import { printableText } from '../../../emulator/index.js';
+import { printableText } from '../../../terminal/printable-text.js';
 import type { LeftOut, SourceArchive } from './source-archive.js';
 
 function described(entry: LeftOut): string {

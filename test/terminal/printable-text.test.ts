@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { printableBytes, printableLine, printableText } from '../../emulator/text/printable-text.js';
+import { printableBytes, printableLine, printableText } from '../../terminal/printable-text.js';
 
 const raw = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
 

@@ -2,7 +2,8 @@
  * Text as the CLI and agentgen dev print it: a project's file names (deploy) and the names callers
  * put in dev's requests (projects, engines, sessions) are whatever someone chose, and a terminal
  * obeys escape sequences in what it is given (one name cleared the screen and drew a fake "0 files"
- * line). It lives with the emulator because the CLI may import the emulator and not the reverse.
+ * line). It sits in `terminal/`, which imports nothing of the repository, so that both may import
+ * it and a deploy does not load the emulator for it (test/layering/layers.ts).
  * Every character that could act on the terminal or hide what follows is shown as an escape instead: C0 and C1 controls and DEL (ESC, CR, BEL, ...), the bidirectional controls
  * that reorder text (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C), the line and paragraph
  * separators, and lone surrogates. In a file name a backslash is doubled, so an escape shown is
