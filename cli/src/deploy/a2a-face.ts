@@ -13,7 +13,8 @@
  * The resource's name is known only once it exists, so a create is followed by an update that
  * sets both, as google/agents-cli deploys an A2A agent (create, then update with `APP_URL`).
  */
-import { type A2AFace, agentCardJson, passthroughBase } from '@agentgen/runtime/server';
+import { type A2AFace, agentCardJson } from '@agentgen/runtime/a2a';
+import { passthroughBase } from '@agentgen/runtime/server';
 import type { EnvVar, ReasoningEngineBody } from '../../../contract/reasoning-engine.js';
 
 const appUrlVariable = 'APP_URL';
