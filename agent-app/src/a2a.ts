@@ -22,7 +22,10 @@
  * back from the turn's progress and sent in that last status, each call marked
  * `adk_is_long_running`. The caller answers with a message in the same task whose data part is
  * the function response (`adk_type: function_response`, with the call's `id` and `name`), and
- * the runner resumes the turn from it, as ADK's part converter reads that part.
+ * the runner resumes the turn from it, as ADK's part converter reads that part. A message that
+ * continues the task without answering every call it waits on is not run: the task waits again,
+ * with the calls and a text that says what is missing (adk-python `handle_user_input`, adk-js
+ * `getUnansweredRequestEvent`).
  */
 import { createHash } from 'node:crypto';
 import type { A2APart, A2ATurn, A2ATurnUpdate } from '@agentgen/runtime/server';
@@ -134,7 +137,38 @@ function textParts(parts: readonly WirePart[]): A2APart[] {
     .map((part) => ({ kind: 'text', text: part.text as string }));
 }
 
+/** The long-running calls `turn` continues a task for and does not answer, as the status that waits for them again. */
+function unanswered(turn: A2ATurn): A2ATurnUpdate | undefined {
+  const calls = (turn.awaiting?.parts ?? []).filter(
+    (part): part is A2APart & { kind: 'data' } =>
+      part.kind === 'data' &&
+      part.metadata?.[adkTypeKey] === 'function_call' &&
+      part.metadata[adkLongRunningKey] === true &&
+      typeof part.data['id'] === 'string',
+  );
+  const answered = new Set(
+    turn.message.parts.flatMap((part) => (part.kind === 'data' && part.metadata?.[adkTypeKey] === 'function_response' ? [part.data['id']] : [])),
+  );
+  const missing = calls.filter((call) => !answered.has(call.data['id']));
+  if (missing.length === 0) return undefined;
+  const ids = missing.map((call) => String(call.data['id'])).join(', ');
+  return {
+    type: 'status',
+    state: missing.some((call) => call.data['name'] === requestCredentialCall) ? 'auth-required' : 'input-required',
+    parts: [
+      ...missing,
+      { kind: 'text', text: `No function response for the call ${ids}: answer it with a data part (adk_type function_response) carrying its id and name.` },
+    ],
+  };
+}
+
 export async function startA2ATurn(core: AppCore, turn: A2ATurn): Promise<AsyncIterable<A2ATurnUpdate>> {
+  const waitAgain = unanswered(turn);
+  if (waitAgain !== undefined) {
+    return (async function* stillWaiting(): AsyncGenerator<A2ATurnUpdate, void, undefined> {
+      yield waitAgain;
+    })();
+  }
   const events = await startStreamQuery(
     core,
     {

@@ -5,9 +5,10 @@
  * `scanForInputRequiredEvents`): a turn whose agent called a `LongRunningFunctionTool` ends
  * `input-required`, its last status carrying the call (marked `adk_is_long_running`) and the tool's
  * first answer; the caller answers in the same task with a data part `adk_type: function_response`,
- * and the runner resumes from it. A real ADK runner with a deterministic model of the test's own,
- * the generated server of the weather example (its A2A face) on loopback, and the official A2A SDK
- * client (the 0.3 line ADK pins).
+ * and the runner resumes from it; a message that does not answer the call leaves the task waiting
+ * (adk-python `handle_user_input`, adk-js `getUnansweredRequestEvent`). A real ADK runner with a
+ * deterministic model of the test's own, the generated server of the weather example (its A2A
+ * face) on loopback, and the official A2A SDK client (the 0.3 line ADK pins).
  */
 import { randomUUID } from 'node:crypto';
 import type { AgentCard, Message, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk';
@@ -100,6 +101,20 @@ describe('a long-running tool over A2A', () => {
     expect((await client.getTask({ id: task.id })).status.state).toBe('input-required');
 
     const call = (waiting[0] as { data: Record<string, unknown> }).data;
+    // A message without the function response is not run: the task waits again, saying what is missing.
+    const nudge = (await client.sendMessage({
+      message: userMessage([{ kind: 'text', text: 'any news?' }], { taskId: task.id, contextId: task.contextId }),
+    })) as Task;
+    expect(nudge.status).toMatchObject({
+      state: 'input-required',
+      message: {
+        parts: [
+          { kind: 'data', data: { id: call['id'], name: 'ask_approval' } },
+          { kind: 'text', text: expect.stringContaining(String(call['id'])) },
+        ],
+      },
+    });
+    expect(JSON.stringify(nudge.artifacts ?? [])).not.toContain('You said');
     expect(call['id']).toEqual(expect.any(String));
     const answer = userMessage(
       [

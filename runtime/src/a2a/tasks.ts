@@ -163,6 +163,8 @@ export class TaskRegistry {
     const record = this.#start(message);
     const { task } = record;
     const turn = record.turn as Turn;
+    // A message that continues a waiting task: the status it waited with is still the task's.
+    const awaiting = message.taskId === undefined ? undefined : task.status.message;
     const { controller } = turn;
     const onGone = (): void => controller.abort(gone.reason);
     gone.addEventListener('abort', onGone, { once: true });
@@ -180,6 +182,7 @@ export class TaskRegistry {
             message: { ...message, taskId: task.id, contextId: task.contextId },
             taskId: task.id,
             contextId: task.contextId,
+            ...(awaiting === undefined ? {} : { awaiting }),
             signal: controller.signal,
           }),
         );
