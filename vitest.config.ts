@@ -13,6 +13,7 @@ const bundledRuntime = (file: string): string => fileURLToPath(new URL(`./test/f
 const bundledRuntimeAliases = [
   { find: /^@agentgen\/runtime$/, replacement: bundledRuntime('index.ts') },
   { find: /^@agentgen\/runtime\/server$/, replacement: bundledRuntime('server/index.ts') },
+  { find: /^@agentgen\/runtime\/a2a$/, replacement: bundledRuntime('a2a/index.ts') },
   { find: /^@agentgen\/runtime\/client$/, replacement: bundledRuntime('client/index.ts') },
   { find: /^@agentgen\/runtime\/codegenv1\/server$/, replacement: bundledRuntime('codegenv1/server.ts') },
   { find: /^@agentgen\/runtime\/codegenv1\/client$/, replacement: bundledRuntime('codegenv1/client.ts') },

@@ -4,7 +4,7 @@
  * base64), the fields agentgen writes. One set of shapes for the create request the generator
  * renders (generator/deploy/), the body `agentgen deploy` sends and compares
  * (cli/src/deploy/), and the resource the dev emulator keeps. `containerSpec.port`,
- * `deploymentSpec.keepAliveProbe`, `agentServerMode` and `agentGatewayConfig` are the
+ * `deploymentSpec.keepAliveProbe`, `agentServerMode`, `agentGatewayConfig` and `spec.agentCard` are the
  * reference's (python-aiplatform `agentplatform/_genai/types/common.py` @91cc8ce), not yet in the
  * protos `@google-cloud/aiplatform` publishes.
  */
@@ -56,6 +56,12 @@ export interface ReasoningEngineBody {
   readonly encryptionSpec?: { readonly kmsKeyName: string };
   readonly spec: {
     readonly agentFramework: string;
+    /**
+     * The A2A agent card, a JSON object: the Python SDK's `ReasoningEngineSpec.agent_card`
+     * (python-aiplatform @91cc8ce), not yet in the published protos. Set by an update once the
+     * engine's name, which the card's URL holds, is known.
+     */
+    readonly agentCard?: Readonly<Record<string, unknown>>;
     readonly classMethods: readonly Readonly<Record<string, unknown>>[];
     readonly containerSpec?: { readonly imageUri?: string; readonly port?: number };
     readonly sourceCodeSpec?: SourceCodeSpec;

@@ -13,6 +13,19 @@
  * `adk_type: function_call | function_response`; the agent's text as artifact chunks (a partial
  * event appends to the turn's artifact, and the complete event that follows replaces it rather
  * than repeating it); a model error as `failed`. The runtime ends the task `completed` after.
+ *
+ * A long-running tool (`LongRunningFunctionTool`: its call's id is in the event's
+ * `long_running_tool_ids`) ends the turn `input-required` (`auth-required` for ADK's
+ * `adk_request_credential`), as ADK's own executors do (adk-python
+ * `a2a/converters/long_running_functions.py` with `a2a_agent_executor_impl.py`, adk-js
+ * `a2a/event_processor_utils.js`): the call, and the tool's first answer if it gave one, are held
+ * back from the turn's progress and sent in that last status, each call marked
+ * `adk_is_long_running`. The caller answers with a message in the same task whose data part is
+ * the function response (`adk_type: function_response`, with the call's `id` and `name`), and
+ * the runner resumes the turn from it, as ADK's part converter reads that part. A message that
+ * continues the task without answering every call it waits on is not run: the task waits again,
+ * with the calls and a text that says what is missing (adk-python `handle_user_input`, adk-js
+ * `getUnansweredRequestEvent`).
  */
 import { createHash } from 'node:crypto';
 import type { A2APart, A2ATurn, A2ATurnUpdate } from '@agentgen/runtime/server';
@@ -37,9 +50,14 @@ function wirePart(part: A2APart): Record<string, unknown> {
   switch (part.kind) {
     case 'text':
       return { text: part.text };
-    case 'data':
-      // As ADK's A2A converter reads a data part that is no function call: its JSON, as text.
+    case 'data': {
+      // A function call or response (how a caller answers a long-running tool) as ADK's A2A part
+      // converter reads it, by its `adk_type`; any other data part as its JSON, as text.
+      const type = part.metadata?.[adkTypeKey];
+      if (type === 'function_response') return { function_response: part.data };
+      if (type === 'function_call') return { function_call: part.data };
       return { text: JSON.stringify(part.data) };
+    }
     case 'file':
       return part.file.bytes !== undefined
         ? { inline_data: { data: part.file.bytes, mime_type: part.file.mimeType ?? 'application/octet-stream' } }
@@ -49,16 +67,68 @@ function wirePart(part: A2APart): Record<string, unknown> {
 
 type WirePart = NonNullable<NonNullable<WireEvent['content']>['parts']>[number];
 
-function toolParts(parts: readonly WirePart[]): A2APart[] {
-  const out: A2APart[] = [];
-  for (const part of parts) {
-    if (part.function_call !== undefined)
-      out.push({ kind: 'data', data: part.function_call as Record<string, unknown>, metadata: { adk_type: 'function_call' } });
-    if (part.function_response !== undefined) {
-      out.push({ kind: 'data', data: part.function_response as Record<string, unknown>, metadata: { adk_type: 'function_response' } });
-    }
+/** ADK's metadata keys on an A2A data part (adk-python `part_converter.py`, with the `adk_` prefix). */
+const adkTypeKey = 'adk_type';
+const adkLongRunningKey = 'adk_is_long_running';
+/** The framework's call that asks the caller for credentials: the task waits in `auth-required`. */
+const requestCredentialCall = 'adk_request_credential';
+
+function toolPart(part: WirePart): A2APart | undefined {
+  if (part.function_call !== undefined) {
+    return { kind: 'data', data: part.function_call as Record<string, unknown>, metadata: { [adkTypeKey]: 'function_call' } };
   }
-  return out;
+  if (part.function_response !== undefined) {
+    return { kind: 'data', data: part.function_response as Record<string, unknown>, metadata: { [adkTypeKey]: 'function_response' } };
+  }
+  return undefined;
+}
+
+/**
+ * The long-running calls of a turn and the tool's first answers to them, in order, each once: what
+ * the turn's last status carries. Complete events only, as ADK's executors collect them.
+ */
+class LongRunningCalls {
+  readonly parts: A2APart[] = [];
+  readonly #ids = new Set<string>();
+  #credential = false;
+
+  /** Takes what belongs to a long-running call out of `event`'s parts, and gives back the rest. */
+  take(event: WireEvent, parts: readonly WirePart[]): WirePart[] {
+    const ids: unknown = event.long_running_tool_ids;
+    const longRunning = new Set(Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : []);
+    const kept: WirePart[] = [];
+    for (const part of parts) {
+      const call = part.function_call as { id?: unknown; name?: unknown } | undefined;
+      const response = part.function_response as { id?: unknown } | undefined;
+      const callId = typeof call?.id === 'string' && longRunning.has(call.id) ? call.id : undefined;
+      const responseId = typeof response?.id === 'string' && this.#ids.has(response.id) ? response.id : undefined;
+      if (callId === undefined && responseId === undefined) {
+        kept.push(part);
+        continue;
+      }
+      if (event.partial === true) continue;
+      const a2a = toolPart(part) as A2APart & { kind: 'data' };
+      if (callId !== undefined) {
+        if (this.#ids.has(callId)) continue;
+        this.#ids.add(callId);
+        if (call?.name === requestCredentialCall) this.#credential = true;
+        this.parts.push({ ...a2a, metadata: { ...a2a.metadata, [adkLongRunningKey]: true } });
+      } else {
+        this.parts.push(a2a);
+      }
+    }
+    return kept;
+  }
+
+  /** The status that ends a turn with calls waiting for the caller, if it has any. */
+  status(): A2ATurnUpdate | undefined {
+    if (this.#ids.size === 0) return undefined;
+    return { type: 'status', state: this.#credential ? 'auth-required' : 'input-required', parts: this.parts };
+  }
+}
+
+function toolParts(parts: readonly WirePart[]): A2APart[] {
+  return parts.map(toolPart).filter((part) => part !== undefined);
 }
 
 function textParts(parts: readonly WirePart[]): A2APart[] {
@@ -67,7 +137,38 @@ function textParts(parts: readonly WirePart[]): A2APart[] {
     .map((part) => ({ kind: 'text', text: part.text as string }));
 }
 
+/** The long-running calls `turn` continues a task for and does not answer, as the status that waits for them again. */
+function unanswered(turn: A2ATurn): A2ATurnUpdate | undefined {
+  const calls = (turn.awaiting?.parts ?? []).filter(
+    (part): part is A2APart & { kind: 'data' } =>
+      part.kind === 'data' &&
+      part.metadata?.[adkTypeKey] === 'function_call' &&
+      part.metadata[adkLongRunningKey] === true &&
+      typeof part.data['id'] === 'string',
+  );
+  const answered = new Set(
+    turn.message.parts.flatMap((part) => (part.kind === 'data' && part.metadata?.[adkTypeKey] === 'function_response' ? [part.data['id']] : [])),
+  );
+  const missing = calls.filter((call) => !answered.has(call.data['id']));
+  if (missing.length === 0) return undefined;
+  const ids = missing.map((call) => String(call.data['id'])).join(', ');
+  return {
+    type: 'status',
+    state: missing.some((call) => call.data['name'] === requestCredentialCall) ? 'auth-required' : 'input-required',
+    parts: [
+      ...missing,
+      { kind: 'text', text: `No function response for the call ${ids}: answer it with a data part (adk_type function_response) carrying its id and name.` },
+    ],
+  };
+}
+
 export async function startA2ATurn(core: AppCore, turn: A2ATurn): Promise<AsyncIterable<A2ATurnUpdate>> {
+  const waitAgain = unanswered(turn);
+  if (waitAgain !== undefined) {
+    return (async function* stillWaiting(): AsyncGenerator<A2ATurnUpdate, void, undefined> {
+      yield waitAgain;
+    })();
+  }
   const events = await startStreamQuery(
     core,
     {
@@ -82,12 +183,13 @@ export async function startA2ATurn(core: AppCore, turn: A2ATurn): Promise<AsyncI
     /** The artifact a run of partial events is writing, until its complete event replaces it. */
     let open: string | undefined;
     let answers = 0;
+    const waiting = new LongRunningCalls();
     for await (const event of events) {
       if (event.error_code !== undefined || event.error_message !== undefined) {
         yield { type: 'status', state: 'failed', parts: [{ kind: 'text', text: 'The model could not answer this turn.' }] };
         return;
       }
-      const parts = event.content?.parts ?? [];
+      const parts = waiting.take(event, event.content?.parts ?? []);
       const tools = toolParts(parts);
       if (tools.length > 0) yield { type: 'status', state: 'working', parts: tools };
       const text = textParts(parts);
@@ -101,5 +203,7 @@ export async function startA2ATurn(core: AppCore, turn: A2ATurn): Promise<AsyncI
         open = undefined;
       }
     }
+    const end = waiting.status();
+    if (end !== undefined) yield end;
   })();
 }

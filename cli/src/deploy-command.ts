@@ -102,7 +102,7 @@ async function runDeployCommand(args: Args, io: Io, env: NodeJS.ProcessEnv, reda
   if (source !== undefined) io.stderr(deploySecretsNote(source));
   const client = new ReasoningEnginesClient({ endpoint, token: tokenSource(args['access-token-env'], env, redactor) });
   return reportApiErrors(io, async () => {
-    const a2a = model.a2a === undefined ? {} : { a2aEndpoint: endpoint };
+    const a2a = model.a2a === undefined ? {} : { a2a: { endpoint, face: model.a2a } };
     const outcome = await runDeploy({ client, body, deploy, allowBreaking: args['allow-breaking'], traffic, confirm: confirmPlan, wait, ...a2a });
     return reportDeploy(outcome, io, endpoint, body);
   });

@@ -8,7 +8,8 @@
  * manage A2A agents" and the v1alpha REST reference of `projects.locations.collections.engines.assistants.agents`.
  */
 import { resolve as resolvePath } from 'node:path';
-import { agentCardJson, passthroughBase } from '@agentgen/runtime/server';
+import { agentCardJson } from '@agentgen/runtime/a2a';
+import { passthroughBase } from '@agentgen/runtime/server';
 import { tokenSource } from './deploy/access-token.js';
 import { resourceName } from './deploy/deploy.js';
 import { loadDeployTarget } from './deploy-target.js';

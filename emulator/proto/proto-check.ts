@@ -11,7 +11,7 @@ import { snakeToCamel } from '../google-api/json-name.js';
 import { invalidArgument } from '../google-api/service-error.js';
 import { quotedName } from '../text/quoted-name.js';
 import { type ApiVersion, loadProtos } from './protos.js';
-import { sdkOnlyFields } from './sdk-only-fields.js';
+import { type SdkOnlyField, sdkOnlyFields } from './sdk-only-fields.js';
 
 /** The proto name, as the parser's messages name fields: `deploymentSpec` → `deployment_spec`. */
 const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -40,10 +40,15 @@ export function fieldOf(type: Protobuf.Type, key: string): Protobuf.Field | unde
   return Object.hasOwn(type.fields, key) ? type.fields[key] : undefined;
 }
 
-/** Whether `key` is one of the SDK-only fields of `type` (see sdkOnlyFields). */
-export function isSdkOnly(type: Protobuf.Type, key: string): boolean {
+/** The SDK-only field of `type` that `key` names (see sdkOnlyFields), or undefined. */
+function sdkOnlyField(type: Protobuf.Type, key: string): SdkOnlyField | undefined {
   const [message, field] = [shortName(type), snakeToCamel(key)];
-  return sdkOnlyFields.some((entry) => entry.message === message && entry.field === field);
+  return sdkOnlyFields.find((entry) => entry.message === message && entry.field === field);
+}
+
+/** Whether `key` is one of the SDK-only fields of `type`. */
+export function isSdkOnly(type: Protobuf.Type, key: string): boolean {
+  return sdkOnlyField(type, key) !== undefined;
 }
 
 const integer = (v: unknown): boolean => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && /^-?\d+$/.test(v));
@@ -74,8 +79,13 @@ export function checkMessage(type: Protobuf.Type, json: unknown, where: string):
   for (const [key, value] of Object.entries(json)) {
     const field = fieldOf(type, key);
     if (field === undefined) {
-      if (!isSdkOnly(type, key)) {
+      const sdkOnly = sdkOnlyField(type, key);
+      if (sdkOnly === undefined) {
         throw invalidArgument(`Invalid JSON payload received. Unknown name ${quotedName(key)} at '${where}': Cannot find field.`);
+      }
+      // A JSON object (the SDK's dict, a Struct once in the protos) is checked as a Struct is.
+      if (sdkOnly.shape === 'struct' && value !== null && !isObject(value)) {
+        throw invalidArgument(`Invalid value at '${where}.${snake(sdkOnly.field)}' (type.googleapis.com/google.protobuf.Struct): expected a JSON object.`);
       }
       if (value !== null) message[snakeToCamel(key)] = value;
       continue;

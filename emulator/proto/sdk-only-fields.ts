@@ -7,8 +7,8 @@
  * the table shrinks when Google publishes them.
  */
 
-/** A field's type: a scalar, an enum's names, or a message's fields. */
-export type Shape = 'string' | 'int32' | { readonly enum: readonly string[] } | { readonly fields: Readonly<Record<string, Shape>> };
+/** A field's type: a scalar, any JSON object (`struct`: the SDK's `dict[str, Any]`), an enum's names, or a message's fields. */
+export type Shape = 'string' | 'int32' | 'struct' | { readonly enum: readonly string[] } | { readonly fields: Readonly<Record<string, Shape>> };
 
 export interface SdkOnlyField {
   /** The message's name within `google.cloud.aiplatform.{version}`, e.g. `ReasoningEngineSpec.DeploymentSpec`. */
@@ -40,6 +40,12 @@ export const sdkOnlyFields: readonly SdkOnlyField[] = [
     field: 'agentServerMode',
     shape: { enum: ['AGENT_SERVER_MODE_UNSPECIFIED', 'STABLE', 'EXPERIMENTAL'] },
     source: `${pythonTypes}: AgentServerMode`,
+  },
+  {
+    message: 'ReasoningEngineSpec',
+    field: 'agentCard',
+    shape: 'struct',
+    source: `${pythonTypes}: ReasoningEngineSpec.agent_card (agent_engines.py sets it, update mask spec.agent_card)`,
   },
   { message: 'ReasoningEngineSpec.ContainerSpec', field: 'port', shape: 'int32', source: `${pythonTypes}: ReasoningEngineSpecContainerSpec.port` },
   {

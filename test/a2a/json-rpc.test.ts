@@ -13,13 +13,21 @@ const face = testFace('/a2a/test');
 
 /** What the turns saw: their signals, to show a cancel or a disconnect reached them. */
 const signals: AbortSignal[] = [];
+/** The tasks the turns ran under, in order. */
+const taskIds: string[] = [];
 let releaseSlow: (() => void) | undefined;
+/** Lets the turns that ignore their signal go on (each waits for this). */
+let releaseStubborn: (() => void) | undefined;
+const stubbornGate = (): Promise<void> => new Promise<void>((resolve) => (releaseStubborn = resolve));
 
 const handlers = {
   async a2aTurn(turn: A2ATurn): Promise<AsyncIterable<A2ATurnUpdate>> {
     signals.push(turn.signal);
+    taskIds.push(turn.taskId);
     const said = turn.message.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
     if (said === 'refuse now') throw new Error('secret-token-1234 in a message');
+    // Ignores its signal before it has even answered with its updates.
+    if (said === 'stubborn start') await stubbornGate();
     return (async function* () {
       if (said === 'fail later') {
         yield { type: 'artifact', parts: [{ kind: 'text', text: 'partly' }] } as const;
@@ -35,6 +43,14 @@ const handlers = {
       }
       if (said === 'ask me') {
         yield { type: 'status', state: 'input-required', parts: [{ kind: 'text', text: 'Which city?' }] } as const;
+        return;
+      }
+      if (said === 'stubborn' || said === 'stubborn start') {
+        // Ignores its signal: works on until the test lets it go, then keeps talking.
+        yield { type: 'status', state: 'working', parts: [{ kind: 'text', text: 'thinking' }] } as const;
+        if (said === 'stubborn') await stubbornGate();
+        yield { type: 'artifact', parts: [{ kind: 'text', text: 'late output' }] } as const;
+        yield { type: 'status', state: 'input-required', parts: [{ kind: 'text', text: 'late question' }] } as const;
         return;
       }
       if (said === 'silent') return;
@@ -257,6 +273,48 @@ describe('streams', () => {
     expect(rest).toContain('"state":"canceled"');
     expect(rest.trimEnd().endsWith('\n\ndata: ' + rest.trimEnd().split('\n\ndata: ').at(-1))).toBe(true);
   });
+
+  it.each(['stubborn', 'stubborn start'])(
+    'end canceled within a bounded wait when the handler ignores its signal (%s), and what it says later is dropped',
+    async (said) => {
+      const response = await fetch(`${url}/a2a/test`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 13, method: 'message/stream', params: message03(said) }),
+      });
+      const reader = response.body!.getReader();
+      const first = new TextDecoder().decode((await reader.read()).value);
+      const taskId = (JSON.parse(first.split('\n\n')[0]!.slice('data: '.length)) as { result: { id: string } }).result.id;
+      const started = performance.now();
+      const canceled = await rpc('tasks/cancel', { id: taskId });
+      // The handler was given its time to stop (A2A 1.0 §3.1.5: the server attempts the cancel), then the task ended without it.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(1900);
+      expect(canceled.body['result']).toMatchObject({ id: taskId, status: { state: 'canceled' } });
+      let text = first;
+      for (let step = await reader.read(); !step.done; step = await reader.read()) text += new TextDecoder().decode(step.value);
+      const states = [...text.matchAll(/"state":"([a-z-]+)"/g)].map((match) => match[1]);
+      expect(states.at(-1)).toBe('canceled');
+      // The handler goes on and talks after its task ended: neither the task nor a later message takes it.
+      releaseStubborn?.();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const after = (await rpc('tasks/get', { id: taskId })).body['result'];
+      expect(after.status.state).toBe('canceled');
+      expect(JSON.stringify(after)).not.toContain('late');
+      expect((await rpc('message/send', message03('more', { taskId }))).body['error'].code).toBe(-32004);
+    },
+    10_000,
+  );
+
+  it('answer a send canceled meanwhile by its canceled task, however long the handler runs on', async () => {
+    const before = taskIds.length;
+    const sent = rpc('message/send', message03('stubborn'));
+    await expect.poll(() => taskIds.length).toBe(before + 1);
+    const taskId = taskIds.at(-1);
+    const canceled = await rpc('tasks/cancel', { id: taskId });
+    expect(canceled.body['result'].status.state).toBe('canceled');
+    expect((await sent).body['result']).toMatchObject({ id: taskId, status: { state: 'canceled' } });
+    releaseStubborn?.();
+  }, 10_000);
 
   it('count as work in flight on the busy route (the keepAliveProbe) while they run', async () => {
     const response = await fetch(`${url}/a2a/test`, {

@@ -97,15 +97,19 @@ describe('agentgen deploy', () => {
     for (const request of api.requests) expect(request.authorization).toBe(`Bearer ${token}`);
   });
 
-  test('with an A2A face: a create is followed by an update that sets APP_URL to the engine’s passthrough base (as google/agents-cli)', async () => {
+  test('with an A2A face: a create is followed by an update that sets APP_URL to the engine’s passthrough base (as google/agents-cli) and spec.agentCard', async () => {
     const run = await deploy(['--spec', 'a2a.yaml']);
     expect(run.code, run.stderr).toBe(0);
     const created = [...api.resources.values()].find((r) => r.displayName === 'weather-agent')!;
     const appUrl = { name: 'APP_URL', value: `${api.url}/reasoningEngines/v1/${created.name}/api` };
-    expect(mutations().map((r) => `${r.method} ${r.query['updateMask'] ?? ''}`)).toEqual(['POST ', 'PATCH spec.deploymentSpec.env']);
+    expect(mutations().map((r) => `${r.method} ${r.query['updateMask'] ?? ''}`)).toEqual(['POST ', 'PATCH spec.agentCard,spec.deploymentSpec.env']);
     expect((mutations()[0]!.body as { spec: { deploymentSpec: { env: unknown[] } } }).spec.deploymentSpec.env).not.toContainEqual(appUrl);
     expect(api.resources.get(created.name)!.spec).toMatchObject({ deploymentSpec: { env: expect.arrayContaining([appUrl]) } });
-    expect(run.stdout).toContain('set APP_URL to the engine’s passthrough base, which its A2A card advertises\n');
+    // The card the container serves, as python-aiplatform @91cc8ce's agent_engines.py sets spec.agent_card.
+    const card = (api.resources.get(created.name)!.spec as { agentCard: Record<string, unknown> }).agentCard;
+    expect(card).toMatchObject({ name: 'weather-agent', url: `${appUrl.value}/a2a/weather-agent`, skills: [{ id: 'weather' }] });
+    expect((mutations()[0]!.body as { spec: Record<string, unknown> }).spec['agentCard']).toBeUndefined();
+    expect(run.stdout).toContain('set APP_URL to the engine’s passthrough base, which its A2A card advertises, and spec.agentCard to that card\n');
 
     // Deployed again unchanged: APP_URL is there already, nothing to do.
     const again = await deploy(['--spec', 'a2a.yaml']);
@@ -117,7 +121,7 @@ describe('agentgen deploy', () => {
     const existing = api.seed(parent, restBody());
     const run = await deploy(['--spec', 'a2a.yaml']);
     expect(run.code, run.stderr).toBe(0);
-    expect(mutations()).toEqual([expect.objectContaining({ method: 'PATCH', query: { updateMask: 'spec.deploymentSpec.env' } })]);
+    expect(mutations()).toEqual([expect.objectContaining({ method: 'PATCH', query: { updateMask: 'spec.agentCard,spec.deploymentSpec.env' } })]);
     const env = () => (api.resources.get(existing.name)!.spec as { deploymentSpec: { env: { name: string; value: string }[] } }).deploymentSpec.env;
     expect(env()).toContainEqual({ name: 'APP_URL', value: `${api.url}/reasoningEngines/v1/${existing.name}/api` });
 
@@ -125,6 +129,8 @@ describe('agentgen deploy', () => {
     writeFileSync(join(dir, 'own-url.yaml'), spec.replace('    LOG_LEVEL: info\n', '    LOG_LEVEL: info\n    APP_URL: https://agents.example.com/api\n'));
     expect((await deploy(['--spec', 'own-url.yaml'])).code).toBe(0);
     expect(env().filter((variable) => variable.name === 'APP_URL')).toEqual([{ name: 'APP_URL', value: 'https://agents.example.com/api' }]);
+    // The card says what the container's will: the spec's own APP_URL.
+    expect((api.resources.get(existing.name)!.spec as { agentCard: { url: string } }).agentCard.url).toBe('https://agents.example.com/api/a2a/weather-agent');
   });
 
   test('updates with an updateMask of only what changed; then nothing to do', async () => {

@@ -176,4 +176,30 @@ describe('agentgen deploy from source, against agentgen dev', () => {
     expect(rollback.stdout).toContain('revision 2 100%');
     expect(tally(await greetings(engine, streamMethod, 20))).toEqual({ one: 20 });
   });
+
+  test('with an A2A face: the update after the create sets spec.agentCard, the card the container serves, with the engine’s passthrough URL', async () => {
+    // spec.agentCard as Google's Python SDK sets it (python-aiplatform @91cc8ce agent_engines.py: the agent's card, update mask spec.agent_card).
+    const spec = readFileSync(join(project, 'agentgen.yaml'), 'utf8').replace(/^ {2}display_name: .*$/m, '  display_name: trip-agent-a2a');
+    const a2a = 'a2a:\n  description: Plans trips.\n  skills:\n    - { id: trips, name: Trips, description: Plans a trip., tags: [travel] }\n';
+    writeFileSync(join(project, 'a2a.yaml'), `${spec}${a2a}`);
+    const run = await agentgen(against(['--spec', 'a2a.yaml']));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('spec.agentCard to that card');
+    const name = /^created (\S+)$/m.exec(run.stdout)?.[1] ?? '';
+    const endpoint = `${emulator.url}/reasoningEngines/v1/${name}/api/a2a/trip-agent`;
+    const deployed = (await api('GET', name))['spec'] as Record<string, any>;
+    expect(deployed['agentCard']).toMatchObject({
+      name: 'trip-agent',
+      description: 'Plans trips.',
+      supportedInterfaces: [
+        { url: endpoint, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: endpoint, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      ],
+      url: endpoint,
+      skills: [{ id: 'trips', name: 'Trips', tags: ['travel'] }],
+    });
+    expect(deployed['deploymentSpec']['env']).toContainEqual({ name: 'APP_URL', value: `${emulator.url}/reasoningEngines/v1/${name}/api` });
+    // Deployed again: the card is what the spec gives, so nothing changes.
+    expect((await agentgen(against(['--spec', 'a2a.yaml']))).stdout).toMatch(/^unchanged /);
+  });
 });

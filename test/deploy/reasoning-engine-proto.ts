@@ -94,6 +94,7 @@ function scalarProblems(value: unknown, type: string, at: string): string[] {
 
 /** A value against a table entry's shape (the same rules as a proto field's). */
 function shapeProblems(value: unknown, shape: Shape, at: string): string[] {
+  if (shape === 'struct') return isObject(value) ? [] : [`${at}: expected a JSON object (the SDK's dict)`];
   if (typeof shape === 'string') return scalarProblems(value, shape, at);
   if ('enum' in shape)
     return typeof value === 'string' && shape.enum.includes(value) ? [] : [`${at}: ${JSON.stringify(value)} is not one of ${shape.enum.join(', ')}`];

@@ -126,6 +126,25 @@ describe('create, get, list, operations', () => {
     expect((await call('GET', `/v1beta1/${answer.body['name'] as string}`)).body['done']).toBe(true);
   });
 
+  it('keeps spec.agentCard, the A2A card (a JSON object: python-aiplatform @91cc8ce ReasoningEngineSpec.agent_card), and patches it by its mask', async () => {
+    const card = { name: 'carded', supportedInterfaces: [{ url: 'https://example.com/api/a2a/carded', protocolVersion: '1.0' }], skills: [{ id: 's' }] };
+    const engine = await create({ displayName: 'carded', spec: { classMethods: methods('a'), agent_card: card } });
+    const name = engine['name'] as string;
+    expect(engine['spec']['agentCard']).toEqual(card);
+    expect((await call('GET', `/v1beta1/${name}`)).body['spec']['agentCard']).toEqual(card);
+    const renamed = { ...card, name: 'carded-2' };
+    await patch(name, 'spec.agent_card', { spec: { agentCard: renamed } });
+    expect((await call('GET', `/v1beta1/${name}`)).body['spec']).toMatchObject({ agentCard: renamed, classMethods: methods('a') });
+    const notObject = await call('POST', `/v1beta1/${parent}/reasoningEngines`, {
+      displayName: 'x',
+      spec: { classMethods: methods('a'), agentCard: '{"name":"x"}' },
+    });
+    expect([notObject.status, notObject.body['error']['message']]).toEqual([
+      400,
+      "Invalid value at 'reasoning_engine.spec.agent_card' (type.googleapis.com/google.protobuf.Struct): expected a JSON object.",
+    ]);
+  });
+
   it('names the effective identity as the API documents it: the service account, or the agent identity', async () => {
     const account = await create({ displayName: 'sa', spec: { classMethods: methods('a'), serviceAccount: 'runner@demo.iam.gserviceaccount.com' } });
     expect(account['spec']['effectiveIdentity']).toBe('runner@demo.iam.gserviceaccount.com');

@@ -10,7 +10,7 @@ import { asyncQueryChange, type DeployConfig } from '../../../generator/index.js
 import { compareSurfaces } from '../breaking/compare-surfaces.js';
 import { reportTable } from '../breaking/report.js';
 import { surfaceFromManifest } from '../breaking/surface.js';
-import { withAppUrl } from './app-url.js';
+import { type A2ADeployment, withA2AFace } from './a2a-face.js';
 import { mergeEnv } from './merge-env.js';
 import { ReasoningEnginesApiError } from './reasoning-engines-api-error.js';
 import type { ReasoningEnginesClient, Resource } from './reasoning-engines-client.js';
@@ -46,10 +46,11 @@ export interface DeploySteps {
   readonly confirm: (plan: string) => Promise<boolean>;
   readonly wait: WaitOptions;
   /**
-   * The API endpoint, when the spec declares an A2A face: the engine's `APP_URL` is then its
-   * passthrough base there (app-url.ts), set on every update and by an update right after a create.
+   * The API endpoint and the face, when the spec declares an A2A face: the engine's `APP_URL` is
+   * then its passthrough base there, and `spec.agentCard` the card the container serves
+   * (a2a-face.ts), set on every update and by an update right after a create.
    */
-  readonly a2aEndpoint?: string;
+  readonly a2a?: A2ADeployment;
 }
 
 /** The full resource name from `deploy.resource` (a name or an id). */
@@ -86,19 +87,23 @@ export async function runDeploy(steps: DeploySteps): Promise<DeployOutcome> {
     if (!(await steps.confirm(`create ${JSON.stringify(deploy.displayName)} in ${parentOf(deploy)}`))) return { kind: 'not-confirmed' };
     const operation = await client.create(parentOf(deploy), body);
     const created = await waitForOperation(client, operation, `creating ${JSON.stringify(deploy.displayName)}`, steps.wait);
-    if (steps.a2aEndpoint === undefined) return { kind: 'created', resource: created, notes: [] };
+    if (steps.a2a === undefined) return { kind: 'created', resource: created, notes: [] };
     // The A2A card's URL needs the engine's own name: the second step, as google/agents-cli does it.
-    const withUrl = mergeEnv(withAppUrl(body, steps.a2aEndpoint, created.name), created).body;
+    const withUrl = mergeEnv(withA2AFace(body, steps.a2a, created.name), created).body;
     const mask = updateMask(withUrl, created);
     if (mask.length === 0) return { kind: 'created', resource: created, notes: [] };
     const update = await client.patch(created.name, withUrl, mask);
-    const resource = await waitForOperation(client, update, `setting APP_URL on ${created.name}`, steps.wait);
-    return { kind: 'created', resource, notes: ['set APP_URL to the engine’s passthrough base, which its A2A card advertises'] };
+    const resource = await waitForOperation(client, update, `setting APP_URL and the agent card on ${created.name}`, steps.wait);
+    return {
+      kind: 'created',
+      resource,
+      notes: ['set APP_URL to the engine’s passthrough base, which its A2A card advertises, and spec.agentCard to that card'],
+    };
   }
   const asyncChange = asyncQueryChange(deploy, existing);
   if (asyncChange !== undefined) return { kind: 'refused', reason: asyncChange };
   // Variables set on the engine that the spec does not name (an organisation's policy sets some) are kept.
-  const desired = steps.a2aEndpoint === undefined ? body : withAppUrl(body, steps.a2aEndpoint, existing.name);
+  const desired = steps.a2a === undefined ? body : withA2AFace(body, steps.a2a, existing.name);
   const merged = mergeEnv(desired, existing);
   const mask = updateMask(merged.body, existing);
   const notes = merged.kept.length === 0 ? [] : [`kept ${merged.kept.join(', ')}: set on the engine, not named in the spec`];

@@ -22,6 +22,7 @@ const updatablePaths = [
   'encryptionSpec',
   'spec.sourceCodeSpec',
   'spec.agentFramework',
+  'spec.agentCard',
   'spec.classMethods',
   'spec.containerSpec.imageUri',
   'spec.containerSpec.port',

@@ -12,10 +12,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkContentType } from '../server/content-type.js';
 import { nestedDeeperThan } from '../server/json-depth.js';
 import type { AgentServerLogger } from '../server/logger.js';
+import { requestBase } from '../server/public-base.js';
 import { rawHeaderList } from '../server/raw-headers.js';
 import { readBody } from '../server/request-body.js';
 import type { Tracker } from '../server/tracker.js';
-import { cardJson, publicBase, requestBase } from './card.js';
+import { cardJson } from './card.js';
 import { TaskNotAccepting, TaskNotCancelable, TaskNotFound, TaskRegistry } from './tasks.js';
 import type { A2AFace, A2AHandlers, A2AProtocolVersion } from './types.js';
 import { InvalidParams, readHistoryLength, readId, readMessage, sendResult, streamResult, taskResult, withHistory } from './wire.js';
@@ -65,7 +66,6 @@ const unsupported: ReadonlyMap<string, number> = new Map([
   ['tasks/pushNotificationConfig/delete', a2aErrors.pushNotificationNotSupported],
 ]);
 
-const cardSuffix = '/.well-known/agent-card.json';
 const maxDepth = 100;
 
 class RpcError extends Error {
@@ -79,12 +79,15 @@ class RpcError extends Error {
 type RpcId = string | number | null;
 
 export interface A2ARoute {
-  /** Whether the request's path (no query) is the card or the endpoint. */
-  matches(url: string): boolean;
+  /** Answers a request whose path is the card's or the endpoint's (`../server/a2a-mount.ts` tells). */
   handle(req: IncomingMessage, res: ServerResponse): void;
 }
 
 export interface A2ARouteSettings {
+  /** The public base the card's URL hangs off (`../server/public-base.ts`); none: the request's Host. */
+  readonly base: string | undefined;
+  /** `{mount}/.well-known/agent-card.json`. */
+  readonly cardPath: string;
   readonly bodyLimit: number;
   readonly logger: AgentServerLogger | undefined;
   /**
@@ -94,16 +97,10 @@ export interface A2ARouteSettings {
   readonly tracker: Tracker;
 }
 
-export function createA2ARoute(face: A2AFace, handlers: object, settings: A2ARouteSettings, env = process.env): A2ARoute {
-  const { bodyLimit, logger, tracker } = settings;
-  const turn = (handlers as Partial<A2AHandlers>).a2aTurn;
-  if (typeof turn !== 'function') {
-    throw new TypeError('agent server: the spec declares an A2A face (a2a:), so the handlers need an a2aTurn method (AgentApp has one)');
-  }
-  const base = publicBase(env);
-  const tasks = new TaskRegistry({ a2aTurn: turn.bind(handlers) }, (error) => log(logger, 'a2a: the agent failed during a turn', error));
-  const cardPath = `${face.mount}${cardSuffix}`;
-  const endpoints = new Set([face.mount, `${face.mount}/`]);
+/** `handlers` has `a2aTurn`: the mount checked it when the server was built. */
+export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A2ARouteSettings): A2ARoute {
+  const { base, cardPath, bodyLimit, logger, tracker } = settings;
+  const tasks = new TaskRegistry({ a2aTurn: handlers.a2aTurn.bind(handlers) }, (error) => log(logger, 'a2a: the agent failed during a turn', error));
   const cards = new Map<string, string>();
   const card = (req: IncomingMessage): string => {
     const root = base ?? requestBase(req.headers.host, (req.socket as { encrypted?: boolean }).encrypted === true);
@@ -122,10 +119,6 @@ export function createA2ARoute(face: A2AFace, handlers: object, settings: A2ARou
   };
 
   return {
-    matches: (url) => {
-      const path = pathOf(url);
-      return path === cardPath || endpoints.has(path);
-    },
     handle(req, res) {
       const path = pathOf(req.url ?? '/');
       if (path === cardPath) {

@@ -114,6 +114,11 @@ export interface A2ATurn {
   readonly message: A2AMessage;
   readonly taskId: string;
   readonly contextId: string;
+  /**
+   * When the message continues a task that waited for the caller (`input-required` or
+   * `auth-required`): the agent's message it waited with, say the tool call to answer.
+   */
+  readonly awaiting?: A2AMessage;
   /** Aborted when the task is canceled, the caller goes away, or the server shuts down. */
   readonly signal: AbortSignal;
 }

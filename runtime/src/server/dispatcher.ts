@@ -1,9 +1,9 @@
 /** Builds the request listener from the operation table and the handlers, once per server. */
 
-import { createA2ARoute } from '../a2a/route.js';
 import type { A2AFace } from '../a2a/types.js';
 import { containerRoutes, type Validator } from '../contract.js';
 import { loadOpenTelemetry } from '../opentelemetry.js';
+import { mountA2A } from './a2a-mount.js';
 import { answerBusy, BusyState, checkBusyPath } from './busy.js';
 import { createTracing } from './call-span.js';
 import { type CompileValidator, loadValidatorCompiler } from './compiled-validators.js';
@@ -130,7 +130,7 @@ export function createDispatcher(table: ServerOperationTable, handlers: object, 
     onHot: hotCompiler(operations),
   };
   // OTEL_SDK_DISABLED is OpenTelemetry's own switch: with it, as without the package, nothing is loaded.
-  const ready =
+  const tracing =
     options.tracing === false || process.env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true'
       ? Promise.resolve()
       : loadOpenTelemetry().then((api) => {
@@ -139,7 +139,11 @@ export function createDispatcher(table: ServerOperationTable, handlers: object, 
   // One tracker for the contract routes' calls and the A2A face's: both count as busy, a shutdown
   // waits for both (its grace) and then ends both.
   const tracker = new Tracker();
-  const a2aRoute = a2a === undefined ? undefined : createA2ARoute(a2a, handlers, { bodyLimit: limit, logger: settings.logger, tracker });
+  // The A2A modules are loaded only for a spec that declares the face (a2a-mount.ts).
+  const a2aRoute = a2a === undefined ? undefined : mountA2A(a2a, handlers, { bodyLimit: limit, logger: settings.logger, tracker });
+  const ready = a2aRoute === undefined ? tracing : Promise.all([tracing, a2aRoute.ready]).then(() => undefined);
+  // listen() awaits it; a bare listener (createListener) may not, and its failure must not go unheard.
+  ready.catch(() => undefined);
   const listener: RequestListener = (req, res) => {
     if (req.url === busyPath) {
       // Tracked exchanges are the calls whose work outlives their first tick: those still running.

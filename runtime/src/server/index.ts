@@ -3,9 +3,7 @@
  * `@agentgen/runtime/codegenv1/server`); import from here what handlers and entry points use.
  */
 
-export { cardJson as agentCardJson } from '../a2a/card.js';
 export type * from '../a2a/types.js';
-export { terminalStates, turnEndingStates } from '../a2a/types.js';
 export { containerErrors, containerRoutes, passthroughBase, type ResponseKind, type RpcStatus, type Validator } from '../contract.js';
 export { defaultBusyPath } from './busy.js';
 export type { TraceIds } from './call-span.js';

@@ -1,0 +1,144 @@
+/**
+ * Issue 43's leftover: AgentApp maps ADK's long-running tools to A2A's `input-required`, as ADK's
+ * own A2A executors do (google/adk-python `src/google/adk/a2a/converters/long_running_functions.py`
+ * with `executor/a2a_agent_executor_impl.py`; google/adk-js `a2a/event_processor_utils.js`
+ * `scanForInputRequiredEvents`): a turn whose agent called a `LongRunningFunctionTool` ends
+ * `input-required`, its last status carrying the call (marked `adk_is_long_running`) and the tool's
+ * first answer; the caller answers in the same task with a data part `adk_type: function_response`,
+ * and the runner resumes from it; a message that does not answer the call leaves the task waiting
+ * (adk-python `handle_user_input`, adk-js `getUnansweredRequestEvent`). A real ADK runner with a
+ * deterministic model of the test's own, the generated server of the weather example (its A2A
+ * face) on loopback, and the official A2A SDK client (the 0.3 line ADK pins).
+ */
+import { randomUUID } from 'node:crypto';
+import type { AgentCard, Message, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { AgentApp } from '@agentgen/agent-app';
+import { BaseLlm, type BaseLlmConnection, LlmAgent, type LlmRequest, type LlmResponse, LongRunningFunctionTool } from '@google/adk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type AgentServer, createAgentServer } from '../../examples/weather-agent/generated/server.js';
+
+/**
+ * Answers from the request alone: "refund <n>" calls the long-running `ask_approval`; after the
+ * tool's first answer, says it waits; after the caller's answer, reports it; anything else echoes.
+ */
+class ApprovalModel extends BaseLlm {
+  constructor() {
+    super({ model: 'approval-script' });
+  }
+
+  override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
+    const last = request.contents.at(-1);
+    const response = last?.parts?.find((part) => part.functionResponse)?.functionResponse;
+    if (response !== undefined) {
+      const answer = response.response as Record<string, unknown>;
+      yield text(answer['status'] === 'pending' ? 'Waiting for a manager to approve.' : `Approval: ${JSON.stringify(answer)}`);
+      return;
+    }
+    const said = (last?.parts ?? []).map((part) => part.text ?? '').join(' ');
+    const refund = /^refund (\d+)$/.exec(said);
+    if (refund) yield { content: { role: 'model', parts: [{ functionCall: { name: 'ask_approval', args: { amount: Number(refund[1]) } } }] } };
+    else yield text(`You said: ${said}`);
+  }
+
+  override connect(_request: LlmRequest): Promise<BaseLlmConnection> {
+    return Promise.reject(new Error('no live mode'));
+  }
+}
+
+function text(value: string): LlmResponse {
+  return { content: { role: 'model', parts: [{ text: value }] } };
+}
+
+const askApproval = new LongRunningFunctionTool({
+  name: 'ask_approval',
+  description: 'Asks a manager to approve a refund.',
+  parameters: z.object({ amount: z.number() }),
+  execute: ({ amount }) => ({ status: 'pending', ticket: `T-${amount}` }),
+});
+
+let server: AgentServer;
+let client: Client;
+
+beforeAll(async () => {
+  const agent = new LlmAgent({ name: 'refunds', description: 'Refunds.', instruction: 'Refund.', model: new ApprovalModel(), tools: [askApproval] });
+  server = createAgentServer(new AgentApp({ agent, env: {} }), { port: 0, host: '127.0.0.1', logger: false });
+  const { port } = await server.listen();
+  const base = `http://127.0.0.1:${port}`;
+  const card = (await (await fetch(`${base}/a2a/weather-agent/.well-known/agent-card.json`)).json()) as AgentCard;
+  client = await new ClientFactory({ transports: [new JsonRpcTransportFactory()] }).createFromAgentCard(card);
+});
+afterAll(() => server?.close());
+
+const userMessage = (parts: Message['parts'], ids: { taskId?: string; contextId?: string } = {}): Message => ({
+  kind: 'message',
+  messageId: randomUUID(),
+  role: 'user',
+  parts,
+  ...ids,
+});
+
+describe('a long-running tool over A2A', () => {
+  it('ends the streamed turn input-required with the call, and the function response in the same task resumes it to completed', async () => {
+    const events = [];
+    for await (const event of client.sendMessageStream({ message: userMessage([{ kind: 'text', text: 'refund 40' }]) })) events.push(event);
+    const task = events[0] as Task;
+    const last = events.at(-1) as TaskStatusUpdateEvent;
+    expect(last).toMatchObject({ kind: 'status-update', final: true, status: { state: 'input-required' } });
+    const waiting = last.status.message!.parts;
+    // The call, marked long-running, and the tool's first answer: held back from the progress, sent here once.
+    expect(waiting).toMatchObject([
+      { kind: 'data', data: { name: 'ask_approval', args: { amount: 40 } }, metadata: { adk_type: 'function_call', adk_is_long_running: true } },
+      { kind: 'data', data: { name: 'ask_approval', response: { status: 'pending', ticket: 'T-40' } }, metadata: { adk_type: 'function_response' } },
+    ]);
+    const progress = events.slice(1, -1).flatMap((event) => (event.kind === 'status-update' ? (event.status.message?.parts ?? []) : []));
+    expect(progress.filter((part) => part.kind === 'data')).toEqual([]);
+    const said = events
+      .flatMap((event) => (event.kind === 'artifact-update' ? event.artifact.parts : []))
+      .map((part) => (part.kind === 'text' ? part.text : ''));
+    expect(said).toEqual(['Waiting for a manager to approve.']);
+    expect((await client.getTask({ id: task.id })).status.state).toBe('input-required');
+
+    const call = (waiting[0] as { data: Record<string, unknown> }).data;
+    // A message without the function response is not run: the task waits again, saying what is missing.
+    const nudge = (await client.sendMessage({
+      message: userMessage([{ kind: 'text', text: 'any news?' }], { taskId: task.id, contextId: task.contextId }),
+    })) as Task;
+    expect(nudge.status).toMatchObject({
+      state: 'input-required',
+      message: {
+        parts: [
+          { kind: 'data', data: { id: call['id'], name: 'ask_approval' } },
+          { kind: 'text', text: expect.stringContaining(String(call['id'])) },
+        ],
+      },
+    });
+    expect(JSON.stringify(nudge.artifacts ?? [])).not.toContain('You said');
+    expect(call['id']).toEqual(expect.any(String));
+    const answer = userMessage(
+      [
+        {
+          kind: 'data',
+          data: { id: call['id'], name: call['name'], response: { approved: true, by: 'manager' } },
+          metadata: { adk_type: 'function_response' },
+        },
+      ],
+      { taskId: task.id, contextId: task.contextId },
+    );
+    const resumed = (await client.sendMessage({ message: answer })) as Task;
+    expect(resumed).toMatchObject({ kind: 'task', id: task.id, status: { state: 'completed' } });
+    const texts = resumed.artifacts!.flatMap((artifact) => artifact.parts).map((part) => (part.kind === 'text' ? part.text : ''));
+    expect(texts.at(-1)).toBe('Approval: {"approved":true,"by":"manager"}');
+  });
+
+  it('ends a sent turn input-required too, and a turn with no long-running call completes', async () => {
+    const sent = (await client.sendMessage({ message: userMessage([{ kind: 'text', text: 'refund 7' }]) })) as Task;
+    expect(sent.status).toMatchObject({
+      state: 'input-required',
+      message: { parts: [{ data: { args: { amount: 7 } } }, { data: { response: { ticket: 'T-7' } } }] },
+    });
+    const plain = (await client.sendMessage({ message: userMessage([{ kind: 'text', text: 'hello' }]) })) as Task;
+    expect(plain.status.state).toBe('completed');
+  });
+});
