@@ -16,10 +16,15 @@
 // events/s, the server's own CPU time per request or event (the OS's figure: it holds on a
 // noisy machine), and its minor page faults per request (from /proc, shown against the
 // hand-written server: they tell memory from code in a CPU difference). A round runs every server once, in an order rotated from round to round; the
-// first round warms up and is dropped; medians of the rest. A peer that cannot start (FastAPI's
-// Debian packages missing) is reported as missing, never faked.
+// first round warms up and is dropped; medians of the rest. A ratio to a peer is the median of
+// the per-round ratios (each server against the peer measured in the same round, seconds apart),
+// so that a slow spell of the machine moves both sides of a ratio rather than one. A peer that
+// cannot start (FastAPI's Debian packages missing) is reported as missing, never faked.
 //
-//   node bench/server-peers.mjs [--rounds 3] [--seconds 1]      (npm run bench -- server)
+// Unary rows on one connection run more, shorter rounds (see `scheduleOf`).
+//
+//   node bench/server-peers.mjs [--rounds 3] [--seconds 1] [--only "unary, 1 connection"]
+//     (npm run bench -- server; --only keeps the rows whose label starts with it, for a quick look)
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,9 +35,27 @@ import { forkTarget } from './fork-target.mjs';
 import { pin } from './pin.mjs';
 import { median, recordResult, spread } from './result.mjs';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '1' } } });
+const { values } = parseArgs({
+  options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '1' }, only: { type: 'string' } },
+});
 const rounds = Number(values.rounds);
 const seconds = Number(values.seconds);
+
+/**
+ * Rounds and window length of one row. A unary call on one connection is a ping-pong between the
+ * load client and the server, each asleep while the other works: its rate follows how fast each
+ * is woken, which another process on the machine changes from one second to the next. With 1 s
+ * windows, one slow second in three moved a row by a third (the quiet run of 2026-11-29 at 08:53:
+ * the logs-off server 5,691–8,524 req/s over 3 rounds), too much to decide a 0.9× target. These
+ * rows take four times the rounds at a quarter of the window, the same measured time per server:
+ * twelve paired ratios, whose median a slow spell in one or two of them does not move. The warm-up
+ * round keeps its full window (the JIT's). Rows at 50 connections keep the server busy throughout
+ * and streams take longer per call; they stay at `rounds` × `seconds`.
+ */
+function scheduleOf(workload, concurrency) {
+  if (workload.unit === 'req/s' && concurrency === 1) return { rounds: rounds * 4, seconds: seconds / 4 };
+  return { rounds, seconds };
+}
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const quiet = { AGENT_LOG_FORMAT: 'off' }; // the servers measure their own work, not a log line each
 
@@ -156,7 +179,7 @@ function minorFaults(pid) {
 }
 
 /** One window of one workload against one server: its rate, its CPU µs and page faults per request or event. */
-async function window(target, workload, concurrency) {
+async function window(target, workload, concurrency, seconds) {
   const before = await target.cpuMicros();
   const faultsBefore = minorFaults(target.pid);
   const started = performance.now();
@@ -196,11 +219,14 @@ try {
   );
   for (const workload of workloads) {
     for (const concurrency of connections) {
+      const label = `${workload.name}, ${concurrency} connection${concurrency === 1 ? '' : 's'}`;
+      if (values.only !== undefined && !label.startsWith(values.only)) continue;
+      const schedule = scheduleOf(workload, concurrency);
       const samples = new Map(targets.map((t) => [t.name, { rate: [], cpuPer: [], faultsPer: [] }]));
-      for (let round = 0; round <= rounds; round++) {
+      for (let round = 0; round <= schedule.rounds; round++) {
         const shift = round % targets.length;
         for (const target of [...targets.slice(shift), ...targets.slice(0, shift)]) {
-          const got = await window(target, workload, concurrency);
+          const got = await window(target, workload, concurrency, round === 0 ? seconds : schedule.seconds);
           if (target.name === 'generated, logs on') loggedCalls += got.calls;
           if (round === 0) continue;
           samples.get(target.name).rate.push(got.rate);
@@ -208,9 +234,8 @@ try {
           if (got.faultsPer !== undefined) samples.get(target.name).faultsPer.push(got.faultsPer);
         }
       }
-      const label = `${workload.name}, ${concurrency} connection${concurrency === 1 ? '' : 's'}`;
       const of = (name, key) => median(samples.get(name)[key]);
-      console.log(`\n${label}`);
+      console.log(`\n${label}${schedule.rounds === rounds ? '' : ` (${schedule.rounds} rounds x ${schedule.seconds} s)`}`);
       for (const target of targets) {
         const s = samples.get(target.name);
         console.log(
@@ -238,8 +263,10 @@ console.log(`\nlogs on: ${logLines} whole JSON lines on stdout (a file) for abou
 function peerRows(label, workload, name, peer, samples) {
   const generated = samples.get(name);
   const other = samples.get(peer);
-  const rateRatio = median(generated.rate) / median(other.rate);
-  const cpuRatio = median(generated.cpuPer) / median(other.cpuPer);
+  // Per round: the two servers' windows of one round, in a rotated order, are seconds apart.
+  const paired = (key) => median(generated[key].map((value, round) => value / other[key][round]));
+  const rateRatio = paired('rate');
+  const cpuRatio = paired('cpuPer');
   const unary = workload.unit === 'req/s';
   // Issue 48: against the hand-written server, targets that guard against a regression rather than
   // chase the last microseconds (profiles put what is left in the contract's checks; see

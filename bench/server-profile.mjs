@@ -5,9 +5,11 @@
 //
 //   node bench/server-profile.mjs [--target generated|hand-written|generated-validating]
 //     [--workload unary|unary64|stream20|stream1000] [--connections 50] [--seconds 5] [--top 30]
-//     [--dir /tmp/agentgen-profiles]
+//     [--dir /tmp/agentgen-profiles] [--logs]
+// --logs: the default log format on the platform (AGENT_LOG_FORMAT=json), stdout to a file in
+// --dir, as the server bench's "logs on" rows run it; without it, no log line, as the other rows.
 import { fork } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -22,6 +24,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     top: { type: 'string', default: '30' },
     dir: { type: 'string', default: '/tmp/agentgen-profiles' },
+    logs: { type: 'boolean', default: false },
   },
 });
 const targets = ['generated', 'generated-validating', 'hand-written'];
@@ -47,8 +50,10 @@ if (!(seconds > 0)) throw new Error('--seconds must be a positive number');
 
 mkdirSync(values.dir, { recursive: true });
 const started = Date.now();
+const logFd = values.logs ? openSync(join(values.dir, 'stdout.log'), 'w') : undefined;
 const server = await forkTarget('./server-targets.mjs', [values.target], {
-  env: { AGENT_LOG_FORMAT: 'off' },
+  env: values.logs ? { AGENT_LOG_FORMAT: 'json', GOOGLE_CLOUD_PROJECT: 'bench-project' } : { AGENT_LOG_FORMAT: 'off' },
+  stdout: logFd,
   execArgv: ['--cpu-prof', '--cpu-prof-interval=200', `--cpu-prof-dir=${values.dir}`],
 });
 pin(server.pid, 1);
@@ -62,6 +67,7 @@ const result = await run({ client: 'raw', url: server.url, ...workload, concurre
 const after = await server.cpu();
 load.kill();
 await server.stop();
+if (logFd !== undefined) closeSync(logFd);
 
 const units = values.workload.startsWith('stream') ? result.events : result.requests;
 const cpuPer = (after.user + after.system - before.user - before.system) / (units * seconds);

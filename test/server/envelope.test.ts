@@ -57,6 +57,19 @@ describe('container envelope', () => {
     expect(JSON.parse(res.body)).toEqual({ output: { text: whole, n: null } });
   });
 
+  it('reads each body of several pieces as its own text: a short one after a long one, and one larger than the reused buffer', async () => {
+    // request-body.ts joins the pieces in one buffer it keeps, up to 1 MiB, and in a buffer of
+    // their own above that: what a longer body left there must never show in a shorter one.
+    const body = (text: string) => Buffer.from(envelope('echo', { text }));
+    const pieces = (bytes: Buffer) => [Math.floor(bytes.length / 3), Math.floor((bytes.length * 2) / 3)];
+    for (const text of ['L'.repeat(200_000), 'short €', 'M'.repeat(1_500_000), 'é'.repeat(5000)]) {
+      const bytes = body(text);
+      const res = await postInPieces(bytes, pieces(bytes));
+      expect(res.status).toBe(200);
+      expect((JSON.parse(res.body) as { output: { text: string } }).output.text).toBe(text);
+    }
+  });
+
   it('dispatches {class_method, input} and wraps the result as {"output": ...}', async () => {
     const res = await unary(envelope('echo', { text: 'hi', n: 2 }));
     expect(res.status).toBe(200);

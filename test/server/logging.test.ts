@@ -7,6 +7,7 @@
 import {
   cloudLoggingLogger,
   createContainer,
+  type LogEntry,
   logFormatFromEnv,
   loggerFor,
   parseTraceparent,
@@ -16,6 +17,7 @@ import {
 } from '@agentgen/runtime/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { cloudLoggingLine } from '../../runtime/src/server/log-format.js';
 import { closeAll, envelope, start } from './fixture.js';
 
 afterEach(closeAll);
@@ -119,6 +121,63 @@ describe('Cloud Logging structured lines', () => {
     expect(Object.keys(bare ?? {}).filter((key) => key.includes('trace') || key.includes('spanId'))).toEqual([]);
     expect(traced?.['logging.googleapis.com/trace']).toBeUndefined();
     expect(traced?.['logging.googleapis.com/spanId']).toBe(parentSpan);
+  });
+});
+
+describe('cloudLoggingLine', () => {
+  const trace = { traceId, spanId: parentSpan, sampled: false };
+  const entries: LogEntry[] = [
+    { level: 'info', message: 'ok', method: 'POST', path: '/api/reasoning_engine', operation: 'op', status: 200, durationMs: 0.0004, trace },
+    { level: 'info', message: 'ok', method: 'POST', path: '/api/reasoning_engine', operation: 'op', status: 200, durationMs: 1234.5678 },
+    { level: 'info', message: 'a "quoted"\nline\u2028 \u0000', method: 'P"', path: '/x\\y', status: 404, durationMs: 0 },
+    { level: 'info', message: 'connect to postgres://app:hunter2@db/x failed', status: 503 },
+    { level: 'error', message: 'boom', error: new Error('Bearer abc.def'), errorId: 'e1', status: 500, durationMs: 2.5 },
+    { level: 'error', message: 'alone', errorId: 'e2' },
+    { level: 'info', message: 'no request' },
+    { level: 'info', message: 'long', status: 200, durationMs: 9.9e12 },
+  ];
+
+  it('writes each entry as one line of JSON with its fields in order, redacted, whatever its values hold (and again from the cache)', () => {
+    for (const round of [1, 2]) {
+      for (const entry of entries) {
+        const line = cloudLoggingLine(entry, round === 1 ? 'my-project' : undefined);
+        expect(line.endsWith('\n') && !line.slice(0, -1).includes('\n')).toBe(true);
+        const parsed = JSON.parse(line) as Record<string, unknown>;
+        const error = entry.error instanceof Error ? `\n${entry.error.stack}` : '';
+        const message = `${entry.message}${error}`.replace('hunter2', '***').replace('Bearer abc.def', 'Bearer ***');
+        const request =
+          entry.method === undefined && entry.status === undefined
+            ? {}
+            : {
+                httpRequest: {
+                  ...(entry.method === undefined ? {} : { requestMethod: entry.method }),
+                  ...(entry.path === undefined ? {} : { requestUrl: entry.path }),
+                  ...(entry.status === undefined ? {} : { status: entry.status }),
+                  ...(entry.durationMs === undefined ? {} : { latency: `${(entry.durationMs / 1000).toFixed(6)}s` }),
+                },
+              };
+        const traced =
+          entry.trace === undefined
+            ? {}
+            : {
+                ...(round === 1 ? { 'logging.googleapis.com/trace': `projects/my-project/traces/${traceId}` } : {}),
+                'logging.googleapis.com/spanId': parentSpan,
+                'logging.googleapis.com/trace_sampled': false,
+              };
+        const labels =
+          entry.operation === undefined && entry.errorId === undefined
+            ? {}
+            : {
+                'logging.googleapis.com/labels': {
+                  ...(entry.operation === undefined ? {} : { operation: entry.operation }),
+                  ...(entry.errorId === undefined ? {} : { error_id: entry.errorId }),
+                },
+              };
+        const expected = { severity: entry.level === 'error' ? 'ERROR' : 'INFO', message, ...request, ...traced, ...labels };
+        expect(parsed).toEqual(expected);
+        expect(Object.keys(parsed)).toEqual(Object.keys(expected));
+      }
+    }
   });
 });
 

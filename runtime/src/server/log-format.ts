@@ -56,21 +56,36 @@ export function cloudLoggingLogger(project: string | undefined, write?: (line: s
  * The entry as one line of JSON (with its `\n`): severity, message, httpRequest, the trace fields
  * and the labels, in that order, fields without a value left out. Written as text, not as an
  * object given to `JSON.stringify`, which took twice as long as the rest of the line's work; each
- * value that is text goes through `JSON.stringify`, so the line is JSON whatever it holds.
+ * value that is text goes through `JSON.stringify` (or `quoted`), so the line is JSON whatever it
+ * holds. Built by appending to one string from its start, the repeating values quoted once
+ * (`quoted`) and the latency written without `toFixed`: a third less time per line than the
+ * pieces joined with `slice` and nested templates (issue 48, a line formatted and encoded in a
+ * loop: 1.55–1.7 µs before, 1.1–1.2 µs after, on a loaded machine).
  */
 export function cloudLoggingLine(entry: LogEntry, project: string | undefined): string {
   const error = entry.error;
+  let line = entry.level === 'error' ? '{"severity":"ERROR","message":' : '{"severity":"INFO","message":';
   // Error Reporting picks up a stack trace at the start of the message's lines.
   // A password or token a thrown message quotes is `***` (log-text.ts).
-  const message = redacted(error instanceof Error && error.stack !== undefined ? `${entry.message}\n${error.stack}` : entry.message);
-  let line = `{"severity":"${entry.level === 'error' ? 'ERROR' : 'INFO'}","message":${JSON.stringify(message)}`;
+  if (error instanceof Error && error.stack !== undefined) line += JSON.stringify(redacted(`${entry.message}\n${error.stack}`));
+  else line += quotedMessage(entry.message);
   if (entry.method !== undefined || entry.status !== undefined) {
-    let request = '';
-    if (entry.method !== undefined) request += `,"requestMethod":${JSON.stringify(entry.method)}`;
-    if (entry.path !== undefined) request += `,"requestUrl":${JSON.stringify(entry.path)}`;
-    if (entry.status !== undefined) request += `,"status":${JSON.stringify(entry.status)}`;
-    if (entry.durationMs !== undefined) request += `,"latency":"${(entry.durationMs / 1000).toFixed(6)}s"`;
-    line += `,"httpRequest":{${request.slice(1)}}`;
+    line += ',"httpRequest":{';
+    let comma = '';
+    if (entry.method !== undefined) {
+      line += `"requestMethod":${quoted(entry.method)}`;
+      comma = ',';
+    }
+    if (entry.path !== undefined) {
+      line += `${comma}"requestUrl":${quoted(entry.path)}`;
+      comma = ',';
+    }
+    if (entry.status !== undefined) {
+      line += `${comma}"status":${JSON.stringify(entry.status)}`;
+      comma = ',';
+    }
+    if (entry.durationMs !== undefined) line += `${comma}"latency":"${seconds(entry.durationMs)}s"`;
+    line += '}';
   }
   const trace = entry.trace;
   if (trace !== undefined) {
@@ -78,10 +93,46 @@ export function cloudLoggingLine(entry: LogEntry, project: string | undefined): 
     line += `,"logging.googleapis.com/spanId":${JSON.stringify(trace.spanId)},"logging.googleapis.com/trace_sampled":${trace.sampled === true}`;
   }
   if (entry.operation !== undefined || entry.errorId !== undefined) {
-    let labels = '';
-    if (entry.operation !== undefined) labels += `,"operation":${JSON.stringify(entry.operation)}`;
-    if (entry.errorId !== undefined) labels += `,"error_id":${JSON.stringify(entry.errorId)}`;
-    line += `,"logging.googleapis.com/labels":{${labels.slice(1)}}`;
+    line += ',"logging.googleapis.com/labels":{';
+    if (entry.operation !== undefined) line += `"operation":${quoted(entry.operation)}`;
+    if (entry.errorId !== undefined) line += `${entry.operation === undefined ? '' : ','}"error_id":${JSON.stringify(entry.errorId)}`;
+    line += '}';
   }
   return `${line}}\n`;
+}
+
+/**
+ * The JSON text of the few values that repeat from call to call (the method, the route, the
+ * operation, `ok` and the refusals' messages), made once. The cache stops growing at `quotedMax`
+ * entries, so a caller sending a new path each time costs a `JSON.stringify` per line, no memory.
+ */
+const quotedTexts = new Map<string, string>();
+const quotedMessages = new Map<string, string>();
+const quotedMax = 256;
+
+function quoted(text: string): string {
+  let json = quotedTexts.get(text);
+  if (json === undefined) {
+    json = JSON.stringify(text);
+    if (quotedTexts.size < quotedMax) quotedTexts.set(text, json);
+  }
+  return json;
+}
+
+/** A message redacted, then quoted (cached as `quoted` is). */
+function quotedMessage(message: string): string {
+  let json = quotedMessages.get(message);
+  if (json === undefined) {
+    json = JSON.stringify(redacted(message));
+    if (quotedMessages.size < quotedMax) quotedMessages.set(message, json);
+  }
+  return json;
+}
+
+/** `ms` as seconds with six decimals, as `(ms / 1000).toFixed(6)` writes it, in integer steps (toFixed took a fifth of the line). */
+function seconds(ms: number): string {
+  const micros = Math.round(ms * 1000);
+  if (!(micros >= 0 && micros <= Number.MAX_SAFE_INTEGER)) return (ms / 1000).toFixed(6);
+  const fraction = micros % 1_000_000;
+  return `${(micros - fraction) / 1_000_000}.${fraction.toString().padStart(6, '0')}`;
 }
