@@ -23,17 +23,21 @@ const bundledRuntimeAliases = [
  * machine on purpose (replicas under load): they run after the rest, one at a time, so that
  * another file's work never decides them. Everything else runs two files at a time (vitest's
  * default here is one worker: cores − 1 on a 2-core machine).
+ *
+ * Not here, though they are heavy: the fuzzers (test/fuzz/) and test/engine-services/session-limits
+ * assert no duration (a fuzz case's 10 s deadline only tells a hang from an answer, about a
+ * thousand times what a case takes) and nothing timed runs beside them in the default project, so
+ * they run there, two at a time with the rest, instead of adding a minute to the serial part.
  */
 const timedFiles = [
   'test/replicas/**/*.test.ts',
   'test/server/{timeouts,shutdown,disconnect,lifecycle,telemetry-flush,patterns}.test.ts',
   'test/emulator/{emulator,limits,replicas,grpc-google-client,control-plane-command,control-plane-reservation,stop-while-starting,grpc-bounds}.test.ts',
-  'test/engine-services/{linear-time,session-limits}.test.ts',
+  'test/engine-services/linear-time.test.ts',
   'test/generator/{patterns,bounded-specs,validators-behaviour}.test.ts',
   'test/conformance/{bounded-inputs,valid-input}.test.ts',
   'test/breaking/named-schemas.test.ts',
   'test/deploy/source-archive-ignore-bounded.test.ts',
-  'test/fuzz/**/*.test.ts',
 ];
 
 /**
