@@ -8,8 +8,26 @@
  * turn, exits or throws: what is queued must still reach stdout.
  */
 
+import { subscribe } from 'node:diagnostics_channel';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { cloudLoggingLogger, createContainer, type ServerOperationTable, shutdownOnSignals } from '@agentgen/runtime/server';
 import { z } from 'zod';
+
+/**
+ * `LOG_LINES_AT_FINISH=1` (stdout on a file): when node emits a response's `finish` (the socket
+ * took its last byte, a later tick than `end`), the call's line must be in the file already. Each
+ * check says `finish <trace id> line|no line` on stderr.
+ */
+if (process.env['LOG_LINES_AT_FINISH'] === '1') {
+  subscribe('http.server.response.finish', (message) => {
+    const { request } = message as { request: IncomingMessage };
+    const traceId = /^00-([0-9a-f]{32})-/.exec(String(request.headers['google-agent-engine-traceparent']))?.[1];
+    if (traceId === undefined) return;
+    const written = readFileSync('/proc/self/fd/1', 'utf8').includes(`/traces/${traceId}"`);
+    process.stderr.write(`finish ${traceId} ${written ? 'line' : 'no line'}\n`);
+  });
+}
 
 const mode = process.env['LOG_LINES_MODE'];
 if (mode === 'exit' || mode === 'throw') {

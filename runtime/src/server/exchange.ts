@@ -267,8 +267,9 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
       const { stream } = pump;
       // Without a span the end is written in this turn (now, or after the log lines).
       if (this.#reply.span === undefined) stream.endsThisTurn();
-      // A stream that has sent before ran over several turns (a model's): it ends at once, after
-      // its line, rather than at the end of a turn that may be a later one; see Reply.#afterLines.
+      // A stream that has sent before ran over several turns (a model's): it ends at once, its
+      // line written right after, rather than at the end of a turn that may be a later one; see
+      // Reply.#afterLines.
       this.#reply.end(200, () => stream.finish(''), stream.started ? Infinity : stream.pendingChars);
     } catch (error) {
       this.fail(error);

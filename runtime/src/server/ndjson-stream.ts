@@ -102,7 +102,7 @@ export class NdjsonStream {
   }
 
   /**
-   * The stream's end comes later in this turn (after the log lines, stdout-lines.ts): what is
+   * The stream's end comes later in this turn (with the log lines, stdout-lines.ts): what is
    * pending waits for it, so that the events and the end go out in one write, as they do when the
    * end is written at once, rather than in two (the turn-end flush was scheduled first and would
    * run first).

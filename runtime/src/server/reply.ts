@@ -12,7 +12,7 @@ import type { Refusal } from './request-checks.js';
 import { type HeldForLines, stdoutLines } from './stdout-lines.js';
 import { readIncomingTrace } from './trace-context.js';
 
-/** An answer this long ends at once, its log lines written first, rather than at the end of the turn (`#afterLines`). */
+/** An answer this long ends at once, the log lines queued so far written right after it, rather than at the end of the turn (`#afterLines`). */
 const heldAnswerChars = 16 * 1024;
 
 export class Reply implements HeldForLines {
@@ -26,7 +26,7 @@ export class Reply implements HeldForLines {
   /** The server's shutdown has begun (the Tracker): the connection closes after this answer. */
   readonly #server: { readonly closing: boolean };
   readonly #started: number;
-  /** What ends the response once the log lines queued before it are written (`linesWritten`). */
+  /** What ends the response, in the step that writes the log lines queued before it (`endNow`). */
   #status = 0;
   #body = '';
   #last: (() => void) | undefined;
@@ -62,22 +62,22 @@ export class Reply implements HeldForLines {
   }
 
   /**
-   * The response ends after the log lines queued so far are written (stdout-lines.ts): at once
-   * when none are. A large answer does not wait for the end of the turn: the lines are written now
-   * and it ends at once, since holding its text across the rest of the turn (while other calls
-   * allocate) cost more than the one write it would share (64 KB answers at 50 connections: a
-   * fifth more CPU per request).
+   * The response ends in the step that writes the log lines queued so far, right before them
+   * (stdout-lines.ts): at once when none are. A large answer does not wait for the end of the
+   * turn: it ends now and the lines are written right after it, since holding its text across the
+   * rest of the turn (while other calls allocate) cost more than the one write it would share
+   * (64 KB answers at 50 connections: a fifth more CPU per request).
    */
   #afterLines(): void {
-    if (!stdoutLines.pending) this.linesWritten();
-    else if (this.#size < heldAnswerChars) stdoutLines.whenWritten(this);
+    if (!stdoutLines.pending) this.endNow();
+    else if (this.#size < heldAnswerChars) stdoutLines.endWithLines(this);
     else {
+      this.endNow();
       stdoutLines.flush();
-      this.linesWritten();
     }
   }
 
-  linesWritten(): void {
+  endNow(): void {
     const last = this.#last;
     if (last === undefined) {
       this.#write(this.#status, this.#body);
@@ -104,9 +104,10 @@ export class Reply implements HeldForLines {
    * Runs `last`, which writes the answer's last byte, once the call's telemetry has left: the
    * platform throttles a container's CPU the moment a response ends (the reference AdkApp
    * force-flushes OpenTelemetry before it answers; adk-js's Agent Engine telemetry guide says the
-   * same). The call's log line goes first: a queued JSON line is written at the end of this turn
-   * of the event loop, and `last` runs right after (stdout-lines.ts); a custom logger has written
-   * it already. With a span, it is ended and the SDK flushed first. Otherwise `last` runs now.
+   * same). The call's log line follows in the same step: `last` runs at the end of this turn of
+   * the event loop and the queued JSON lines are written right after it (stdout-lines.ts); a
+   * custom logger has written it already. With a span, it is ended and the SDK flushed first.
+   * Otherwise `last` runs now.
    */
   end(status: number, last: () => void, size = 0): void {
     if (this.#ending) return;

@@ -1,26 +1,32 @@
 /**
  * The container's log lines on stdout, one write for all the lines of one turn of the event loop,
- * and never after the response they belong to has ended.
+ * in the same synchronous step that ends the responses they belong to.
  *
  * A write per line was a tenth of a small call's CPU with stdout on a file (issue 48: unary
  * throughput against a plain node:http server fell from 0.92× to 0.81× with the default log
  * format on). Lines queued during one turn (every socket that was readable in it, and the
  * promises they resolved) go out together in the turn's check phase (`setImmediate`); dev batches
  * its log the same way (emulator/log-lines.ts), but over 10 ms, which the platform does not allow
- * here: it throttles a container's CPU once a response has ended, so a line still queued then may
+ * here: it throttles a container's CPU once a response has ended, so a line left for a timer may
  * wait for the next request to be written. So a response whose line is queued is held
- * (`whenWritten`) and ends right after the write, in the same turn: each call's line is with the
- * OS before its caller has the last byte. The order of lines is the order they were queued, each
- * whole (one `write` of whole lines). What is queued is also written at once on `flush()`: on
- * an error entry, a refusal answered outside an exchange, the server's close, and the process's
+ * (`endWithLines`) to the check phase, where the held responses end and the lines are written
+ * right after them, in one synchronous step: no timer and no wait for I/O lies between a
+ * response's last byte and its line, and node emits the response's `finish` only after the line
+ * is written. The responses go first so that a caller alone on its connection gets its answer
+ * while the line is written rather than after it: on one connection, where no two calls share a
+ * write, ending after the write had cost a logged unary call about a twentieth of its throughput
+ * (paired rounds, issue 48). The order of lines is the order they were queued, each whole (one
+ * `write` of whole lines). What is queued is also written at once on `flush()`: on an error entry,
+ * a refusal answered outside an exchange, a large answer, the server's close, and the process's
  * `exit` (which runs on `process.exit` and after an uncaught exception). A process killed by a
- * signal with no handler loses the lines of its current turn, but no response of theirs has ended.
+ * signal with no handler loses the lines of its current turn; one killed between a held
+ * response's end and the write that follows it in the same step loses that turn's lines.
  */
 import { fstatSync, writeSync } from 'node:fs';
 
-/** What waits for the queued lines: a response's end. */
+/** A response held to the step that writes the queued lines: it ends first, then they are written. */
 export interface HeldForLines {
-  linesWritten(): void;
+  endNow(): void;
 }
 
 export class LineQueue {
@@ -53,34 +59,38 @@ export class LineQueue {
     }
   }
 
-  /** Runs `held.linesWritten()` once what is queued now is written: at once when nothing is. */
-  whenWritten(held: HeldForLines): void {
-    if (this.#text === '') held.linesWritten();
+  /**
+   * Runs `held.endNow()` in the step that writes what is queued now, right before the write: at
+   * once when nothing is queued.
+   */
+  endWithLines(held: HeldForLines): void {
+    if (this.#text === '') held.endNow();
     else this.#held.push(held);
   }
 
-  /** Writes what is queued now, then lets the responses that waited for it end. */
+  /** Ends the held responses, then writes what is queued, in one synchronous step. */
   flush(): void {
     if (this.#immediate !== undefined) clearImmediate(this.#immediate);
     this.#immediate = undefined;
-    const text = this.#text;
-    this.#text = '';
-    if (text !== '') {
-      try {
-        this.write(text);
-      } catch {
-        // stdout is gone (EPIPE): the lines are lost, the responses must still end.
+    const held = this.#held;
+    if (held.length > 0) {
+      this.#held = [];
+      for (const one of held) {
+        try {
+          one.endNow();
+        } catch {
+          // One response failing to end must not keep the lines, or the other responses, back.
+        }
       }
     }
-    const held = this.#held;
-    if (held.length === 0) return;
-    this.#held = [];
-    for (const one of held) {
-      try {
-        one.linesWritten();
-      } catch {
-        // One response failing to end must not keep the others waiting.
-      }
+    // Read after the ends: a line a response's end logged goes in this write too.
+    const text = this.#text;
+    this.#text = '';
+    if (text === '') return;
+    try {
+      this.write(text);
+    } catch {
+      // stdout is gone (EPIPE): the lines are lost.
     }
   }
 
