@@ -19,7 +19,7 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 
 /** Each part: the script and its arguments (sized so that the whole run stays under 10 minutes here). */
 const parts = {
-  server: { script: 'server-peers.mjs', args: ['--rounds', '3'] },
+  server: { script: 'server-peers.mjs', args: [] },
   client: { script: 'stream-parse.mjs', args: ['--rounds', '5'] },
   generate: { script: 'generate.mjs', args: ['--runs', '3'] },
   cli: { script: 'cli-startup.mjs', args: ['--rounds', '5'] },
