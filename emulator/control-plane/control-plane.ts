@@ -192,7 +192,8 @@ export class ControlPlane {
 
   /**
    * `PATCH {engine}[?updateMask=…]`: a masked `spec.*` path makes a new revision; `trafficConfig`
-   * applies after it exists. Without a mask, the fields the body sets (update-mask.ts `impliedMask`, AIP-134).
+   * applies after it exists. Without a mask, the fields the body sets (update-mask.ts `impliedMask`,
+   * AIP-134), a field at its proto3 default not being set (proto/proto3-default.ts).
    */
   patch(version: ApiVersion, name: string, raw: Record<string, unknown>, query: URLSearchParams): Operation {
     const engine = this.#changeable(name);

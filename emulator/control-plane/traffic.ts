@@ -10,9 +10,14 @@ import { invalidArgument } from '../google-api/service-error.js';
 /** A revision name as the refusal quotes it: printable ASCII of a resource name's length only, else not at all (the caller's data). */
 const shown = (name: string): string => (/^[\x21-\x7e]{1,300}$/.test(name) ? `: ${name}` : '');
 
+/** `percent` is an int32 without presence: at 0 it is left out, as the body read it (proto/proto3-default.ts) and as ProtoJSON answers it. */
+interface TrafficTarget {
+  readonly runtimeRevisionName: string;
+  readonly percent?: number;
+}
+
 export type TrafficConfig =
-  | { readonly trafficSplitAlwaysLatest: Record<string, never> }
-  | { readonly trafficSplitManual: { readonly targets: readonly { readonly runtimeRevisionName: string; readonly percent: number }[] } };
+  { readonly trafficSplitAlwaysLatest: Record<string, never> } | { readonly trafficSplitManual: { readonly targets: readonly TrafficTarget[] } };
 
 /**
  * `value` (already checked against the proto, camelCase) as a traffic config whose targets all
@@ -33,7 +38,7 @@ export function checkTraffic(value: unknown, revisions: readonly string[]): Traf
   const checked = targets.map((target, index) => {
     const at = `traffic_config.traffic_split_manual.targets[${index}]`;
     const name = target.runtimeRevisionName;
-    const percent = typeof target.percent === 'string' ? Number(target.percent) : target.percent;
+    const percent = target.percent === undefined ? 0 : typeof target.percent === 'string' ? Number(target.percent) : target.percent;
     if (typeof name !== 'string' || name === '') throw invalidArgument(`'${at}.runtime_revision_name' is required.`);
     if (!revisions.includes(name)) throw invalidArgument(`'${at}.runtime_revision_name' names no runtime revision of this engine${shown(name)}.`);
     if (seen.has(name)) throw invalidArgument(`'${at}.runtime_revision_name' names the same runtime revision a second time${shown(name)}.`);
@@ -42,7 +47,7 @@ export function checkTraffic(value: unknown, revisions: readonly string[]): Traf
       throw invalidArgument(`'${at}.percent' must be an integer from 0 to 100.`);
     }
     sum += percent;
-    return { runtimeRevisionName: name, percent };
+    return percent === 0 ? { runtimeRevisionName: name } : { runtimeRevisionName: name, percent };
   });
   if (sum !== 100) throw invalidArgument(`The percents of 'traffic_config.traffic_split_manual.targets' must sum to 100, not ${sum}.`);
   return { trafficSplitManual: { targets: checked } };
@@ -52,15 +57,15 @@ export function checkTraffic(value: unknown, revisions: readonly string[]): Traf
 export class TrafficSplitter {
   readonly #current = new Map<string, number>();
 
-  readonly #targets: readonly { readonly runtimeRevisionName: string; readonly percent: number }[];
-  constructor(targets: readonly { readonly runtimeRevisionName: string; readonly percent: number }[]) {
+  readonly #targets: readonly TrafficTarget[];
+  constructor(targets: readonly TrafficTarget[]) {
     this.#targets = targets;
   }
 
   next(): string | undefined {
     let best: string | undefined;
     let bestWeight = -Infinity;
-    for (const { runtimeRevisionName: name, percent } of this.#targets) {
+    for (const { runtimeRevisionName: name, percent = 0 } of this.#targets) {
       if (percent === 0) continue;
       const weight = (this.#current.get(name) ?? 0) + percent;
       this.#current.set(name, weight);

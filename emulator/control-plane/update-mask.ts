@@ -2,7 +2,8 @@
  * `PATCH …?updateMask=a,b` of an engine, read as google-api/update-mask.ts reads every mask (where
  * it differs from a session's or a memory's is said there): each path must name a field of the
  * resource (by lowerCamel or snake_case name, through messages only, as a FieldMask does), and
- * only those fields are copied from the body; a path whose field the body leaves out clears it.
+ * only those fields are copied from the body; a path whose field the body leaves out, or sets to
+ * its default where it has no presence (proto3-default.ts), clears it.
  * The mask is optional (UpdateReasoningEngineRequest: `update_mask` OPTIONAL, "Mask specifying
  * which fields to update"), and the proto says nothing of an update without one: dev takes
  * AIP-134's rule, an implied mask of the resource's top-level fields the body sets
@@ -21,7 +22,7 @@ const outputOnly = new Set(['name', 'createTime', 'updateTime', 'spec.effectiveI
 
 /** The lowerCamel paths a PATCH of an engine changes: its mask's, each checked against `type` (the version's ReasoningEngine), or the implied mask of `body`. */
 export function updatedPaths(query: URLSearchParams, body: Record<string, unknown>, type: Protobuf.Type): string[] {
-  return maskPaths(query, { path: (path) => checkedPath(path, type), maskless: () => impliedMask(body, type) });
+  return maskPaths(query, { path: (path) => checkedPath(path, type), maskless: () => impliedMask(body) });
 }
 
 /** `path` (a mask's, trimmed) in lowerCamel, checked against `type` through its messages. */
@@ -58,26 +59,12 @@ function checkedPath(path: string, type: Protobuf.Type): string {
 const notImplied = new Set(['name', 'createTime', 'updateTime', 'etag']);
 
 /**
- * AIP-134's implied mask: the top-level fields `body` (checked, lowerCamel) sets, a scalar, map or
- * list counting as set when it is not empty (proto3 has no presence for them, and Google's REST
- * fallback writes unset maps as `{}`), a message when it is there at all.
+ * AIP-134's implied mask: the top-level fields `body` sets. `body` is read as proto3 reads it
+ * (proto-check.ts `checkMessage`): a field without presence at its default is not in it, so it is
+ * not set (proto3-default.ts, the one reading of a default the engine services share).
  */
-function impliedMask(body: Record<string, unknown>, type: Protobuf.Type): string[] {
-  return Object.entries(body).flatMap(([key, value]) => {
-    const field = fieldOf(type, key);
-    const name = field?.name ?? snakeToCamel(key);
-    if (notImplied.has(name) || value === undefined || value === null) return [];
-    if (field !== undefined && (field.map || field.repeated || field.resolve().resolvedType === null)) {
-      const empty =
-        value === '' ||
-        value === 0 ||
-        value === false ||
-        (Array.isArray(value) && value.length === 0) ||
-        (typeof value === 'object' && Object.keys(value).length === 0);
-      if (empty) return [];
-    }
-    return [name];
-  });
+function impliedMask(body: Record<string, unknown>): string[] {
+  return Object.keys(body).filter((name) => !notImplied.has(name));
 }
 
 function get(object: unknown, path: string): unknown {

@@ -26,8 +26,8 @@ import {
   optionalTimestampMs,
   requiredString,
   timestampMs,
-  withoutEmpty,
 } from '../proto/fields.js';
+import { type DefaultKind, withoutDefaults } from '../proto/proto3-default.js';
 import { distanceFrom, factsOf } from './extraction.js';
 import { compare, parseFilter } from './filters.js';
 import { checkMetadataCopies, metadataMatches, optionalMetadata, parseFilterGroups } from './metadata-filters.js';
@@ -95,24 +95,31 @@ export const memoryRequestFields: Readonly<Record<string, readonly string[]>> = 
   RetrieveMemoriesRequest: retrieveFields,
 };
 const purgeFields = ['filter', 'filterGroups', 'force'];
-/** Memory's and the requests' fields without presence in proto3 (strings, maps, lists): empty is not set (fields.ts `withoutEmpty`). */
-const memoryScalarsMapsLists = [
-  'name',
-  'fact',
-  'scope',
-  'displayName',
-  'description',
-  'topics',
-  'metadata',
-  'memoryType',
-  'createTime',
-  'updateTime',
-  'filter',
-  'filterGroups',
-  'allowedTopics',
-  'memoryTypes',
-  'revisionLabels',
-];
+/**
+ * Memory's and the requests' fields without presence in proto3, at their default not set
+ * (proto3-default.ts); the rest are messages or oneof members (`disableMemoryRevisions` is one, of
+ * `revision_expiration`). `memoryType`'s zero is the natural-language memory: "If not set, the
+ * NATURAL_LANGUAGE_COLLECTION type is used" (googleapis/python-aiplatform,
+ * aiplatform_v1beta1/types/memory_bank.py, MemoryType).
+ */
+const memoryDefaults: Readonly<Record<string, DefaultKind>> = {
+  name: 'string',
+  fact: 'string',
+  displayName: 'string',
+  description: 'string',
+  filter: 'string',
+  scope: 'map',
+  metadata: 'map',
+  revisionLabels: 'map',
+  topics: 'list',
+  filterGroups: 'list',
+  allowedTopics: 'list',
+  memoryTypes: 'list',
+  memoryType: { enumZero: 'MEMORY_TYPE_UNSPECIFIED' },
+  metadataMergeStrategy: { enumZero: 'METADATA_MERGE_STRATEGY_UNSPECIFIED' },
+  disableConsolidation: 'bool',
+  force: 'bool',
+};
 
 /** What dev answers a structured memory (`memoryType`, `structuredContent`: Memory Bank's profiles), which it does not keep. */
 const structuredUnserved = (): ServiceError =>
@@ -175,7 +182,7 @@ export class Memories {
   }
 
   create(call: ServiceCall): object {
-    const fields = withoutEmpty(messageFields(call.body, createFields, 'memory'), memoryScalarsMapsLists);
+    const fields = withoutDefaults(messageFields(call.body, createFields, 'memory'), memoryDefaults);
     // Before the fact: a structured memory has none, and what it needs to know is that dev keeps none.
     if (fields['memoryType'] !== undefined || fields['structuredContent'] !== undefined) throw structuredUnserved();
     const fact = requiredString(fields, 'fact', 'memory');
@@ -233,7 +240,7 @@ export class Memories {
    */
   update(id: string, call: ServiceCall): object {
     const memory = this.#live(id, call.now);
-    const fields = withoutEmpty(messageFields(call.body, updateFields, 'memory'), memoryScalarsMapsLists);
+    const fields = withoutDefaults(messageFields(call.body, updateFields, 'memory'), memoryDefaults);
     const name = optionalString(fields, 'name', 'memory');
     if (name !== undefined && name !== memory.name) throw invalidArgument("'memory.name' must be the name in the URL.");
     if (updateMaskOf(call.query) === undefined) {
@@ -269,7 +276,7 @@ export class Memories {
    * "validated but not executed". `filterGroups` (metadata filters, metadata-filters.ts) narrow it.
    */
   purge(call: ServiceCall): object {
-    const fields = withoutEmpty(messageFields(call.body, purgeFields, 'request'), memoryScalarsMapsLists);
+    const fields = withoutDefaults(messageFields(call.body, purgeFields, 'request'), memoryDefaults);
     const filter = requiredString(fields, 'filter', 'request');
     const groups = parseFilterGroups(fields, 'request');
     const force = optionalBoolean(fields, 'force', 'request') === true;
@@ -280,7 +287,7 @@ export class Memories {
   }
 
   generate(call: ServiceCall): object {
-    const fields = withoutEmpty(messageFields(call.body, generateFields, 'request'), memoryScalarsMapsLists);
+    const fields = withoutDefaults(messageFields(call.body, generateFields, 'request'), memoryDefaults);
     const sources = ['vertexSessionSource', 'directContentsSource', 'directMemoriesSource'].filter((name) => fields[name] !== undefined);
     if (sources.length !== 1) {
       throw invalidArgument('Exactly one of vertexSessionSource, directContentsSource and directMemoriesSource must be set.');
@@ -310,7 +317,7 @@ export class Memories {
   }
 
   retrieve(call: ServiceCall): object {
-    const fields = withoutEmpty(messageFields(call.body, retrieveFields, 'request'), memoryScalarsMapsLists);
+    const fields = withoutDefaults(messageFields(call.body, retrieveFields, 'request'), memoryDefaults);
     const scope = checkScope(fields['scope'], 'scope');
     const passes = retrieveFilter(optionalString(fields, 'filter', 'request'));
     const groups = parseFilterGroups(fields, 'request');

@@ -26,8 +26,8 @@ import {
   optionalTimestampMs,
   requiredString,
   timestampMs,
-  withoutEmpty,
 } from '../proto/fields.js';
+import { type DefaultKind, withoutDefaults } from '../proto/proto3-default.js';
 import { compare, parseFilter } from './filters.js';
 import { maskedExpiry, maskedFields } from './update-mask.js';
 
@@ -69,8 +69,8 @@ const createFields = ['name', 'userId', 'displayName', 'sessionState', 'ttl', 'e
 /** What a PATCH may change (google/cloud/aiplatform/v1beta1/session.proto: `user_id` is IMMUTABLE, the times OUTPUT_ONLY). */
 const updatableFields = ['displayName', 'sessionState', 'labels', 'ttl', 'expireTime'];
 const updateFields = ['createTime', 'updateTime', ...createFields];
-/** Session's fields without presence in proto3 (strings, the labels map): empty is not set (fields.ts `withoutEmpty`). */
-const sessionScalarsMapsLists = ['name', 'userId', 'displayName', 'labels', 'createTime', 'updateTime'];
+/** Session's fields without presence in proto3 (the rest are messages or in the `expiration` oneof): at their default, not set (proto3-default.ts). */
+const sessionDefaults: Readonly<Record<string, DefaultKind>> = { name: 'string', userId: 'string', displayName: 'string', labels: 'map' };
 const appendFields = ['name', 'author', 'invocationId', 'timestamp', 'content', 'actions', 'errorCode', 'errorMessage', 'eventMetadata', 'rawEvent'];
 
 /**
@@ -115,7 +115,7 @@ export class Sessions {
   }
 
   create(call: ServiceCall): object {
-    const fields = withoutEmpty(messageFields(call.body, createFields, 'session'), sessionScalarsMapsLists);
+    const fields = withoutDefaults(messageFields(call.body, createFields, 'session'), sessionDefaults);
     const userId = requiredString(fields, 'userId', 'session');
     const ttl = optionalDurationMs(fields, 'ttl', 'session');
     const expireAt = optionalTimestampMs(fields, 'expireTime', 'session');
@@ -188,7 +188,7 @@ export class Sessions {
    */
   update(id: string, call: ServiceCall): object {
     const session = this.#live(id, call.now);
-    const fields = withoutEmpty(messageFields(call.body, updateFields, 'session'), sessionScalarsMapsLists);
+    const fields = withoutDefaults(messageFields(call.body, updateFields, 'session'), sessionDefaults);
     const name = optionalString(fields, 'name', 'session');
     if (name !== undefined && name !== session.name) throw invalidArgument("'session.name' must be the name in the URL.");
     const masked = updateMaskOf(call.query) !== undefined;

@@ -5,9 +5,9 @@
  * validated, as the service reads it. Without a mask, the API's own rule for the method
  * (`maskless`): `all` where the proto says so (UpdateSessionRequest: "If the mask is not present,
  * all fields will be updated", so one the body leaves out is cleared), `populated` where it says
- * nothing (UpdateMemoryRequest), AIP-134's implied mask of the fields the body sets (non-empty:
- * fields.ts `withoutEmpty` drops the rest first). The engine resource's own PATCH is
- * control-plane/update-mask.ts.
+ * nothing (UpdateMemoryRequest), AIP-134's implied mask of the fields the body sets (a field at its
+ * proto3 default is not set: proto/proto3-default.ts `withoutDefaults` drops it first). The engine
+ * resource's own PATCH is control-plane/update-mask.ts.
  */
 
 import { invalidArgument } from '../google-api/service-error.js';

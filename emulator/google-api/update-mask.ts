@@ -16,9 +16,10 @@
  * - An update without a mask. UpdateSessionRequest says "If the mask is not present, all fields
  *   will be updated": every updatable field, so one the body leaves out is cleared.
  *   UpdateMemoryRequest and UpdateReasoningEngineRequest say nothing: AIP-134's implied mask, the
- *   fields the body sets. Which fields count as set is the caller's: the engine services have
- *   dropped a body's empty scalars, maps and lists already (proto/fields.ts `withoutEmpty`), the
- *   control plane reads the proto's field kinds (`impliedMask`).
+ *   fields the body sets. Both callers read "set" alike (proto/proto3-default.ts: a field without
+ *   presence at its default is not set), and have applied it to the body before the mask is read:
+ *   the engine services by the kinds they declare (`withoutDefaults`), the control plane by the
+ *   protos (proto/proto-check.ts `checkMessage`).
  */
 import { quotedName } from '../text/quoted-name.js';
 import { snakeToCamel } from './json-name.js';

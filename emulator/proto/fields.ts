@@ -48,22 +48,6 @@ export function messageFields(value: unknown, known: readonly string[], where: s
   return fields;
 }
 
-/**
- * proto3 has no presence for scalars, maps and repeated fields: an empty string, map or list is the
- * field not set. Google's REST fallback writes unset maps as `{}` (and lists as `[]`) where another
- * client leaves them out, and a proto3 server cannot tell the two apart: dev reads both as absent,
- * so every client gets the same answer. `names`: the message's scalar, map and repeated fields
- * (lowerCamel); message fields keep presence (`{}` is a message set with nothing in it).
- */
-export function withoutEmpty(fields: JsonObject, names: readonly string[]): JsonObject {
-  const kept: JsonObject = {};
-  for (const [name, value] of Object.entries(fields)) {
-    const empty = value === '' || (Array.isArray(value) && value.length === 0) || (isObject(value) && Object.keys(value).length === 0);
-    if (!(empty && names.includes(name))) kept[name] = value;
-  }
-  return kept;
-}
-
 export function optionalString(fields: JsonObject, name: string, where: string): string | undefined {
   const value = fields[name];
   if (value === undefined) return undefined;

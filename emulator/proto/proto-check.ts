@@ -10,6 +10,7 @@ import type * as Protobuf from 'protobufjs';
 import { snakeToCamel } from '../google-api/json-name.js';
 import { invalidArgument } from '../google-api/service-error.js';
 import { quotedName } from '../text/quoted-name.js';
+import { type DefaultKind, holdsDefault } from './proto3-default.js';
 import { type ApiVersion, loadProtos } from './protos.js';
 import { type SdkOnlyField, sdkOnlyFields } from './sdk-only-fields.js';
 
@@ -70,12 +71,17 @@ const scalarKinds: Readonly<Record<string, (value: unknown) => boolean>> = {
  * Checks `json` against `type` as the ProtoJSON parser would: unknown names, and each value's
  * kind (object for a message, list for a repeated field, a string of base64 for bytes, an enum's
  * name). `where` is the proto path the parser names, e.g. `reasoning_engine`. Returns the message
- * with every field under its lowerCamel name (null fields dropped: ProtoJSON's default), so what
- * follows reads one spelling.
+ * as proto3 reads it, every field under its lowerCamel name so what follows reads one spelling:
+ * null fields dropped (ProtoJSON's default), and so is a field without presence that holds its
+ * default (proto3-default.ts: it is the field unset), in this message and every one nested in it.
+ * A Struct's values are data, not fields, and a list's entries or a map's values are kept; so is
+ * an SDK-only field, whose presence no published proto says.
  */
 export function checkMessage(type: Protobuf.Type, json: unknown, where: string): Record<string, unknown> {
   if (!isObject(json)) throw invalidArgument(`Invalid value at '${where}' (type.googleapis.com${type.fullName}): expected an object.`);
   const message: Record<string, unknown> = {};
+  /** The fields given, those at their default (not kept) included: a second spelling of one is still refused. */
+  const given = new Set<string>();
   for (const [key, value] of Object.entries(json)) {
     const field = fieldOf(type, key);
     if (field === undefined) {
@@ -91,19 +97,11 @@ export function checkMessage(type: Protobuf.Type, json: unknown, where: string):
       continue;
     }
     if (value === null) continue;
-    if (field.name in message) throw invalidArgument(`Invalid JSON payload received. Field '${where}.${key}' is given twice (both spellings).`);
-    const at = `${where}.${snake(field.name)}`;
-    if (field.map) {
-      if (!isObject(value)) throw invalidArgument(`Invalid value at '${at}': expected a map (a JSON object).`);
-      // An entry is named by its place, not its key: a key is the caller's data.
-      const entries = Object.entries(value);
-      message[field.name] = Object.fromEntries(
-        entries.map(([k, item], index) => [k, checkValue(field, item, `${at} (entry ${index + 1} of ${entries.length})`)]),
-      );
-    } else if (field.repeated) {
-      if (!Array.isArray(value)) throw invalidArgument(`Invalid value at '${at}': expected a list.`);
-      message[field.name] = value.map((item, index) => checkValue(field, item, `${at}[${index}]`));
-    } else message[field.name] = checkValue(field, value, at);
+    if (given.has(field.name)) throw invalidArgument(`Invalid JSON payload received. Field '${where}.${key}' is given twice (both spellings).`);
+    given.add(field.name);
+    const checked = checkField(field, value, `${where}.${snake(field.name)}`);
+    const kind = defaultKindOf(field);
+    if (kind === undefined || !holdsDefault(checked, kind)) message[field.name] = checked;
   }
   // Two members of one oneof (spec's deployment_source: source_code_spec, container_spec) cannot both be set.
   for (const oneof of type.oneofsArray) {
@@ -115,6 +113,38 @@ export function checkMessage(type: Protobuf.Type, json: unknown, where: string):
     }
   }
   return message;
+}
+
+/** One field's value, checked: a map's values and a list's entries each as the field's type. */
+function checkField(field: Protobuf.Field, value: unknown, at: string): unknown {
+  if (field.map) {
+    if (!isObject(value)) throw invalidArgument(`Invalid value at '${at}': expected a map (a JSON object).`);
+    // An entry is named by its place, not its key: a key is the caller's data.
+    const entries = Object.entries(value);
+    return Object.fromEntries(entries.map(([k, item], index) => [k, checkValue(field, item, `${at} (entry ${index + 1} of ${entries.length})`)]));
+  }
+  if (field.repeated) {
+    if (!Array.isArray(value)) throw invalidArgument(`Invalid value at '${at}': expected a list.`);
+    return value.map((item, index) => checkValue(field, item, `${at}[${index}]`));
+  }
+  return checkValue(field, value, at);
+}
+
+/**
+ * How `field` holds its default (proto3-default.ts), or undefined when it has presence: a message
+ * (the well-known ones too: a Timestamp, a Struct), a oneof member, or a proto3 `optional` (which
+ * protobufjs reads as a member of a one-field oneof, `_minInstances`).
+ */
+function defaultKindOf(field: Protobuf.Field): DefaultKind | undefined {
+  if (field.map) return 'map';
+  if (field.repeated) return 'list';
+  if (field.partOf !== null) return undefined;
+  field.resolve();
+  const resolved = field.resolvedType;
+  if (resolved === null) return field.type === 'bool' ? 'bool' : field.type === 'string' || field.type === 'bytes' ? 'string' : 'number';
+  if ('fields' in resolved) return undefined;
+  // proto3 requires an enum's first value to be 0: its name is the default's.
+  return { enumZero: Object.keys(resolved.values).find((name) => resolved.values[name] === 0) ?? '' };
 }
 
 function checkValue(field: Protobuf.Field, value: unknown, at: string): unknown {

@@ -42,6 +42,7 @@ export function mountA2A(face: A2AFace, handlers: object, settings: A2AMountSett
   const route: Promise<A2ARoute> = import('../a2a/route.js').then(({ createA2ARoute }) => createA2ARoute(face, handlers as A2AHandlers, routeSettings));
   // Heard here, so a failure is never an unhandled rejection; listen() and each request still see it.
   route.catch(() => undefined);
+  // Set here only: this reaction is registered on `route` before any request's (below), so it has run when one runs.
   let loaded: A2ARoute | undefined;
   const ready = route.then((settled) => {
     loaded = settled;
@@ -55,10 +56,7 @@ export function mountA2A(face: A2AFace, handlers: object, settings: A2AMountSett
     handle(req, res) {
       if (loaded !== undefined) return loaded.handle(req, res);
       route.then(
-        (settled) => {
-          loaded = settled;
-          settled.handle(req, res);
-        },
+        (settled) => settled.handle(req, res),
         () => {
           const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error: the A2A face could not be loaded' } });
           res.writeHead(500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
