@@ -121,11 +121,22 @@ const memoryDefaults: Readonly<Record<string, DefaultKind>> = {
   force: 'bool',
 };
 
+/**
+ * A memory that is not the natural-language kind dev keeps: a `structuredContent`, or a
+ * `memoryType` other than NATURAL_LANGUAGE_COLLECTION (1, by name or number; its zero was dropped
+ * as a default already).
+ */
+function isStructured(fields: Readonly<Record<string, unknown>>): boolean {
+  const type = fields['memoryType'];
+  const natural = type === undefined || type === 'NATURAL_LANGUAGE_COLLECTION' || type === 1;
+  return !natural || fields['structuredContent'] !== undefined;
+}
+
 /** What dev answers a structured memory (`memoryType`, `structuredContent`: Memory Bank's profiles), which it does not keep. */
 const structuredUnserved = (): ServiceError =>
   new ServiceError(
     'UNIMPLEMENTED',
-    'agentgen dev keeps natural-language memories only: memoryType and structuredContent are not served; see "The engine\'s services" in agentgen\'s docs/dev.md.',
+    'agentgen dev keeps natural-language memories only: structuredContent and a memoryType other than NATURAL_LANGUAGE_COLLECTION are not served; see "The engine\'s services" in agentgen\'s docs/dev.md.',
   );
 
 /** The reference's numbers: at most 5 direct memories a call; retrieval returns 3 unless asked, at most 100. */
@@ -184,7 +195,7 @@ export class Memories {
   create(call: ServiceCall): object {
     const fields = withoutDefaults(messageFields(call.body, createFields, 'memory'), memoryDefaults);
     // Before the fact: a structured memory has none, and what it needs to know is that dev keeps none.
-    if (fields['memoryType'] !== undefined || fields['structuredContent'] !== undefined) throw structuredUnserved();
+    if (isStructured(fields)) throw structuredUnserved();
     const fact = requiredString(fields, 'fact', 'memory');
     const scope = checkScope(fields['scope'], 'memory.scope');
     const ttl = optionalDurationMs(fields, 'ttl', 'memory');
@@ -247,7 +258,7 @@ export class Memories {
       if (fields['scope'] !== undefined && scopeKeyOf(checkScope(fields['scope'], 'memory.scope')) !== memory.scopeKey) {
         throw invalidArgument("'memory.scope' cannot be changed by an update: create the memory in the other scope instead.");
       }
-      if (fields['memoryType'] !== undefined || fields['structuredContent'] !== undefined) throw structuredUnserved();
+      if (isStructured(fields)) throw structuredUnserved();
     }
     const paths = maskedFields(call.query, fields, updatableFields, 'memory', 'populated');
     // Every value is read before any is applied: a bad one changes nothing.

@@ -140,9 +140,11 @@ describe("the engine's services", () => {
   const base = `/v1beta1/${parent}/reasoningEngines/1`;
 
   it.each([
-    ['by name', 'MEMORY_TYPE_UNSPECIFIED'],
-    ['by number', 0],
-  ])('take a memory whose memoryType is its zero (%s) as the natural-language memory it is', async (_how, memoryType) => {
+    ['its zero by name', 'MEMORY_TYPE_UNSPECIFIED'],
+    ['its zero by number', 0],
+    ['NATURAL_LANGUAGE_COLLECTION by name', 'NATURAL_LANGUAGE_COLLECTION'],
+    ['NATURAL_LANGUAGE_COLLECTION by number', 1],
+  ])('take a memory whose memoryType is %s as the natural-language memory it is', async (_how, memoryType) => {
     const created = await ok('POST', `${base}/memories`, { fact: 'Ann likes tea', scope: { user_id: 'ann' }, memoryType });
     expect(created['response']).toMatchObject({ fact: 'Ann likes tea', scope: { user_id: 'ann' } });
     expect(created['response']).not.toHaveProperty('memoryType');
