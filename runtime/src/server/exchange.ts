@@ -265,11 +265,11 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
     try {
       this.#reply.log('info', 'ok', 200);
       const { stream } = pump;
-      // Without a span the end is written in this turn (now, or after the log lines).
+      // Without a span the end is written in this turn (now, or at its end with the log lines).
       if (this.#reply.span === undefined) stream.endsThisTurn();
       // A stream that has sent before ran over several turns (a model's): it ends at once, its
       // line written right after, rather than at the end of a turn that may be a later one; see
-      // Reply.#afterLines.
+      // Reply.#atTurnEnd.
       this.#reply.end(200, () => stream.finish(''), stream.started ? Infinity : stream.pendingChars);
     } catch (error) {
       this.fail(error);

@@ -14,8 +14,8 @@ import { createDispatcher } from './dispatcher.js';
 import { errorBody } from './errors.js';
 import type { AgentServerLogger } from './logger.js';
 import { rawHeader } from './raw-headers.js';
-import { stdoutLines } from './stdout-lines.js';
 import { checkedTimeouts } from './timeouts.js';
+import { turnEnd } from './turn-end.js';
 import type { AgentServer, AgentServerOptions, RequestListener, ServerOperationTable } from './types.js';
 
 /** The bare `(req, res)` listener over the table, to mount in an existing `node:http` server. */
@@ -53,7 +53,7 @@ export function createContainer(table: ServerOperationTable, handlers: object, o
       // Stop accepting at once; requests already on a connection are answered `Connection: close`.
       // Closed, the server's last lines are on stdout before the process may exit.
       server.close((error) => {
-        stdoutLines.flush();
+        turnEnd.flush();
         if (error) reject(error);
         else resolve();
       });
@@ -197,7 +197,7 @@ function answerRaw(socket: Duplex, row: ErrorRow, message: string, headers: stri
   );
 }
 
-/** Logs a refusal answered outside an exchange, and writes the line at once: the answer follows it (stdout-lines.ts). */
+/** Logs a refusal answered outside an exchange, and writes the line at once: the answer follows it (turn-end.ts). */
 function log(logger: AgentServerLogger | undefined, message: string, status: number): void {
   if (logger === undefined) return;
   try {
@@ -205,7 +205,7 @@ function log(logger: AgentServerLogger | undefined, message: string, status: num
   } catch {
     // A failing logger must not take the server down with it.
   }
-  stdoutLines.flush();
+  turnEnd.flush();
 }
 
 /** The interface to listen on: `$AGENT_SERVER_HOST` when set, else 0.0.0.0 (contract rule 6). */

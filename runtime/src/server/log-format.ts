@@ -8,7 +8,7 @@
 import { readEngineId } from './engine-id.js';
 import { redacted } from './log-text.js';
 import { type AgentServerLogger, type LogEntry, stderrLogger } from './logger.js';
-import { stdoutLines } from './stdout-lines.js';
+import { turnEnd } from './turn-end.js';
 
 export type LogFormat = 'json' | 'text' | 'off';
 const formats: readonly LogFormat[] = ['json', 'text', 'off'];
@@ -40,15 +40,15 @@ export function loggerFromEnv(env: NodeJS.ProcessEnv = process.env): AgentServer
  * One JSON line per entry on stdout, in Cloud Logging's structured form. `project` (from
  * `GOOGLE_CLOUD_PROJECT`) makes the trace a link (`projects/P/traces/T`); without it the trace
  * field is left out, since a bare id links nowhere. On stdout the lines of one turn of the event
- * loop are written together, each before its call's response ends (stdout-lines.ts); an error's
- * line is written at once, with those queued before it. With `write`, each line is handed to it
+ * loop are written together, each in the step that ends its call's response, right after it
+ * (turn-end.ts); an error's line is written at once, with those queued before it. With `write`, each line is handed to it
  * as it comes.
  */
 export function cloudLoggingLogger(project: string | undefined, write?: (line: string) => void): AgentServerLogger {
   if (write !== undefined) return (entry) => write(cloudLoggingLine(entry, project));
   return (entry) => {
-    stdoutLines.line(cloudLoggingLine(entry, project));
-    if (entry.level === 'error') stdoutLines.flush();
+    turnEnd.line(cloudLoggingLine(entry, project));
+    if (entry.level === 'error') turnEnd.flush();
   };
 }
 

@@ -102,10 +102,10 @@ export class NdjsonStream {
   }
 
   /**
-   * The stream's end comes later in this turn (with the log lines, stdout-lines.ts): what is
-   * pending waits for it, so that the events and the end go out in one write, as they do when the
-   * end is written at once, rather than in two (the turn-end flush was scheduled first and would
-   * run first).
+   * The stream's end comes now or later in this turn (turn-end.ts): what is pending waits for it,
+   * so that the events and the end go out in one write, as they do when the end is written at
+   * once, rather than in two (the stream's own turn-end flush was scheduled first and would run
+   * first).
    */
   endsThisTurn(): void {
     this.#unschedule();

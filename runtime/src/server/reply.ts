@@ -9,13 +9,13 @@ import { jsonMediaType } from './content-type.js';
 import { errorBody } from './errors.js';
 import type { AgentServerLogger, LogEntry } from './logger.js';
 import type { Refusal } from './request-checks.js';
-import { type HeldForLines, stdoutLines } from './stdout-lines.js';
 import { readIncomingTrace } from './trace-context.js';
+import { type HeldAnswer, turnEnd } from './turn-end.js';
 
-/** An answer this long ends at once, the log lines queued so far written right after it, rather than at the end of the turn (`#afterLines`). */
+/** An answer this long ends at once, the log lines queued so far written right after it, rather than at the end of the turn (`#atTurnEnd`). */
 const heldAnswerChars = 16 * 1024;
 
-export class Reply implements HeldForLines {
+export class Reply implements HeldAnswer {
   /** The call's server span; only when OpenTelemetry is installed. */
   span: CallSpan | undefined;
   /** The declared operation, once the envelope names one. */
@@ -26,7 +26,7 @@ export class Reply implements HeldForLines {
   /** The server's shutdown has begun (the Tracker): the connection closes after this answer. */
   readonly #server: { readonly closing: boolean };
   readonly #started: number;
-  /** What ends the response, in the step that writes the log lines queued before it (`endNow`). */
+  /** What ends the response: now, or at the end of the turn with the others held to it (`endNow`). */
   #status = 0;
   #body = '';
   #last: (() => void) | undefined;
@@ -57,24 +57,24 @@ export class Reply implements HeldForLines {
     this.#size = body.length;
     const span = this.span;
     // No closure on the hot path: only a traced call waits for its telemetry (see `end`).
-    if (span === undefined) this.#afterLines();
-    else span.endThen(status, () => this.#afterLines());
+    if (span === undefined) this.#atTurnEnd();
+    else span.endThen(status, () => this.#atTurnEnd());
   }
 
   /**
-   * The response ends in the step that writes the log lines queued so far, right before them
-   * (stdout-lines.ts): at once when none are. A large answer does not wait for the end of the
-   * turn: it ends now and the lines are written right after it, since holding its text across the
-   * rest of the turn (while other calls allocate) cost more than the one write it would share
+   * The response ends now or at the end of this turn of the event loop, right before the turn's
+   * log lines are written (turn-end.ts). A large answer does not wait for the end of the turn: it
+   * ends now and the lines queued so far are written right after it, since holding its text across
+   * the rest of the turn (while other calls allocate) cost more than the one write it would share
    * (64 KB answers at 50 connections: a fifth more CPU per request).
    */
-  #afterLines(): void {
-    if (!stdoutLines.pending) this.endNow();
-    else if (this.#size < heldAnswerChars) stdoutLines.endWithLines(this);
-    else {
-      this.endNow();
-      stdoutLines.flush();
+  #atTurnEnd(): void {
+    if (this.#size < heldAnswerChars) {
+      turnEnd.end(this);
+      return;
     }
+    this.endNow();
+    if (turnEnd.pending) turnEnd.flush();
   }
 
   endNow(): void {
@@ -104,9 +104,9 @@ export class Reply implements HeldForLines {
    * Runs `last`, which writes the answer's last byte, once the call's telemetry has left: the
    * platform throttles a container's CPU the moment a response ends (the reference AdkApp
    * force-flushes OpenTelemetry before it answers; adk-js's Agent Engine telemetry guide says the
-   * same). The call's log line follows in the same step: `last` runs at the end of this turn of
-   * the event loop and the queued JSON lines are written right after it (stdout-lines.ts); a
-   * custom logger has written it already. With a span, it is ended and the SDK flushed first.
+   * same). The call's log line follows in the same step: when `last` runs at the end of this turn
+   * of the event loop, the queued JSON lines are written right after it (turn-end.ts); a custom
+   * logger has written it already. With a span, it is ended and the SDK flushed first.
    * Otherwise `last` runs now.
    */
   end(status: number, last: () => void, size = 0): void {
@@ -115,8 +115,8 @@ export class Reply implements HeldForLines {
     this.#last = last;
     this.#size = size;
     const span = this.span;
-    if (span === undefined) this.#afterLines();
-    else span.endThen(status, () => this.#afterLines());
+    if (span === undefined) this.#atTurnEnd();
+    else span.endThen(status, () => this.#atTurnEnd());
   }
 
   log(level: LogEntry['level'], message: string, status: number, error?: unknown, errorId?: string): void {
