@@ -21,7 +21,7 @@ import { type CheckedSpec, checkSpec, effectiveIdentity, type Spec } from './eng
 import { checkName } from './names.js';
 import { type Operation, OperationStore } from './operations.js';
 import { type Backend, type CoreSettings, type Revision, startRevision } from './revision.js';
-import { checkTraffic, type TrafficConfig, TrafficSplitter } from './traffic.js';
+import { readTraffic, type TrafficConfig, TrafficSplitter } from './traffic.js';
 import type * as UpdateMask from './update-mask.js';
 
 /**
@@ -127,7 +127,7 @@ export class ControlPlane {
     do name = `${parent}/reasoningEngines/${this.#nextEngine++}`;
     while (name === this.startupName || this.#engines.has(name));
     const revisionName = `${name}/runtimeRevisions/1`;
-    const traffic = body['trafficConfig'] === undefined ? undefined : checkTraffic(body['trafficConfig'], [revisionName]);
+    const traffic = readTraffic(body, [revisionName]);
     const operation = this.#operations.begin(name, version, 'CreateReasoningEngineOperationMetadata');
     const now = new Date().toISOString();
     const fields: Record<string, unknown> = { ...body, spec: storedSpec(spec), createTime: now, updateTime: now, etag: etag() };
@@ -226,8 +226,7 @@ export class ControlPlane {
     const revisionName = checked === undefined ? undefined : `${engine.name}/runtimeRevisions/${engine.nextRevision}`;
     const trafficMasked = paths.some((path) => path === 'trafficConfig' || path.startsWith('trafficConfig.'));
     const known = [...engine.revisions.map((revision) => revision.name), ...(revisionName === undefined ? [] : [revisionName])];
-    const traffic = trafficMasked && next['trafficConfig'] !== undefined ? checkTraffic(next['trafficConfig'], known) : undefined;
-    if (traffic !== undefined) next['trafficConfig'] = traffic;
+    const traffic = trafficMasked ? readTraffic(next, known) : undefined;
     next['spec'] = spec = storedSpec(spec);
     const operation = this.#operations.begin(engine.name, version, 'UpdateReasoningEngineOperationMetadata');
     const apply = (): void => {

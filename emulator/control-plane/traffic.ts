@@ -23,7 +23,7 @@ export type TrafficConfig =
  * `value` (already checked against the proto, camelCase) as a traffic config whose targets all
  * name revisions in `revisions` (full names), or INVALID_ARGUMENT saying what is wrong.
  */
-export function checkTraffic(value: unknown, revisions: readonly string[]): TrafficConfig {
+function checkTraffic(value: unknown, revisions: readonly string[]): TrafficConfig {
   const config = (value ?? {}) as { trafficSplitManual?: { targets?: unknown }; trafficSplitAlwaysLatest?: unknown };
   const manual = config.trafficSplitManual;
   const latest = config.trafficSplitAlwaysLatest;
@@ -51,6 +51,20 @@ export function checkTraffic(value: unknown, revisions: readonly string[]): Traf
   });
   if (sum !== 100) throw invalidArgument(`The percents of 'traffic_config.traffic_split_manual.targets' must sum to 100, not ${sum}.`);
   return { trafficSplitManual: { targets: checked } };
+}
+
+/**
+ * The traffic config `fields` (an engine's, as a create or an update will store them) hold, checked
+ * against `revisions`, and put back in `fields` in the form it is applied and answered: ProtoJSON's
+ * canonical one, whatever spelling of an int32 `percent` came (a number or a string), 0 left out.
+ * Undefined when `fields` hold none. Create and update both read traffic here, so an engine answers
+ * alike however it was given.
+ */
+export function readTraffic(fields: Record<string, unknown>, revisions: readonly string[]): TrafficConfig | undefined {
+  if (fields['trafficConfig'] === undefined) return undefined;
+  const traffic = checkTraffic(fields['trafficConfig'], revisions);
+  fields['trafficConfig'] = traffic;
+  return traffic;
 }
 
 /** Smooth weighted round robin over one config's targets: each call's revision, in a fixed order. */

@@ -120,19 +120,51 @@ describe('an engine updated', () => {
     const engine = await engineWith({ description: 'd', labels: { team: 'a' } }, { deploymentSpec: { minInstances: 2 } });
     expect(read(await patched(engine, query, body))).toEqual(expected);
   });
+});
 
-  it('takes a traffic target at 0 percent, and answers it without its percent (an int32 at its default)', async () => {
+/**
+ * A traffic target's `percent` is an int32 without presence: ProtoJSON's parser takes it as a JSON
+ * number or a string ("Either numbers or strings are accepted" for int32 in the protobuf docs'
+ * JSON mapping), and the printer writes it as a number, left out at 0. Create and update read it
+ * alike (control-plane/traffic.ts), so the answer is that canonical form however it came.
+ */
+describe("an engine's traffic config", () => {
+  const split = (name: string, percents: readonly unknown[]) => ({
+    trafficSplitManual: { targets: percents.map((percent, index) => ({ runtimeRevisionName: `${name}/runtimeRevisions/${index + 1}`, percent })) },
+  });
+
+  /** An engine created with a manual split of `percents` over its one revision: it names the engine before it exists (ids are handed out in turn). */
+  async function createdWith(percents: readonly unknown[]): Promise<Record<string, any>> {
+    const before = await engineWith({});
+    const next = (before['name'] as string).replace(/\d+$/, (id) => String(Number(id) + 1));
+    const engine = await engineWith({ trafficConfig: split(next, percents) });
+    expect(engine['name']).toBe(next);
+    return engine;
+  }
+
+  /** An engine of two revisions, then updated to a manual split of `percents` over them. */
+  async function patchedTo(percents: readonly unknown[]): Promise<Record<string, any>> {
     const engine = await engineWith({});
-    const revision = (id: number) => `${engine['name'] as string}/runtimeRevisions/${id}`;
-    await patched(engine, '?updateMask=spec.classMethods', { spec: { classMethods: [...classMethods, { name: 'other', api_mode: '' }] } });
-    const targets = [
-      { runtimeRevisionName: revision(1), percent: 0 },
-      { runtimeRevisionName: revision(2), percent: 100 },
-    ];
-    const updated = await patched(engine, '?updateMask=trafficConfig', { trafficConfig: { trafficSplitManual: { targets } } });
-    expect(updated['trafficConfig']).toEqual({
-      trafficSplitManual: { targets: [{ runtimeRevisionName: revision(1) }, { runtimeRevisionName: revision(2), percent: 100 }] },
-    });
+    const name = engine['name'] as string;
+    await settled(
+      await ok('PATCH', `/v1beta1/${name}?updateMask=spec.classMethods`, { spec: { classMethods: [...classMethods, { name: 'other', api_mode: '' }] } }),
+    );
+    await settled(await ok('PATCH', `/v1beta1/${name}?updateMask=trafficConfig`, { trafficConfig: split(name, percents) }));
+    return ok('GET', `/v1beta1/${name}`);
+  }
+
+  it.each<[string, (percents: readonly unknown[]) => Promise<Record<string, any>>, unknown[], number[]]>([
+    ['created with a number', createdWith, [100], [100]],
+    ['created with a string', createdWith, ['100'], [100]],
+    ['updated with numbers', patchedTo, [50, 50], [50, 50]],
+    ['updated with strings', patchedTo, ['50', '50'], [50, 50]],
+    ['updated with 0 as a number', patchedTo, [0, 100], [0, 100]],
+    ['updated with 0 as a string', patchedTo, ['0', '100'], [0, 100]],
+  ])('%s: answered with numbers, 0 left out', async (_how, make, percents, expected) => {
+    const engine = await make(percents);
+    const name = engine['name'] as string;
+    const targets = expected.map((percent, index) => ({ runtimeRevisionName: `${name}/runtimeRevisions/${index + 1}`, ...(percent === 0 ? {} : { percent }) }));
+    expect(engine['trafficConfig']).toEqual({ trafficSplitManual: { targets } });
   });
 });
 
