@@ -29,6 +29,7 @@ import {
 } from '../proto/fields.js';
 import { type DefaultKind, withoutDefaults } from '../proto/proto3-default.js';
 import { compare, parseFilter } from './filters.js';
+import { eventWithoutDefaults } from './session-event.js';
 import { maskedExpiry, maskedFields } from './update-mask.js';
 
 /** One request, as the router hands it over. */
@@ -219,7 +220,7 @@ export class Sessions {
 
   appendEvent(id: string, call: ServiceCall): object {
     const session = this.#live(id, call.now);
-    const fields = messageFields(call.body, appendFields, 'event');
+    const fields = eventWithoutDefaults(messageFields(call.body, appendFields, 'event'));
     const author = requiredString(fields, 'author', 'event');
     const invocationId = requiredString(fields, 'invocationId', 'event');
     const timestamp = requiredString(fields, 'timestamp', 'event');

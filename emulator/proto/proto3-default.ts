@@ -22,8 +22,10 @@
  *
  * The kind of each field comes from the protos for the control plane's engine bodies
  * (proto-check.ts), and from lists declared by hand for the engine services (`withoutDefaults`):
- * Sessions and Memory Bank run in every dev session, which does not load protobufjs for them.
+ * Sessions and Memory Bank run in every dev session, which does not load protobufjs for them
+ * (test/engine-services/current-protos.test.ts holds a session event's lists to the protos).
  */
+import { snakeToCamel } from '../google-api/json-name.js';
 import { isObject, type JsonObject } from './fields.js';
 
 /** How a proto3 field without presence holds its default. `string` is bytes too (base64 of nothing is `""`). */
@@ -32,8 +34,12 @@ export type DefaultKind = 'string' | 'number' | 'bool' | 'list' | 'map' | { read
 /** A number at zero as ProtoJSON may write it: `0`, or a string such as `"0"`, `"-0"`, `"0.0"`. */
 const zeroText = /^-?0+(\.0+)?$/;
 
-/** Whether `value` (ProtoJSON, as sent) is the default of a field of `kind`, and so the field unset. */
+/**
+ * Whether `value` (ProtoJSON, as sent) is the default of a field of `kind`, and so the field unset.
+ * `null` is, for every kind: ProtoJSON's parser reads it as the field's default.
+ */
 export function holdsDefault(value: unknown, kind: DefaultKind): boolean {
+  if (value === null) return true;
   switch (kind) {
     case 'string':
       return value === '';
@@ -51,13 +57,15 @@ export function holdsDefault(value: unknown, kind: DefaultKind): boolean {
 }
 
 /**
- * `fields` (a message's, lowerCamel) without those of `kinds` that hold their default; a field not
- * in `kinds` has presence (a message, a oneof member) and is kept as it is.
+ * `fields` (a message's) without those of `kinds` (lowerCamel) that hold their default; a field
+ * not in `kinds` has presence (a message, a oneof member) and is kept as it is. A field is found
+ * under either spelling of its name (ProtoJSON takes both), and kept under the one it came in.
  */
 export function withoutDefaults(fields: JsonObject, kinds: Readonly<Record<string, DefaultKind>>): JsonObject {
   const kept: JsonObject = {};
   for (const [name, value] of Object.entries(fields)) {
-    const kind = Object.hasOwn(kinds, name) ? kinds[name] : undefined;
+    const camel = snakeToCamel(name);
+    const kind = Object.hasOwn(kinds, camel) ? kinds[camel] : undefined;
     if (kind === undefined || !holdsDefault(value, kind)) kept[name] = value;
   }
   return kept;
