@@ -132,12 +132,21 @@ function wholeLines(text: string): Line[] {
 
 const traceOf = (line: Line): string | undefined => line['logging.googleapis.com/trace']?.slice(`projects/${project}/traces/`.length);
 
-const connections = 8;
 const callsEach = 30;
 
+/**
+ * Eight connections make busy turns, whose answers are held and share a write; one connection
+ * makes turns of one answer each, ended at once with its line right after it (turn-end.ts).
+ */
+const runs = [
+  { stdout: 'file', connections: 8 },
+  { stdout: 'file', connections: 1 },
+  { stdout: 'pipe', connections: 8 },
+] as const;
+
 describe('log lines on stdout under concurrent calls', () => {
-  for (const stdout of ['file', 'pipe'] as const) {
-    it(`writes one whole line per call, in each connection's order${stdout === 'file' ? ', each on stdout before its response finishes' : ''} (stdout on a ${stdout})`, async () => {
+  for (const { stdout, connections } of runs) {
+    it(`writes one whole line per call, in each connection's order${stdout === 'file' ? ', each on stdout before its response finishes' : ''} (${connections} connection${connections === 1 ? '' : 's'}, stdout on a ${stdout})`, async () => {
       const target = await startTarget(stdout, stdout === 'file' ? { LOG_LINES_AT_FINISH: '1' } : {});
       await Promise.all(
         Array.from({ length: connections }, async (_, c) => {

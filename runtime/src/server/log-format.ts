@@ -39,10 +39,10 @@ export function loggerFromEnv(env: NodeJS.ProcessEnv = process.env): AgentServer
 /**
  * One JSON line per entry on stdout, in Cloud Logging's structured form. `project` (from
  * `GOOGLE_CLOUD_PROJECT`) makes the trace a link (`projects/P/traces/T`); without it the trace
- * field is left out, since a bare id links nowhere. On stdout the lines of one turn of the event
- * loop are written together, each in the step that ends its call's response, right after it
- * (turn-end.ts); an error's line is written at once, with those queued before it. With `write`, each line is handed to it
- * as it comes.
+ * field is left out, since a bare id links nowhere. On stdout a call's line is written in the
+ * step that ends its response, right after it, with the other lines of that step (turn-end.ts);
+ * an error's line is written at once, with those queued before it. With `write`, each line is
+ * handed to it as it comes.
  */
 export function cloudLoggingLogger(project: string | undefined, write?: (line: string) => void): AgentServerLogger {
   if (write !== undefined) return (entry) => write(cloudLoggingLine(entry, project));

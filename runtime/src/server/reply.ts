@@ -1,7 +1,8 @@
 /**
  * How one call is answered: its JSON answer, or the last byte of its stream, written once the
- * call's telemetry has left, and the log entries that say how it went. The span lives here for
- * that reason: it must end, and be flushed, before the answer does.
+ * call's telemetry has left, and the log entry that says how it went, given to the logger right
+ * after the answer ends. The span lives here for that reason: it must end, and be flushed, before
+ * the answer does.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallSpan, TraceIds } from './call-span.js';
@@ -34,6 +35,8 @@ export class Reply implements HeldAnswer {
   #size = 0;
   /** `send` or `end` was called: the first one answers, as it did when each wrote at once. */
   #ending = false;
+  /** What the call's log entry says, given to the logger right after the answer ends (`endNow`). */
+  #outcome: Outcome | undefined;
 
   constructor(req: IncomingMessage, res: ServerResponse, logger: AgentServerLogger | undefined, server: { readonly closing: boolean }) {
     this.#req = req;
@@ -77,7 +80,23 @@ export class Reply implements HeldAnswer {
     if (turnEnd.pending) turnEnd.flush();
   }
 
+  get logs(): boolean {
+    return this.#outcome !== undefined;
+  }
+
   endNow(): void {
+    try {
+      this.#endResponse();
+    } finally {
+      const outcome = this.#outcome;
+      if (outcome !== undefined) {
+        this.#outcome = undefined;
+        this.#logNow(outcome);
+      }
+    }
+  }
+
+  #endResponse(): void {
     const last = this.#last;
     if (last === undefined) {
       this.#write(this.#status, this.#body);
@@ -104,10 +123,9 @@ export class Reply implements HeldAnswer {
    * Runs `last`, which writes the answer's last byte, once the call's telemetry has left: the
    * platform throttles a container's CPU the moment a response ends (the reference AdkApp
    * force-flushes OpenTelemetry before it answers; adk-js's Agent Engine telemetry guide says the
-   * same). The call's log line follows in the same step: when `last` runs at the end of this turn
-   * of the event loop, the queued JSON lines are written right after it (turn-end.ts); a custom
-   * logger has written it already. With a span, it is ended and the SDK flushed first.
-   * Otherwise `last` runs now.
+   * same). The call's log entry follows in the same step (`endNow`), and the JSON lines queued by
+   * then are written right after it (turn-end.ts). With a span, it is ended and the SDK flushed
+   * first. Otherwise `last` runs now or at the end of this turn of the event loop.
    */
   end(status: number, last: () => void, size = 0): void {
     if (this.#ending) return;
@@ -119,20 +137,35 @@ export class Reply implements HeldAnswer {
     else span.endThen(status, () => this.#atTurnEnd());
   }
 
+  /**
+   * Logs how the call went. Called right before `send` or `end`: the entry is made and given to
+   * the logger right after the answer ends, in the same step (`endNow`), so that the caller does
+   * not wait for it (a logged unary call alone on its connection, issue 48). Its latency is the
+   * time until now. A call that has already answered logs at once.
+   */
   log(level: LogEntry['level'], message: string, status: number, error?: unknown, errorId?: string): void {
+    if (this.#logger === undefined) return;
+    const outcome: Outcome = { level, message, status, durationMs: performance.now() - this.#started, error, errorId };
+    if (this.#ending) return this.#logNow(outcome);
+    // A second entry before the answer: the first goes now, in the order they came.
+    if (this.#outcome !== undefined) this.#logNow(this.#outcome);
+    this.#outcome = outcome;
+  }
+
+  #logNow(outcome: Outcome): void {
     const logger = this.#logger;
     if (logger === undefined) return;
     try {
       logger({
-        level,
-        message,
+        level: outcome.level,
+        message: outcome.message,
         method: this.#req.method,
         path: pathOf(this.#req.url),
         operation: this.operation,
-        status,
-        durationMs: performance.now() - this.#started,
-        error,
-        errorId,
+        status: outcome.status,
+        durationMs: outcome.durationMs,
+        error: outcome.error,
+        errorId: outcome.errorId,
         trace: this.#traceIds(),
       });
     } catch {
@@ -149,6 +182,16 @@ export class Reply implements HeldAnswer {
     const parent = readIncomingTrace(this.#req.rawHeaders).parent;
     return parent === undefined ? undefined : { traceId: parent.traceId, spanId: parent.spanId, sampled: (parent.traceFlags & 1) === 1 };
   }
+}
+
+/** What `log` was told, kept until the answer has ended. */
+interface Outcome {
+  readonly level: LogEntry['level'];
+  readonly message: string;
+  readonly status: number;
+  readonly durationMs: number;
+  readonly error: unknown;
+  readonly errorId: string | undefined;
 }
 
 /** The request's path without its query: a query is the caller's, and may hold a key or a token. */

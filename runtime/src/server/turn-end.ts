@@ -10,36 +10,42 @@
  * fifth to a third less CPU and the server answered a quarter to a half more calls a second. A
  * caller alone on its connection is always first in its turn, so it is never held.
  *
- * Log lines. A write per line was a tenth of a small call's CPU with stdout on a file (issue 48),
- * so the lines of a turn go out in one write. dev batches its log over 10 ms
- * (emulator/log-lines.ts), which the platform does not allow here: it throttles a container's CPU
- * once a response has ended, so a line left for a timer may wait for the next request to be
- * written. So an answer whose call logged a line is held to the turn's end even when first, and the
- * lines are written right after the held answers end: no timer and no wait for I/O lies between a
- * response's last byte and its line, and node emits the response's `finish` only after the line
- * is written. The answers go first so that a caller alone on its connection gets its answer while
- * the line is written rather than after it (paired rounds, one connection: ending after the write
- * had cost a logged unary call about a twentieth of its throughput). The lines keep the order they
- * were queued, each whole (one `write` of whole lines).
+ * Log lines. A call's line is made once its answer has ended (reply.ts) and written right after
+ * it, in the same step: no timer and no wait for I/O lies between a response's last byte and its
+ * line, and node emits the response's `finish` only after the line is written. dev batches its log
+ * over 10 ms (emulator/log-lines.ts), which the platform does not allow here: it throttles a
+ * container's CPU once a response has ended, so a line left for a timer may wait for the next
+ * request to be written. An answer ended at once has its line written at once, with the lines
+ * queued before it: a caller alone on its connection waits for neither the line nor a hop to the
+ * turn's end (paired rounds, one connection, issue 48: a tenth more logged unary calls a second
+ * than when a logged answer was always held to the turn's end). Held answers end first and their
+ * lines follow in one write: a write per line was a tenth of a small call's CPU with stdout on a
+ * file. So that a busy server's lines keep sharing that write, an answer that logs is held even
+ * when first in its turn when the turn before had more than one answer. The lines keep the order
+ * they were queued, each whole (one `write` of whole lines).
  *
  * What is queued is also written at once on `flush()`: on an error entry, a refusal answered
  * outside an exchange, a large answer, the server's close, and the process's `exit` (which runs on
  * `process.exit` and after an uncaught exception). A process killed by a signal with no handler
- * loses the lines of its current turn; one killed between a held answer's end and the write that
- * follows it in the same step loses that turn's lines.
+ * loses the lines of its current turn; one killed between an answer's end and the write that
+ * follows it in the same step loses the lines of that write.
  */
 import { stdoutWriter } from './stdout-writer.js';
 
 /** An answer held to the end of the turn. */
 export interface HeldAnswer {
   endNow(): void;
+  /** Its end logs a line. */
+  readonly logs: boolean;
 }
 
 export class TurnEnd {
   #text = '';
   #held: HeldAnswer[] = [];
-  /** An answer has ended in this turn: the next one is held to its end. */
-  #answered = false;
+  /** The answers of this turn so far: the first ends at once, the next ones are held to its end. */
+  #answers = 0;
+  /** The last turn had more than one answer: a logged answer first in this one is held too, so that its line shares their write. */
+  #busy = false;
   #immediate: ReturnType<typeof setImmediate> | undefined;
   #onExit: (() => void) | undefined;
   /** Where the lines go. */
@@ -66,25 +72,31 @@ export class TurnEnd {
   }
 
   /**
-   * Ends `answer` now when it is the turn's first and no line waits, else at the end of the turn
-   * with the others, right before the turn's lines are written.
+   * Ends `answer` now when it is the turn's first (and, if it logs, the last turn was not busy),
+   * writing the lines queued by then right after it; else at the end of the turn with the others,
+   * right before the turn's lines are written.
    */
   end(answer: HeldAnswer): void {
-    if (this.#answered || this.#text !== '') {
+    if (this.#answers++ > 0 || (this.#busy && answer.logs)) {
       this.#held.push(answer);
       this.#schedule();
       return;
     }
-    this.#answered = true;
     this.#schedule();
-    answer.endNow();
+    try {
+      answer.endNow();
+    } finally {
+      // Its line (its end logged it) and those queued before it, right after it in this step.
+      if (this.#text !== '') this.#writeQueued();
+    }
   }
 
   /** Ends the held answers, then writes what is queued, in one synchronous step. */
   flush(): void {
     if (this.#immediate !== undefined) clearImmediate(this.#immediate);
     this.#immediate = undefined;
-    this.#answered = false;
+    this.#busy = this.#answers > 1;
+    this.#answers = 0;
     const held = this.#held;
     if (held.length > 0) {
       this.#held = [];
@@ -96,10 +108,13 @@ export class TurnEnd {
         }
       }
     }
-    // Read after the ends: a line an answer's end logged goes in this write too.
+    // After the ends: the lines their ends logged go in this write too.
+    if (this.#text !== '') this.#writeQueued();
+  }
+
+  #writeQueued(): void {
     const text = this.#text;
     this.#text = '';
-    if (text === '') return;
     try {
       this.write(text);
     } catch {
