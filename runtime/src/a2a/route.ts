@@ -16,6 +16,7 @@ import { requestBase } from '../server/public-base.js';
 import { rawHeaderList } from '../server/raw-headers.js';
 import { readBody } from '../server/request-body.js';
 import type { Tracker } from '../server/tracker.js';
+import { A2ACallLog } from './call-log.js';
 import { cardJson } from './card.js';
 import { TaskNotAccepting, TaskNotCancelable, TaskNotFound, TaskRegistry } from './tasks.js';
 import type { A2AFace, A2AHandlers, A2AProtocolVersion } from './types.js';
@@ -121,95 +122,113 @@ export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A
   return {
     handle(req, res) {
       const path = pathOf(req.url ?? '/');
+      const call = new A2ACallLog(logger, req);
       if (path === cardPath) {
-        if (req.method !== 'GET' && req.method !== 'HEAD') return refuseMethod(res, 'GET, HEAD');
+        if (req.method !== 'GET' && req.method !== 'HEAD') return refuseMethod(res, call, 'GET, HEAD');
         const body = card(req);
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-cache' });
         res.end(req.method === 'HEAD' ? undefined : body);
         return;
       }
-      if (req.method !== 'POST') return refuseMethod(res, 'POST');
+      if (req.method !== 'POST') return refuseMethod(res, call, 'POST');
       // JSON only (the runtime's doubled `application/json,application/json` included): a browser's
       // cross-site text/plain form or no-cors post never starts a turn. Nothing of the header is quoted.
       if (checkContentType(rawHeaderList(req.rawHeaders, 'content-type')) !== undefined) {
-        return answer(res, null, new RpcError(a2aErrors.invalidRequest, 'send the request as application/json'), 415);
+        return answer(res, call, null, new RpcError(a2aErrors.invalidRequest, 'send the request as application/json'), 415);
       }
       // The contract routes' body reader: the same limit, a declared or grown size past it refused.
       readBody(req, bodyLimit, {
-        onBodyTooLarge: () => answer(res, null, new RpcError(a2aErrors.invalidRequest, `the request body is larger than ${bodyLimit} bytes`), 413),
+        onBodyTooLarge: () => answer(res, call, null, new RpcError(a2aErrors.invalidRequest, `the request body is larger than ${bodyLimit} bytes`), 413),
         onBody: (text) =>
-          void rpc(text, req, res).catch((error: unknown) => {
-            log(logger, 'a2a: an unexpected failure while answering', error);
-            if (!res.headersSent) answer(res, null, new RpcError(a2aErrors.internal, 'internal error'));
-            else res.destroy();
+          void rpc(text, req, res, call).catch((error: unknown) => {
+            // The call's line says so, with the error: the caller's answer does not.
+            const failure = 'a2a: an unexpected failure while answering';
+            if (!res.headersSent) answer(res, call, null, new RpcError(a2aErrors.internal, 'internal error'), 200, { message: failure, error });
+            else {
+              res.destroy();
+              call.answered(200, failure, error);
+            }
           }),
       });
     },
   };
 
-  async function rpc(text: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function rpc(text: string, req: IncomingMessage, res: ServerResponse, call: A2ACallLog): Promise<void> {
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      return answer(res, null, new RpcError(a2aErrors.parse, 'the request body is not JSON'));
+      return answer(res, call, null, new RpcError(a2aErrors.parse, 'the request body is not JSON'));
     }
-    if (Array.isArray(body)) return answer(res, null, new RpcError(a2aErrors.invalidRequest, 'JSON-RPC batches are not supported'));
+    if (Array.isArray(body)) return answer(res, call, null, new RpcError(a2aErrors.invalidRequest, 'JSON-RPC batches are not supported'));
     if (typeof body !== 'object' || body === null)
-      return answer(res, null, new RpcError(a2aErrors.invalidRequest, 'the request must be a JSON-RPC 2.0 object'));
+      return answer(res, call, null, new RpcError(a2aErrors.invalidRequest, 'the request must be a JSON-RPC 2.0 object'));
     const request = body as Record<string, unknown>;
     const rawId = request['id'];
     const id: RpcId = typeof rawId === 'string' || (typeof rawId === 'number' && Number.isFinite(rawId)) ? rawId : null;
     if (request['jsonrpc'] !== '2.0' || typeof request['method'] !== 'string' || (rawId !== undefined && rawId !== null && id === null)) {
       return answer(
         res,
+        call,
         id,
         new RpcError(a2aErrors.invalidRequest, 'the request must be JSON-RPC 2.0: jsonrpc "2.0", a method name, an id that is a string or a number'),
       );
     }
     const name = request['method'];
     const known = methods.get(name);
+    // Logged by name only when the face knows it: a name the caller made up is the caller's data.
+    if (known !== undefined || unsupported.has(name)) call.operation = name;
     if (known === undefined) {
       const code = unsupported.get(name);
-      if (code !== undefined) return answer(res, id, new RpcError(code, 'this agent does not offer that method'));
-      return answer(res, id, new RpcError(a2aErrors.methodNotFound, 'no such method'));
+      if (code !== undefined) return answer(res, call, id, new RpcError(code, 'this agent does not offer that method'));
+      return answer(res, call, id, new RpcError(a2aErrors.methodNotFound, 'no such method'));
     }
     const { version, method } = known;
     const header = req.headers['a2a-version'];
     if (typeof header === 'string' && header !== '' && !face.protocolVersions.some((v) => header === v || header.startsWith(`${v}.`))) {
-      return answer(res, id, new RpcError(a2aErrors.versionNotSupported, `A2A version not supported: this agent speaks ${face.protocolVersions.join(', ')}`));
+      return answer(
+        res,
+        call,
+        id,
+        new RpcError(a2aErrors.versionNotSupported, `A2A version not supported: this agent speaks ${face.protocolVersions.join(', ')}`),
+      );
     }
     if (!face.protocolVersions.includes(version)) {
       const code = version === '1.0' ? a2aErrors.versionNotSupported : a2aErrors.methodNotFound;
-      return answer(res, id, new RpcError(code, `this agent speaks A2A ${face.protocolVersions.join(', ')}`));
+      return answer(res, call, id, new RpcError(code, `this agent speaks A2A ${face.protocolVersions.join(', ')}`));
     }
     const params = request['params'];
     if (typeof params !== 'object' || params === null || Array.isArray(params)) {
-      return answer(res, id, new RpcError(a2aErrors.invalidParams, 'params must be an object'));
+      return answer(res, call, id, new RpcError(a2aErrors.invalidParams, 'params must be an object'));
     }
-    if (nestedDeeperThan(params, maxDepth)) return answer(res, id, new RpcError(a2aErrors.invalidParams, `params nest deeper than ${maxDepth} levels`));
+    if (nestedDeeperThan(params, maxDepth)) return answer(res, call, id, new RpcError(a2aErrors.invalidParams, `params nest deeper than ${maxDepth} levels`));
     const p = params as Record<string, unknown>;
     try {
       switch (method) {
         case 'get': {
           const historyLength = readHistoryLength(p['historyLength'] ?? p['history_length'], 'params.historyLength');
-          return answer(res, id, taskResult(withHistory(tasks.get(readId(p['id'], 'params.id')), historyLength), version));
+          return answer(res, call, id, taskResult(withHistory(tasks.get(readId(p['id'], 'params.id')), historyLength), version));
         }
         case 'cancel':
-          return answer(res, id, taskResult(await tasks.cancel(readId(p['id'], 'params.id')), version));
+          return answer(res, call, id, taskResult(await tasks.cancel(readId(p['id'], 'params.id')), version));
         case 'send':
-          return await send(p, id, version, res);
+          return await send(p, id, version, res, call);
         case 'stream':
           if (!face.card.streaming)
-            return answer(res, id, new RpcError(a2aErrors.unsupportedOperation, 'this agent does not stream: its card says capabilities.streaming false'));
-          return await stream(p, id, version, res);
+            return answer(
+              res,
+              call,
+              id,
+              new RpcError(a2aErrors.unsupportedOperation, 'this agent does not stream: its card says capabilities.streaming false'),
+            );
+          return await stream(p, id, version, res, call);
       }
     } catch (error) {
-      return answer(res, id, rpcError(error));
+      return answer(res, call, id, rpcError(error));
     }
   }
 
-  async function send(p: Record<string, unknown>, id: RpcId, version: A2AProtocolVersion, res: ServerResponse): Promise<void> {
+  async function send(p: Record<string, unknown>, id: RpcId, version: A2AProtocolVersion, res: ServerResponse, call: A2ACallLog): Promise<void> {
     const message = readMessage(p['message']);
     const configuration = p['configuration'];
     const historyLength = readHistoryLength(
@@ -222,10 +241,10 @@ export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A
     // Run to the end: the answer is the task as the turn left it.
     for await (const event of run) if (event.kind === 'task') taskId = event.id;
     if (taskId === undefined || gone.aborted) return;
-    answer(res, id, sendResult(withHistory(tasks.get(taskId), historyLength), version));
+    answer(res, call, id, sendResult(withHistory(tasks.get(taskId), historyLength), version));
   }
 
-  async function stream(p: Record<string, unknown>, id: RpcId, version: A2AProtocolVersion, res: ServerResponse): Promise<void> {
+  async function stream(p: Record<string, unknown>, id: RpcId, version: A2AProtocolVersion, res: ServerResponse, call: A2ACallLog): Promise<void> {
     const message = readMessage(p['message']);
     const gone = trackedCall(tracker, res);
     const run = tasks.run(message, gone);
@@ -246,7 +265,10 @@ export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A
       }
     } finally {
       await run.return(undefined);
-      if (!res.writableEnded && !res.destroyed) res.end();
+      if (!res.writableEnded && !res.destroyed) {
+        res.end();
+        call.answered(200, 'ok');
+      }
     }
   }
 }
@@ -261,19 +283,34 @@ function rpcError(error: unknown): RpcError {
   throw error;
 }
 
-function answer(res: ServerResponse, id: RpcId, result: unknown, status = 200): void {
+/**
+ * Answers `result` (an RpcError: the error's message is the line's), then logs the call; with
+ * `failure`, the line is that error's instead.
+ */
+function answer(
+  res: ServerResponse,
+  call: A2ACallLog,
+  id: RpcId,
+  result: unknown,
+  status = 200,
+  failure?: { readonly message: string; readonly error: unknown },
+): void {
   if (res.headersSent || res.destroyed) return;
   const body = JSON.stringify(
     result instanceof RpcError ? { jsonrpc: '2.0', id, error: { code: result.code, message: result.message } } : { jsonrpc: '2.0', id, result },
   );
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
+  if (failure !== undefined) call.answered(status, failure.message, failure.error);
+  else call.answered(status, result instanceof RpcError ? result.message : 'ok');
 }
 
-function refuseMethod(res: ServerResponse, allow: string): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: a2aErrors.invalidRequest, message: `use ${allow}` } });
+function refuseMethod(res: ServerResponse, call: A2ACallLog, allow: string): void {
+  const message = `use ${allow}`;
+  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: a2aErrors.invalidRequest, message } });
   res.writeHead(405, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), allow });
   res.end(body);
+  call.answered(405, message);
 }
 
 /**

@@ -8,9 +8,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallSpan, TraceIds } from './call-span.js';
 import { jsonMediaType } from './content-type.js';
 import { errorBody } from './errors.js';
+import { callerTrace, loggedPath } from './logged-request.js';
 import type { AgentServerLogger, LogEntry } from './logger.js';
 import type { Refusal } from './request-checks.js';
-import { readIncomingTrace } from './trace-context.js';
 import { type HeldAnswer, turnEnd } from './turn-end.js';
 
 /** An answer this long ends at once, the log lines queued so far written right after it, rather than at the end of the turn (`#atTurnEnd`). */
@@ -160,7 +160,7 @@ export class Reply implements HeldAnswer {
         level: outcome.level,
         message: outcome.message,
         method: this.#req.method,
-        path: pathOf(this.#req.url),
+        path: loggedPath(this.#req.url),
         operation: this.operation,
         status: outcome.status,
         durationMs: outcome.durationMs,
@@ -178,9 +178,7 @@ export class Reply implements HeldAnswer {
    * context from the headers, read only when there is a logger to write it.
    */
   #traceIds(): TraceIds | undefined {
-    if (this.span !== undefined) return this.span.ids();
-    const parent = readIncomingTrace(this.#req.rawHeaders).parent;
-    return parent === undefined ? undefined : { traceId: parent.traceId, spanId: parent.spanId, sampled: (parent.traceFlags & 1) === 1 };
+    return this.span === undefined ? callerTrace(this.#req.rawHeaders) : this.span.ids();
   }
 }
 
@@ -192,11 +190,4 @@ interface Outcome {
   readonly durationMs: number;
   readonly error: unknown;
   readonly errorId: string | undefined;
-}
-
-/** The request's path without its query: a query is the caller's, and may hold a key or a token. */
-function pathOf(url: string | undefined): string | undefined {
-  if (url === undefined) return undefined;
-  const query = url.indexOf('?');
-  return query === -1 ? url : `${url.slice(0, query)}?…`;
 }
