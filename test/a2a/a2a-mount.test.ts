@@ -19,7 +19,12 @@ let url: string;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    mount ??= mountA2A(testFace('/a2a/mounted'), answeringHandlers('mounted'), { bodyLimit: 1 << 20, logger: undefined, tracker: new Tracker() });
+    mount ??= mountA2A(testFace('/a2a/mounted'), answeringHandlers('mounted'), {
+      bodyLimit: 1 << 20,
+      logger: undefined,
+      tracker: new Tracker(),
+      tracing: () => undefined,
+    });
     let settled = false;
     void mount.ready.then(() => (settled = true));
     // A reaction queued now runs after `ready` only if the route had loaded already.

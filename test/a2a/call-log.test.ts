@@ -37,7 +37,12 @@ beforeAll(async () => {
     written += text;
   };
   subscribe('http.server.response.finish', onFinish);
-  const face = mountA2A(testFace(mount), answeringHandlers('logged'), { bodyLimit: 4096, logger: cloudLoggingLogger(project), tracker: new Tracker() });
+  const face = mountA2A(testFace(mount), answeringHandlers('logged'), {
+    bodyLimit: 4096,
+    logger: cloudLoggingLogger(project),
+    tracker: new Tracker(),
+    tracing: () => undefined,
+  });
   await face.ready;
   server = createServer((req, res) => face.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

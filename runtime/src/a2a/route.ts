@@ -9,6 +9,7 @@
  * JSON-RPC over HTTP answers them; nothing of the request is quoted in them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Tracing } from '../server/call-span.js';
 import { checkContentType } from '../server/content-type.js';
 import { nestedDeeperThan } from '../server/json-depth.js';
 import type { AgentServerLogger } from '../server/logger.js';
@@ -16,7 +17,7 @@ import { requestBase } from '../server/public-base.js';
 import { rawHeaderList } from '../server/raw-headers.js';
 import { readBody } from '../server/request-body.js';
 import type { Tracker } from '../server/tracker.js';
-import { A2ACallLog } from './call-log.js';
+import { A2ACall, type Failure } from './call.js';
 import { cardJson } from './card.js';
 import { TaskNotAccepting, TaskNotCancelable, TaskNotFound, TaskRegistry } from './tasks.js';
 import type { A2AFace, A2AHandlers, A2AProtocolVersion } from './types.js';
@@ -96,11 +97,13 @@ export interface A2ARouteSettings {
    * route counts it, a shutdown's grace waits for it, and the shutdown after ends its turn.
    */
   readonly tracker: Tracker;
+  /** The server's tracing, once OpenTelemetry has loaded (none without it): each JSON-RPC call's server span. */
+  readonly tracing: () => Tracing | undefined;
 }
 
 /** `handlers` has `a2aTurn`: the mount checked it when the server was built. */
 export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A2ARouteSettings): A2ARoute {
-  const { base, cardPath, bodyLimit, logger, tracker } = settings;
+  const { base, cardPath, bodyLimit, logger, tracker, tracing } = settings;
   const tasks = new TaskRegistry({ a2aTurn: handlers.a2aTurn.bind(handlers) }, (error) => log(logger, 'a2a: the agent failed during a turn', error));
   const cards = new Map<string, string>();
   const card = (req: IncomingMessage): string => {
@@ -122,15 +125,15 @@ export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A
   return {
     handle(req, res) {
       const path = pathOf(req.url ?? '/');
-      const call = new A2ACallLog(logger, req);
       if (path === cardPath) {
-        if (req.method !== 'GET' && req.method !== 'HEAD') return refuseMethod(res, call, 'GET, HEAD');
+        if (req.method !== 'GET' && req.method !== 'HEAD') return refuseMethod(new A2ACall(req, res, logger), 'GET, HEAD');
         const body = card(req);
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-cache' });
         res.end(req.method === 'HEAD' ? undefined : body);
         return;
       }
-      if (req.method !== 'POST') return refuseMethod(res, call, 'POST');
+      const call = new A2ACall(req, res, logger, tracing());
+      if (req.method !== 'POST') return refuseMethod(call, 'POST');
       // JSON only (the runtime's doubled `application/json,application/json` included): a browser's
       // cross-site text/plain form or no-cors post never starts a turn. Nothing of the header is quoted.
       if (checkContentType(rawHeaderList(req.rawHeaders, 'content-type')) !== undefined) {
@@ -140,20 +143,18 @@ export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A
       readBody(req, bodyLimit, {
         onBodyTooLarge: () => answer(res, call, null, new RpcError(a2aErrors.invalidRequest, `the request body is larger than ${bodyLimit} bytes`), 413),
         onBody: (text) =>
-          void rpc(text, req, res, call).catch((error: unknown) => {
-            // The call's line says so, with the error: the caller's answer does not.
-            const failure = 'a2a: an unexpected failure while answering';
-            if (!res.headersSent) answer(res, call, null, new RpcError(a2aErrors.internal, 'internal error'), 200, { message: failure, error });
-            else {
-              res.destroy();
-              call.answered(200, failure, error);
-            }
-          }),
+          void call
+            .run(() => rpc(text, req, res, call))
+            .catch((error: unknown) => {
+              const failure = { message: 'a2a: an unexpected failure while answering', error };
+              if (!res.headersSent) answer(res, call, null, new RpcError(a2aErrors.internal, 'internal error'), 200, failure);
+              else call.breakStream(failure);
+            }),
       });
     },
   };
 
-  async function rpc(text: string, req: IncomingMessage, res: ServerResponse, call: A2ACallLog): Promise<void> {
+  async function rpc(text: string, req: IncomingMessage, res: ServerResponse, call: A2ACall): Promise<void> {
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -228,7 +229,7 @@ export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A
     }
   }
 
-  async function send(p: Record<string, unknown>, id: RpcId, version: A2AProtocolVersion, res: ServerResponse, call: A2ACallLog): Promise<void> {
+  async function send(p: Record<string, unknown>, id: RpcId, version: A2AProtocolVersion, res: ServerResponse, call: A2ACall): Promise<void> {
     const message = readMessage(p['message']);
     const configuration = p['configuration'];
     const historyLength = readHistoryLength(
@@ -244,7 +245,7 @@ export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A
     answer(res, call, id, sendResult(withHistory(tasks.get(taskId), historyLength), version));
   }
 
-  async function stream(p: Record<string, unknown>, id: RpcId, version: A2AProtocolVersion, res: ServerResponse, call: A2ACallLog): Promise<void> {
+  async function stream(p: Record<string, unknown>, id: RpcId, version: A2AProtocolVersion, res: ServerResponse, call: A2ACall): Promise<void> {
     const message = readMessage(p['message']);
     const gone = trackedCall(tracker, res);
     const run = tasks.run(message, gone);
@@ -265,10 +266,7 @@ export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A
       }
     } finally {
       await run.return(undefined);
-      if (!res.writableEnded && !res.destroyed) {
-        res.end();
-        call.answered(200, 'ok');
-      }
+      call.endStream();
     }
   }
 }
@@ -283,34 +281,17 @@ function rpcError(error: unknown): RpcError {
   throw error;
 }
 
-/**
- * Answers `result` (an RpcError: the error's message is the line's), then logs the call; with
- * `failure`, the line is that error's instead.
- */
-function answer(
-  res: ServerResponse,
-  call: A2ACallLog,
-  id: RpcId,
-  result: unknown,
-  status = 200,
-  failure?: { readonly message: string; readonly error: unknown },
-): void {
+/** Answers `result` (an RpcError: its message is the line's; with `failure`, that is). */
+function answer(res: ServerResponse, call: A2ACall, id: RpcId, result: unknown, status = 200, failure?: Failure): void {
   if (res.headersSent || res.destroyed) return;
-  const body = JSON.stringify(
-    result instanceof RpcError ? { jsonrpc: '2.0', id, error: { code: result.code, message: result.message } } : { jsonrpc: '2.0', id, result },
-  );
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-  if (failure !== undefined) call.answered(status, failure.message, failure.error);
-  else call.answered(status, result instanceof RpcError ? result.message : 'ok');
+  const error = result instanceof RpcError ? { code: result.code, message: result.message } : undefined;
+  const body = JSON.stringify(error === undefined ? { jsonrpc: '2.0', id, result } : { jsonrpc: '2.0', id, error });
+  call.answer(status, body, error?.message ?? 'ok', failure);
 }
 
-function refuseMethod(res: ServerResponse, call: A2ACallLog, allow: string): void {
+function refuseMethod(call: A2ACall, allow: string): void {
   const message = `use ${allow}`;
-  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: a2aErrors.invalidRequest, message } });
-  res.writeHead(405, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), allow });
-  res.end(body);
-  call.answered(405, message);
+  call.answer(405, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: a2aErrors.invalidRequest, message } }), message, undefined, { allow });
 }
 
 /**

@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { A2ARoute, A2ARouteSettings } from '../a2a/route.js';
 import type { A2AFace, A2AHandlers } from '../a2a/types.js';
+import type { Tracing } from './call-span.js';
 import type { AgentServerLogger } from './logger.js';
 import { publicBase } from './public-base.js';
 import type { Tracker } from './tracker.js';
@@ -25,6 +26,8 @@ export interface A2AMountSettings {
   readonly bodyLimit: number;
   readonly logger: AgentServerLogger | undefined;
   readonly tracker: Tracker;
+  /** The server's tracing, read per call: it is set once OpenTelemetry has loaded. */
+  readonly tracing: () => Tracing | undefined;
 }
 
 const pathOf = (url: string): string => {

@@ -140,7 +140,8 @@ export function createDispatcher(table: ServerOperationTable, handlers: object, 
   // waits for both (its grace) and then ends both.
   const tracker = new Tracker();
   // The A2A modules are loaded only for a spec that declares the face (a2a-mount.ts).
-  const a2aRoute = a2a === undefined ? undefined : mountA2A(a2a, handlers, { bodyLimit: limit, logger: settings.logger, tracker });
+  const a2aRoute =
+    a2a === undefined ? undefined : mountA2A(a2a, handlers, { bodyLimit: limit, logger: settings.logger, tracker, tracing: () => settings.tracing });
   const ready = a2aRoute === undefined ? tracing : Promise.all([tracing, a2aRoute.ready]).then(() => undefined);
   // listen() awaits it; a bare listener (createListener) may not, and its failure must not go unheard.
   ready.catch(() => undefined);

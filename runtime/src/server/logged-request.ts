@@ -1,6 +1,6 @@
 /**
  * What a call's log entry says of its request, the same for the contract's routes (reply.ts) and
- * the A2A face (../a2a/call-log.ts): its path without the query, and the caller's trace.
+ * the A2A face (../a2a/call.ts): its path without the query, and the caller's trace.
  */
 import type { TraceIds } from './call-span.js';
 import { readIncomingTrace } from './trace-context.js';
