@@ -137,17 +137,17 @@ export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A
       // JSON only (the runtime's doubled `application/json,application/json` included): a browser's
       // cross-site text/plain form or no-cors post never starts a turn. Nothing of the header is quoted.
       if (checkContentType(rawHeaderList(req.rawHeaders, 'content-type')) !== undefined) {
-        return answer(res, call, null, new RpcError(a2aErrors.invalidRequest, 'send the request as application/json'), 415);
+        return answer(call, null, new RpcError(a2aErrors.invalidRequest, 'send the request as application/json'), 415);
       }
       // The contract routes' body reader: the same limit, a declared or grown size past it refused.
       readBody(req, bodyLimit, {
-        onBodyTooLarge: () => answer(res, call, null, new RpcError(a2aErrors.invalidRequest, `the request body is larger than ${bodyLimit} bytes`), 413),
+        onBodyTooLarge: () => answer(call, null, new RpcError(a2aErrors.invalidRequest, `the request body is larger than ${bodyLimit} bytes`), 413),
         onBody: (text) =>
           void call
             .run(() => rpc(text, req, res, call))
             .catch((error: unknown) => {
               const failure = { message: 'a2a: an unexpected failure while answering', error };
-              if (!res.headersSent) answer(res, call, null, new RpcError(a2aErrors.internal, 'internal error'), 200, failure);
+              if (!res.headersSent) answer(call, null, new RpcError(a2aErrors.internal, 'internal error'), 200, failure);
               else call.breakStream(failure);
             }),
       });
@@ -159,17 +159,16 @@ export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A
     try {
       body = JSON.parse(text);
     } catch {
-      return answer(res, call, null, new RpcError(a2aErrors.parse, 'the request body is not JSON'));
+      return answer(call, null, new RpcError(a2aErrors.parse, 'the request body is not JSON'));
     }
-    if (Array.isArray(body)) return answer(res, call, null, new RpcError(a2aErrors.invalidRequest, 'JSON-RPC batches are not supported'));
+    if (Array.isArray(body)) return answer(call, null, new RpcError(a2aErrors.invalidRequest, 'JSON-RPC batches are not supported'));
     if (typeof body !== 'object' || body === null)
-      return answer(res, call, null, new RpcError(a2aErrors.invalidRequest, 'the request must be a JSON-RPC 2.0 object'));
+      return answer(call, null, new RpcError(a2aErrors.invalidRequest, 'the request must be a JSON-RPC 2.0 object'));
     const request = body as Record<string, unknown>;
     const rawId = request['id'];
     const id: RpcId = typeof rawId === 'string' || (typeof rawId === 'number' && Number.isFinite(rawId)) ? rawId : null;
     if (request['jsonrpc'] !== '2.0' || typeof request['method'] !== 'string' || (rawId !== undefined && rawId !== null && id === null)) {
       return answer(
-        res,
         call,
         id,
         new RpcError(a2aErrors.invalidRequest, 'the request must be JSON-RPC 2.0: jsonrpc "2.0", a method name, an id that is a string or a number'),
@@ -181,51 +180,41 @@ export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A
     if (known !== undefined || unsupported.has(name)) call.operation = name;
     if (known === undefined) {
       const code = unsupported.get(name);
-      if (code !== undefined) return answer(res, call, id, new RpcError(code, 'this agent does not offer that method'));
-      return answer(res, call, id, new RpcError(a2aErrors.methodNotFound, 'no such method'));
+      if (code !== undefined) return answer(call, id, new RpcError(code, 'this agent does not offer that method'));
+      return answer(call, id, new RpcError(a2aErrors.methodNotFound, 'no such method'));
     }
     const { version, method } = known;
     const header = req.headers['a2a-version'];
     if (typeof header === 'string' && header !== '' && !face.protocolVersions.some((v) => header === v || header.startsWith(`${v}.`))) {
-      return answer(
-        res,
-        call,
-        id,
-        new RpcError(a2aErrors.versionNotSupported, `A2A version not supported: this agent speaks ${face.protocolVersions.join(', ')}`),
-      );
+      return answer(call, id, new RpcError(a2aErrors.versionNotSupported, `A2A version not supported: this agent speaks ${face.protocolVersions.join(', ')}`));
     }
     if (!face.protocolVersions.includes(version)) {
       const code = version === '1.0' ? a2aErrors.versionNotSupported : a2aErrors.methodNotFound;
-      return answer(res, call, id, new RpcError(code, `this agent speaks A2A ${face.protocolVersions.join(', ')}`));
+      return answer(call, id, new RpcError(code, `this agent speaks A2A ${face.protocolVersions.join(', ')}`));
     }
     const params = request['params'];
     if (typeof params !== 'object' || params === null || Array.isArray(params)) {
-      return answer(res, call, id, new RpcError(a2aErrors.invalidParams, 'params must be an object'));
+      return answer(call, id, new RpcError(a2aErrors.invalidParams, 'params must be an object'));
     }
-    if (nestedDeeperThan(params, maxDepth)) return answer(res, call, id, new RpcError(a2aErrors.invalidParams, `params nest deeper than ${maxDepth} levels`));
+    if (nestedDeeperThan(params, maxDepth)) return answer(call, id, new RpcError(a2aErrors.invalidParams, `params nest deeper than ${maxDepth} levels`));
     const p = params as Record<string, unknown>;
     try {
       switch (method) {
         case 'get': {
           const historyLength = readHistoryLength(p['historyLength'] ?? p['history_length'], 'params.historyLength');
-          return answer(res, call, id, taskResult(withHistory(tasks.get(readId(p['id'], 'params.id')), historyLength), version));
+          return answer(call, id, taskResult(withHistory(tasks.get(readId(p['id'], 'params.id')), historyLength), version));
         }
         case 'cancel':
-          return answer(res, call, id, taskResult(await tasks.cancel(readId(p['id'], 'params.id')), version));
+          return answer(call, id, taskResult(await tasks.cancel(readId(p['id'], 'params.id')), version));
         case 'send':
           return await send(p, id, version, res, call);
         case 'stream':
           if (!face.card.streaming)
-            return answer(
-              res,
-              call,
-              id,
-              new RpcError(a2aErrors.unsupportedOperation, 'this agent does not stream: its card says capabilities.streaming false'),
-            );
+            return answer(call, id, new RpcError(a2aErrors.unsupportedOperation, 'this agent does not stream: its card says capabilities.streaming false'));
           return await stream(p, id, version, res, call);
       }
     } catch (error) {
-      return answer(res, call, id, rpcError(error));
+      return answer(call, id, rpcError(error));
     }
   }
 
@@ -242,7 +231,7 @@ export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A
     // Run to the end: the answer is the task as the turn left it.
     for await (const event of run) if (event.kind === 'task') taskId = event.id;
     if (taskId === undefined || gone.aborted) return;
-    answer(res, call, id, sendResult(withHistory(tasks.get(taskId), historyLength), version));
+    answer(call, id, sendResult(withHistory(tasks.get(taskId), historyLength), version));
   }
 
   async function stream(p: Record<string, unknown>, id: RpcId, version: A2AProtocolVersion, res: ServerResponse, call: A2ACall): Promise<void> {
@@ -282,8 +271,7 @@ function rpcError(error: unknown): RpcError {
 }
 
 /** Answers `result` (an RpcError: its message is the line's; with `failure`, that is). */
-function answer(res: ServerResponse, call: A2ACall, id: RpcId, result: unknown, status = 200, failure?: Failure): void {
-  if (res.headersSent || res.destroyed) return;
+function answer(call: A2ACall, id: RpcId, result: unknown, status = 200, failure?: Failure): void {
   const error = result instanceof RpcError ? { code: result.code, message: result.message } : undefined;
   const body = JSON.stringify(error === undefined ? { jsonrpc: '2.0', id, result } : { jsonrpc: '2.0', id, error });
   call.answer(status, body, error?.message ?? 'ok', failure);
