@@ -286,6 +286,7 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
     } catch {
       // Writing the error failed too (e.g. the socket broke): drop the connection.
       this.res.destroy();
+      this.#reply.endedElsewhere();
     }
   }
 
@@ -308,6 +309,7 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
     stream?.stop();
     if (this.res.headersSent) {
       this.res.end();
+      reply.endedElsewhere();
       return;
     }
     reply.send(http, errorBody(status, http, message));

@@ -152,6 +152,18 @@ export class Reply implements HeldAnswer {
     this.#outcome = outcome;
   }
 
+  /**
+   * The response was ended, or dropped, without `send` or `end` (a failure after its headers, a
+   * broken socket): the entry `log` was told goes to the logger now, its JSON line right after.
+   */
+  endedElsewhere(): void {
+    const outcome = this.#outcome;
+    if (outcome === undefined) return;
+    this.#outcome = undefined;
+    this.#logNow(outcome);
+    if (turnEnd.pending) turnEnd.flush();
+  }
+
   #logNow(outcome: Outcome): void {
     const logger = this.#logger;
     if (logger === undefined) return;
