@@ -12,10 +12,12 @@
  * ends, so neither spans nor lines are left for later. A caller that leaves before its answer gets
  * none and no line, as on the contract's routes.
  */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CallSpan, type Tracing } from '../server/call-span.js';
 import { callerTrace, loggedPath } from '../server/logged-request.js';
 import type { AgentServerLogger } from '../server/logger.js';
+import { requestPath } from '../server/request-path.js';
 import { turnEnd } from '../server/turn-end.js';
 
 /** A failure of the face's own: the line says it, with the error; the caller's answer does not. */
@@ -37,7 +39,7 @@ export class A2ACall {
     this.#req = req;
     this.#res = res;
     this.#logger = logger;
-    this.#span = tracing?.recording() === true ? new CallSpan(tracing, req, res, pathOf(req.url)) : undefined;
+    this.#span = tracing?.recording() === true ? new CallSpan(tracing, req, res, requestPath(req.url ?? '/')) : undefined;
     this.#started = logger === undefined ? 0 : performance.now();
   }
 
@@ -106,11 +108,4 @@ export class A2ACall {
     }
     if (turnEnd.pending) turnEnd.flush();
   }
-}
-
-/** The route a span is named after until the method is known: the path without its query. */
-function pathOf(url: string | undefined): string {
-  const path = url ?? '/';
-  const query = path.indexOf('?');
-  return query === -1 ? path : path.slice(0, query);
 }

@@ -8,6 +8,7 @@
  * that goes away cancels its turn. Errors are the JSON-RPC and A2A errors, with HTTP 200 as
  * JSON-RPC over HTTP answers them; nothing of the request is quoted in them.
  */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Tracing } from '../server/call-span.js';
 import { checkContentType } from '../server/content-type.js';
@@ -16,6 +17,7 @@ import type { AgentServerLogger } from '../server/logger.js';
 import { requestBase } from '../server/public-base.js';
 import { rawHeaderList } from '../server/raw-headers.js';
 import { readBody } from '../server/request-body.js';
+import { requestPath } from '../server/request-path.js';
 import type { Tracker } from '../server/tracker.js';
 import { A2ACall, type Failure } from './call.js';
 import { cardJson } from './card.js';
@@ -117,14 +119,9 @@ export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A
     return text;
   };
 
-  const pathOf = (url: string): string => {
-    const query = url.indexOf('?');
-    return query === -1 ? url : url.slice(0, query);
-  };
-
   return {
     handle(req, res) {
-      const path = pathOf(req.url ?? '/');
+      const path = requestPath(req.url ?? '/');
       if (path === cardPath) {
         if (req.method !== 'GET' && req.method !== 'HEAD') return refuseMethod(new A2ACall(req, res, logger), 'GET, HEAD');
         const body = card(req);

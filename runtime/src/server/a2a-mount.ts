@@ -6,12 +6,14 @@
  * of `../a2a/`. Until the import has settled (a few milliseconds after the server is built; the
  * server's `listen()` waits for it), a request for the face waits for it.
  */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { A2ARoute, A2ARouteSettings } from '../a2a/route.js';
 import type { A2AFace, A2AHandlers } from '../a2a/types.js';
 import type { Tracing } from './call-span.js';
 import type { AgentServerLogger } from './logger.js';
 import { publicBase } from './public-base.js';
+import { requestPath } from './request-path.js';
 import type { Tracker } from './tracker.js';
 
 export interface A2AMount {
@@ -29,11 +31,6 @@ export interface A2AMountSettings {
   /** The server's tracing, read per call: it is set once OpenTelemetry has loaded. */
   readonly tracing: () => Tracing | undefined;
 }
-
-const pathOf = (url: string): string => {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-};
 
 export function mountA2A(face: A2AFace, handlers: object, settings: A2AMountSettings, env = process.env): A2AMount {
   if (typeof (handlers as Partial<A2AHandlers>).a2aTurn !== 'function') {
@@ -53,7 +50,7 @@ export function mountA2A(face: A2AFace, handlers: object, settings: A2AMountSett
   ready.catch(() => undefined);
   return {
     matches: (url) => {
-      const path = pathOf(url);
+      const path = requestPath(url);
       return path === cardPath || endpoints.has(path);
     },
     handle(req, res) {

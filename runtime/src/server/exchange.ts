@@ -3,6 +3,7 @@
  * the declared operation, then the unary answer or the NDJSON stream, and what a disconnect or a
  * shutdown does to work in flight.
  */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResponseKind } from '../contract.js';
 import { CallSpan } from './call-span.js';
@@ -25,6 +26,7 @@ import {
   unknownRoute,
 } from './request-checks.js';
 import { type ContextOwner, RequestContext } from './request-context.js';
+import { requestPath } from './request-path.js';
 import type { ResolvedOperation, Settings } from './server-settings.js';
 import { type PumpedCall, StreamPump } from './stream-pump.js';
 import type { TrackedWork, Tracker } from './tracker.js';
@@ -129,8 +131,7 @@ export class Exchange implements TrackedWork, BodyReader, ContextOwner, PumpedCa
     const res = this.res;
     const reply = this.#reply;
     const url = req.url ?? '/';
-    const query = url.indexOf('?');
-    const path = query === -1 ? url : url.slice(0, query);
+    const path = requestPath(url);
     const kind = routeKind(path);
     if (kind === undefined) return reply.refuse(unknownRoute(path));
     const tracing = this.#settings.tracing;

@@ -4,10 +4,12 @@
  * GET and HEAD answer 200 `{"status":"ok"}` (the body ADK's own API servers give for `/health`:
  * google/adk-go PR #1274 matched adk-python's); other methods 405. Never dispatched to a handler.
  */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { containerErrors } from '../contract.js';
 import { jsonMediaType } from './content-type.js';
 import { errorBody } from './errors.js';
+import { requestPath } from './request-path.js';
 
 export const healthPaths: readonly string[] = ['/', '/health'];
 
@@ -15,8 +17,7 @@ const healthBody = '{"status":"ok"}';
 
 /** Whether `url` (path and query) names a liveness route. */
 export function isHealthUrl(url: string): boolean {
-  const query = url.indexOf('?');
-  const path = query === -1 ? url : url.slice(0, query);
+  const path = requestPath(url);
   return path === '/' || path === '/health';
 }
 
