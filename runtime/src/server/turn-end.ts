@@ -32,7 +32,7 @@
  */
 import { stdoutWriter } from './stdout-writer.js';
 
-/** An answer held to the end of the turn. */
+/** An answer, ended now or held to the end of the turn (`TurnEnd.end`). */
 export interface HeldAnswer {
   endNow(): void;
   /** Its end logs a line. */
