@@ -22,7 +22,8 @@
  *   `partMetadata` before it appends "since the Vertex Part has none", dropUnsupportedPartFields in
  *   core/src/sessions/vertex_ai_session_service.ts).
  * Fields Google's clients send that the published protos lack are accepted
- * (emulator/proto/sdk-only-fields.ts): adk-js's own EventActions keys.
+ * (emulator/proto/sdk-only-fields.ts): adk-js's own EventActions keys, and a few of content.proto's
+ * that v1 publishes or Vertex answers.
  *
  * Each row is appended over REST (a raw JSON body) and, where the body can be a gRPC message (every
  * name known and lowerCamel), also over gRPC by Google's own client (`@google-cloud/aiplatform`'s
@@ -286,6 +287,37 @@ const stored: readonly Row[] = [
     'emulator/proto/sdk-only-fields.ts: @google/adk 2.0.0 toApiActions sends every key of its EventActions',
     { actions: { stateDelta: {}, artifactDelta: {}, requestedAuthConfigs: {}, requestedToolConfirmations: {}, agentState: { step: 1 }, endOfAgent: true } },
     { actions: { stateDelta: {}, requestedAuthConfigs: {}, requestedToolConfirmations: {}, agentState: { step: 1 }, endOfAgent: true } },
+    false,
+  ],
+  [
+    "a Part's mediaResolution, a video's fps and a web chunk's domain, beyond v1beta1's published protos: accepted, kept as sent",
+    "emulator/proto/sdk-only-fields.ts: v1's content.proto has Part.media_resolution and VideoMetadata.fps; genai's GroundingChunkWeb.domain is Vertex's",
+    {
+      content: {
+        role: 'user',
+        parts: [
+          {
+            fileData: { mimeType: 'video/mp4', fileUri: 'gs://b/v.mp4' },
+            videoMetadata: { fps: 2, startOffset: '1s' },
+            mediaResolution: { level: 'MEDIA_RESOLUTION_LOW' },
+          },
+        ],
+      },
+      eventMetadata: { groundingMetadata: { groundingChunks: [{ web: { uri: 'https://example.com', domain: 'example.com' } }] } },
+    },
+    {
+      content: {
+        role: 'user',
+        parts: [
+          {
+            fileData: { mimeType: 'video/mp4', fileUri: 'gs://b/v.mp4' },
+            videoMetadata: { fps: 2, startOffset: '1s' },
+            mediaResolution: { level: 'MEDIA_RESOLUTION_LOW' },
+          },
+        ],
+      },
+      eventMetadata: { groundingMetadata: { groundingChunks: [{ web: { uri: 'https://example.com', domain: 'example.com' } }] } },
+    },
     false,
   ],
 ];
