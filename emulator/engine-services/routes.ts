@@ -9,6 +9,7 @@ import type { Operations } from '../google-api/operations.js';
 import { notFound, ServiceError } from '../google-api/service-error.js';
 import { notServed } from '../google-api/unserved.js';
 import type { Memories } from './memories.js';
+import { loadEventReader } from './session-event.js';
 import type { ServiceCall, Sessions } from './sessions.js';
 
 export interface EngineServices {
@@ -22,7 +23,8 @@ export interface EngineServices {
 export interface Route {
   /** For the log line, after the verb: `sessions`, `session:appendEvent`; names no id. */
   readonly label: string;
-  run(call: ServiceCall): object;
+  /** The answer; an append's once the protos' reader has loaded (session-event.ts). */
+  run(call: ServiceCall): object | Promise<object>;
 }
 
 const id = '([^/:]+)';
@@ -31,7 +33,7 @@ const unserved = notServed;
 /** `tail`: the decoded path after the engine's name, e.g. `/sessions/123:appendEvent`. */
 export function routeOf(method: string, tail: string, services: EngineServices): Route {
   const { sessions, memories, operations } = services;
-  const verbs = (label: string, byVerb: Readonly<Record<string, (call: ServiceCall) => object>>): Route => {
+  const verbs = (label: string, byVerb: Readonly<Record<string, (call: ServiceCall) => object | Promise<object>>>): Route => {
     const run = byVerb[method];
     if (run === undefined) {
       throw new ServiceError('UNIMPLEMENTED', `${method} is not allowed on ${label}: use ${Object.keys(byVerb).join(' or ')}.`, 405);
@@ -57,7 +59,12 @@ export function routeOf(method: string, tail: string, services: EngineServices):
   }
   if ((match = new RegExp(`^/sessions/${id}:appendEvent$`).exec(tail))) {
     const session = match[1] as string;
-    return verbs('session:appendEvent', { POST: (call) => sessions.appendEvent(session, call) });
+    return verbs('session:appendEvent', {
+      POST: async (call) => {
+        await loadEventReader();
+        return sessions.appendEvent(session, call);
+      },
+    });
   }
   if ((match = new RegExp(`^/sessions/${id}/events$`).exec(tail))) {
     const session = match[1] as string;

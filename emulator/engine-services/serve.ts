@@ -93,7 +93,7 @@ export function createEngineEndpoints(options: EngineEndpointsOptions): EngineEn
           const type = req.headers['content-type'];
           if (type !== undefined && !/^application\/json\s*(;|,|$)/i.test(type)) throw invalidArgument('Content-Type must be application/json.');
           const body = parseBody((await readBoundedBody(req, tooLarge)).toString('utf8'));
-          status = sendJson(res, 200, route.run({ version, query: url.searchParams, body, now: Date.now() }));
+          status = sendJson(res, 200, await route.run({ version, query: url.searchParams, body, now: Date.now() }));
         } catch (error) {
           if (!req.complete) closeWithoutReading(req, res);
           status =

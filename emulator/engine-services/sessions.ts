@@ -4,8 +4,9 @@
  * `VertexAiSessionService` call it: create (a finished long-running operation; a caller-chosen
  * `sessionId`; `ttl` or `expireTime`), get, list (`user_id="…"` filter, pages), update (PATCH with
  * an `updateMask`), delete,
- * `:appendEvent` (which merges `actions.stateDelta` into `sessionState`, as the service does for
- * ADK's state), and the events list (`timestamp>=` filter, oldest first). An expired session is gone.
+ * `:appendEvent` (the event read as the platform reads it, session-event.ts; its
+ * `actions.stateDelta` merged into `sessionState`, as the service does for ADK's state), and the
+ * events list (`timestamp>=` filter, oldest first). An expired session is gone.
  */
 
 import { numericId, type Operations, typeUrl } from '../google-api/operations.js';
@@ -29,7 +30,7 @@ import {
 } from '../proto/fields.js';
 import { type DefaultKind, withoutDefaults } from '../proto/proto3-default.js';
 import { compare, parseFilter } from './filters.js';
-import { eventWithoutDefaults } from './session-event.js';
+import { readEvent } from './session-event.js';
 import { maskedExpiry, maskedFields } from './update-mask.js';
 
 /** One request, as the router hands it over. */
@@ -72,14 +73,14 @@ const updatableFields = ['displayName', 'sessionState', 'labels', 'ttl', 'expire
 const updateFields = ['createTime', 'updateTime', ...createFields];
 /** Session's fields without presence in proto3 (the rest are messages or in the `expiration` oneof): at their default, not set (proto3-default.ts). */
 const sessionDefaults: Readonly<Record<string, DefaultKind>> = { name: 'string', userId: 'string', displayName: 'string', labels: 'map' };
-const appendFields = ['name', 'author', 'invocationId', 'timestamp', 'content', 'actions', 'errorCode', 'errorMessage', 'eventMetadata', 'rawEvent'];
 
 /**
  * The fields dev reads of each message a caller sends, by the message's name in session.proto:
  * test/engine-services/current-protos.test.ts checks that every field the current protos give a
- * caller to set is one of them, so a field a new release adds needs a decision here.
+ * caller to set is one of them, so a field a new release adds needs a decision here. (A
+ * SessionEvent is read by the protos themselves: session-event.ts.)
  */
-export const sessionRequestFields: Readonly<Record<string, readonly string[]>> = { Session: createFields, SessionEvent: appendFields };
+export const sessionRequestFields: Readonly<Record<string, readonly string[]>> = { Session: createFields };
 
 /** The platform's page sizes (REST reference, sessions.list and sessions.events.list). */
 const sessionPages = { default: 100, max: 100 };
@@ -220,16 +221,13 @@ export class Sessions {
 
   appendEvent(id: string, call: ServiceCall): object {
     const session = this.#live(id, call.now);
-    const fields = eventWithoutDefaults(messageFields(call.body, appendFields, 'event'));
+    // Every field checked for its type, and named by its lowerCamel name (session-event.ts).
+    const fields = readEvent(call.version, call.body);
     const author = requiredString(fields, 'author', 'event');
     const invocationId = requiredString(fields, 'invocationId', 'event');
     const timestamp = requiredString(fields, 'timestamp', 'event');
     const at = timestampMs(timestamp, 'event.timestamp');
-    for (const name of ['content', 'actions', 'eventMetadata', 'rawEvent']) optionalObject(fields, name, 'event');
-    optionalString(fields, 'errorCode', 'event');
-    optionalString(fields, 'errorMessage', 'event');
-    const stateDelta = isObject(fields['actions']) ? (fields['actions']['stateDelta'] ?? fields['actions']['state_delta']) : undefined;
-    if (stateDelta !== undefined && !isObject(stateDelta)) throw invalidArgument("Invalid value at 'event.actions.stateDelta': expected an object.");
+    const stateDelta = isObject(fields['actions']) && isObject(fields['actions']['stateDelta']) ? fields['actions']['stateDelta'] : undefined;
     if (session.events.length >= maxEventsPerSession) {
       throw new ServiceError('RESOURCE_EXHAUSTED', `A session holds at most ${maxEventsPerSession} events in agentgen dev: start another session.`);
     }

@@ -85,18 +85,12 @@ export function checkMessage(type: Protobuf.Type, json: unknown, where: string):
   for (const [key, value] of Object.entries(json)) {
     const field = fieldOf(type, key);
     if (field === undefined) {
-      const sdkOnly = sdkOnlyField(type, key);
-      if (sdkOnly === undefined) {
-        throw invalidArgument(`Invalid JSON payload received. Unknown name ${quotedName(key)} at '${where}': Cannot find field.`);
-      }
-      // A JSON object (the SDK's dict, a Struct once in the protos) is checked as a Struct is.
-      if (sdkOnly.shape === 'struct' && value !== null && !isObject(value)) {
-        throw invalidArgument(`Invalid value at '${where}.${snake(sdkOnly.field)}' (type.googleapis.com/google.protobuf.Struct): expected a JSON object.`);
-      }
-      if (value !== null) message[snakeToCamel(key)] = value;
+      const sdkOnly = checkedSdkOnly(type, key, value, where);
+      if (value !== null) message[sdkOnly] = value;
       continue;
     }
-    if (value === null) continue;
+    // null is any field's default (unset), but for a Value or a NullValue, where it is the null set.
+    if (value === null && !holdsNull(field)) continue;
     if (given.has(field.name)) throw invalidArgument(`Invalid JSON payload received. Field '${where}.${key}' is given twice (both spellings).`);
     given.add(field.name);
     const checked = checkField(field, value, `${where}.${snake(field.name)}`);
@@ -113,6 +107,33 @@ export function checkMessage(type: Protobuf.Type, json: unknown, where: string):
     }
   }
   return message;
+}
+
+/**
+ * The lowerCamel name of the SDK-only field of `type` that `key` names, its value checked against
+ * the table's shape where that is a JSON object or a scalar; an unknown name is refused in the
+ * parser's words.
+ */
+function checkedSdkOnly(type: Protobuf.Type, key: string, value: unknown, where: string): string {
+  const sdkOnly = sdkOnlyField(type, key);
+  if (sdkOnly === undefined) throw invalidArgument(`Invalid JSON payload received. Unknown name ${quotedName(key)} at '${where}': Cannot find field.`);
+  const at = `${where}.${snake(sdkOnly.field)}`;
+  // A JSON object (the SDK's dict, a Struct once in the protos) is checked as a Struct is.
+  if (sdkOnly.shape === 'struct' && value !== null && !isObject(value)) {
+    throw invalidArgument(`Invalid value at '${at}' (type.googleapis.com/google.protobuf.Struct): expected a JSON object.`);
+  }
+  const scalar = typeof sdkOnly.shape === 'string' ? scalarKinds[sdkOnly.shape] : undefined;
+  if (scalar !== undefined && value !== null && !scalar(value))
+    throw invalidArgument(`Invalid value at '${at}' (${String(sdkOnly.shape)}): ${describe(value)}.`);
+  return sdkOnly.field;
+}
+
+/** Whether null is a value of `field` rather than its default: a `google.protobuf.Value` (its null) or a NullValue enum. */
+function holdsNull(field: Protobuf.Field): boolean {
+  if (field.repeated || field.map) return false;
+  field.resolve();
+  const name = field.resolvedType?.fullName;
+  return name === '.google.protobuf.Value' || name === '.google.protobuf.NullValue';
 }
 
 /** One field's value, checked: a map's values and a list's entries each as the field's type. */
@@ -147,20 +168,27 @@ function defaultKindOf(field: Protobuf.Field): DefaultKind | undefined {
   return { enumZero: Object.keys(resolved.values).find((name) => resolved.values[name] === 0) ?? '' };
 }
 
+/**
+ * One value of `field`, checked, in the form the platform's printer writes it (the protobuf docs'
+ * JSON mapping): bytes in standard base64 with padding (a parser also takes the URL-safe alphabet,
+ * as pydantic writes it for Google's Python SDK), an enum by its name, a 32-bit integer as a JSON
+ * number and a 64-bit one as a string (a parser takes either).
+ */
 function checkValue(field: Protobuf.Field, value: unknown, at: string): unknown {
   field.resolve();
   const resolved = field.resolvedType;
   if (resolved === null) {
     const ok = scalarKinds[field.type];
     if (ok !== undefined && !ok(value)) throw invalidArgument(`Invalid value at '${at}' (${field.type}): ${describe(value)}.`);
-    return value;
+    return printedScalar(field.type, value);
   }
   if (!('fields' in resolved)) {
-    // An enum: by name (or number).
-    if (!(typeof value === 'number' || (typeof value === 'string' && Object.hasOwn(resolved.values, value)))) {
+    // An enum: by name (or number); the printer names a known number (NullValue's only one is JSON's null).
+    if (resolved.fullName === '.google.protobuf.NullValue') return null;
+    if (!(Number.isInteger(value) || (typeof value === 'string' && Object.hasOwn(resolved.values, value)))) {
       throw invalidArgument(`Invalid value at '${at}' (type.googleapis.com${resolved.fullName}): ${describe(value)}.`);
     }
-    return value;
+    return typeof value === 'number' ? (Object.keys(resolved.values).find((name) => resolved.values[name] === value) ?? value) : value;
   }
   switch (resolved.fullName) {
     case '.google.protobuf.Struct':
@@ -175,6 +203,17 @@ function checkValue(field: Protobuf.Field, value: unknown, at: string): unknown 
     default:
       return checkMessage(resolved as Protobuf.Type, value, at);
   }
+}
+
+const wide = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
+const narrow = new Set(['int32', 'uint32', 'sint32', 'fixed32', 'sfixed32']);
+
+/** A scalar already checked against its type, as the printer writes it. */
+function printedScalar(type: string, value: unknown): unknown {
+  if (type === 'bytes') return Buffer.from(value as string, 'base64').toString('base64');
+  if (wide.has(type)) return String(value);
+  if (narrow.has(type)) return Number(value);
+  return value;
 }
 
 /** What a wrong value was, without quoting it (it may be the caller's data). */

@@ -20,10 +20,10 @@
  * default through both: `spec.deploymentSpec.minInstances: 0` (an `optional int32`) is set,
  * updated and answered as 0.
  *
- * The kind of each field comes from the protos for the control plane's engine bodies
- * (proto-check.ts), and from lists declared by hand for the engine services (`withoutDefaults`):
- * Sessions and Memory Bank run in every dev session, which does not load protobufjs for them
- * (test/engine-services/current-protos.test.ts holds a session event's lists to the protos).
+ * The kind of each field comes from the protos for the control plane's engine bodies and a
+ * session event (proto-check.ts; engine-services/session-event.ts loads them on the first append),
+ * and from lists declared by hand for a Session and a Memory (`withoutDefaults`): Sessions and
+ * Memory Bank run in every dev session, which does not load protobufjs for them.
  */
 import { snakeToCamel } from '../google-api/json-name.js';
 import { isObject, type JsonObject } from './fields.js';

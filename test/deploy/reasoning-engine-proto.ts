@@ -87,6 +87,7 @@ function scalarOrMessage(value: unknown, field: protobuf.Field, at: string, opti
 function scalarProblems(value: unknown, type: string, at: string): string[] {
   if (type === 'string') return typeof value === 'string' ? [] : [`${at}: expected a string`];
   if (type === 'bool') return typeof value === 'boolean' ? [] : [`${at}: expected a boolean`];
+  if (type === 'double') return typeof value === 'number' ? [] : [`${at}: expected a number`];
   if (int32.has(type)) return Number.isInteger(value) && Math.abs(value as number) < 2 ** 31 ? [] : [`${at}: expected an int32`];
   if (type === 'bytes') return typeof value === 'string' && base64.test(value) ? [] : [`${at}: expected bytes as a base64 string`];
   return [`${at}: type ${type} not checked here`];

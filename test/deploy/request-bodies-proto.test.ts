@@ -269,7 +269,7 @@ describe('the table of fields the SDK sends beyond the protos', () => {
       const type = protoRoot.lookupType(entry.message);
       expect(Object.keys(type.fields).length).toBeGreaterThan(0);
       expect(type.fields[entry.field]).toBeUndefined();
-      expect(entry.source).toMatch(/python-aiplatform @[0-9a-f]{7}/);
+      expect(entry.source).toMatch(/python-aiplatform @[0-9a-f]{7}|@google\/(adk|genai) \d+\.\d+\.\d+/);
     },
   );
 });

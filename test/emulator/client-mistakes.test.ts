@@ -230,8 +230,9 @@ describe('Sessions and Memory Bank: client mistakes are 400 naming the field', (
     await refused(call('POST', `${services}/sessions`, `{"userId": "u", "sessionState": ${nested(101)}}`), /'sessionState' is nested deeper/);
     const created = await call('POST', `${services}/sessions?sessionId=deep`, `{"userId": "u", "sessionState": ${nested(100)}}`);
     expect(created.status).toBe(200);
-    const event = (content: string): string => `{"author": "user", "invocationId": "i", "timestamp": "2026-01-01T00:00:00Z", "content": ${content}}`;
-    await refused(call('POST', `${services}/sessions/deep:appendEvent`, event(nested(2_500))), /'content' is nested deeper than the limit of 100 levels/);
+    // rawEvent is a Struct, a JSON object of any keys (content is a Content: "a" is no field of it).
+    const event = (raw: string): string => `{"author": "user", "invocationId": "i", "timestamp": "2026-01-01T00:00:00Z", "rawEvent": ${raw}}`;
+    await refused(call('POST', `${services}/sessions/deep:appendEvent`, event(nested(2_500))), /'rawEvent' is nested deeper than the limit of 100 levels/);
     expect((await call('POST', `${services}/sessions/deep:appendEvent`, event(nested(100)))).status).toBe(200);
     await refused(call('POST', `${services}/memories`, `{"fact": "f", "scope": {"user_id": "u"}, "topics": [${nested(2_500)}]}`), /'topics' is nested deeper/);
     // The query faces refuse the same: `input` is level 1 there as a body's field is here.

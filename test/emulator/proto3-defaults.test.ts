@@ -9,7 +9,8 @@
  * (google/cloud/aiplatform/v1beta1/reasoning_engine.proto: `optional int32 min_instances`,
  * `optional string service_account`); Memory's `memory_type` (googleapis/python-aiplatform,
  * aiplatform_v1beta1/types/memory_bank.py: "If not set, the NATURAL_LANGUAGE_COLLECTION type is
- * used", its value 0 MEMORY_TYPE_UNSPECIFIED).
+ * used", its value 0 MEMORY_TYPE_UNSPECIFIED). A session event, read by the same rule all the way
+ * down, has its own table: test/engine-services/session-event-proto-json.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { type DefaultKind, holdsDefault } from '../../emulator/proto/proto3-default.js';
@@ -195,86 +196,5 @@ describe("the engine's services", () => {
     const updated = await ok('PATCH', `${base}/sessions/s-mask?updateMask=displayName`, { displayName: '' });
     expect(updated).not.toHaveProperty('displayName');
     expect(updated['labels']).toEqual({ team: 'a' });
-  });
-});
-
-/**
- * A session event is stored as the platform's ProtoJSON answers it (the fields of SessionEvent,
- * EventActions, EventMetadata and Transcription in google/cloud/aiplatform/v1beta1/session.proto,
- * googleapis/googleapis and the protos dev ships): a field without presence at its default is left
- * out, in either spelling of its name; a message (`actions`, `eventMetadata`, a Struct) is kept even
- * empty; a Struct's values (`stateDelta`, `customMetadata`, `rawEvent`, a function call's `args` in
- * `content`) are the caller's data, kept as sent.
- */
-describe('a session event listed', () => {
-  const base = `/v1beta1/${parent}/reasoningEngines/1`;
-  let sessions = 0;
-
-  it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
-    ['empty errorCode and errorMessage are left out', { errorCode: '', errorMessage: '' }, {}],
-    ['an errorCode is kept', { errorCode: 'SAFETY', errorMessage: '' }, { errorCode: 'SAFETY' }],
-    [
-      "eventMetadata's false, empty and [] fields are left out, the message kept",
-      { eventMetadata: { partial: false, turnComplete: false, interrupted: false, branch: '', longRunningToolIds: [] } },
-      { eventMetadata: {} },
-    ],
-    [
-      "eventMetadata's true and set fields are kept",
-      { eventMetadata: { partial: true, turnComplete: false, branch: 'root.helper', longRunningToolIds: ['t1'] } },
-      { eventMetadata: { partial: true, branch: 'root.helper', longRunningToolIds: ['t1'] } },
-    ],
-    ['a nested field in its proto name is read alike', { event_metadata: { turn_complete: false, partial: true } }, { eventMetadata: { partial: true } }],
-    [
-      "actions' false, empty and {} fields are left out, an empty stateDelta (a Struct) kept",
-      { actions: { skipSummarization: false, escalate: false, transferAgent: '', artifactDelta: {}, stateDelta: {} } },
-      { actions: { stateDelta: {} } },
-    ],
-    [
-      'null fields, as adk-python sends its None, are left out',
-      { actions: { skipSummarization: null, transferAgent: null, stateDelta: { k: null } }, eventMetadata: { partial: null, inputTranscription: null } },
-      { actions: { stateDelta: { k: null } }, eventMetadata: {} },
-    ],
-    [
-      "actions' set fields are kept",
-      { actions: { escalate: true, transferAgent: 'helper', artifactDelta: { 'a.txt': 1 } } },
-      { actions: { escalate: true, transferAgent: 'helper', artifactDelta: { 'a.txt': 1 } } },
-    ],
-    [
-      'a transcription at its defaults is an empty message',
-      { eventMetadata: { inputTranscription: { text: '', finished: false }, output_transcription: { text: 'hi', finished: false } } },
-      { eventMetadata: { inputTranscription: {}, output_transcription: { text: 'hi' } } },
-    ],
-    [
-      "a Struct's false, empty and [] values are data: kept as sent",
-      {
-        actions: { stateDelta: { done: false, note: '', items: [] } },
-        eventMetadata: { customMetadata: { done: false, note: '', items: [], nested: {} } },
-        rawEvent: { partial: false, errorCode: '' },
-      },
-      {
-        actions: { stateDelta: { done: false, note: '', items: [] } },
-        eventMetadata: { customMetadata: { done: false, note: '', items: [], nested: {} } },
-        rawEvent: { partial: false, errorCode: '' },
-      },
-    ],
-    [
-      "content is kept as sent: a function call's args are a Struct",
-      { content: { role: 'model', parts: [{ functionCall: { name: 'f', args: { on: false, q: '' } } }] } },
-      { content: { role: 'model', parts: [{ functionCall: { name: 'f', args: { on: false, q: '' } } }] } },
-    ],
-  ])('%s', async (_what, fields, expected) => {
-    const id = `s-event-${++sessions}`;
-    await ok('POST', `${base}/sessions?sessionId=${id}`, { userId: 'u' });
-    const timestamp = '2026-05-01T10:00:00Z';
-    await ok('POST', `${base}/sessions/${id}:appendEvent`, { author: 'user', invocationId: 'i-1', timestamp, ...fields });
-    const listed = await ok('GET', `${base}/sessions/${id}/events`);
-    const [event] = listed['sessionEvents'] as Record<string, unknown>[];
-    expect(event).toEqual({
-      name: expect.stringMatching(new RegExp(`/sessions/${id}/events/\\d+$`)),
-      author: 'user',
-      invocationId: 'i-1',
-      timestamp: '2026-05-01T10:00:00.000Z',
-      ...expected,
-    });
   });
 });

@@ -103,6 +103,36 @@ describe("VertexAiSessionService against dev's Sessions", () => {
   });
 });
 
+/**
+ * adk-python appends through googleapis/python-aiplatform's `sessions.events.append`, which sends
+ * the event's `content` and `grounding_metadata` as pydantic's `model_dump` (snake_case:
+ * google/adk-python src/google/adk/sessions/vertex_ai_session_service.py `append_event`); the
+ * platform parses them as ProtoJSON and answers lowerCamel (session.proto, content.proto), so an
+ * adk-js reader of the same session finds its `functionCall`.
+ */
+describe('an event adk-python wrote, read by adk-js', () => {
+  it("reads the function call and the grounding of an event appended in adk-python's snake_case", async () => {
+    const sessions = sessionService();
+    const session = await sessions.createSession({ appName, userId: 'py' });
+    const appended = await fetch(`${emulator.url}/v1beta1/${resource}/sessions/${session.id}:appendEvent`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        author: 'weather_agent',
+        invocationId: 'inv-py',
+        timestamp: '2026-05-01T10:00:00.000Z',
+        content: { role: 'model', parts: [{ function_call: { id: 'adk-1', name: 'get_weather', args: { city_name: 'Lima' } } }] },
+        eventMetadata: { turnComplete: true, groundingMetadata: { web_search_queries: ['weather lima'] } },
+      }),
+    });
+    expect(appended.status, await appended.clone().text()).toBe(200);
+    const [event] = (await sessions.getSession({ appName, userId: 'py', sessionId: session.id }))?.events ?? [];
+    expect(event?.content?.parts?.[0]?.functionCall).toEqual({ id: 'adk-1', name: 'get_weather', args: { city_name: 'Lima' } });
+    expect(event?.groundingMetadata).toEqual({ webSearchQueries: ['weather lima'] });
+    expect(event?.turnComplete).toBe(true);
+  });
+});
+
 describe("VertexAiMemoryBankService against dev's Memory Bank", () => {
   it('generates memories from a session and retrieves them by a query', async () => {
     const sessions = sessionService();
