@@ -12,7 +12,7 @@ import type { EmulatorCore } from '../core/core.js';
 import type { EngineEndpoints } from '../engine-services/serve.js';
 import { parseEngineName } from '../google-api/engine-name.js';
 import { typeUrl } from '../google-api/operations.js';
-import { pageOf, pageSizeOf } from '../google-api/paging.js';
+import { listAnswer, pageOf, pageSizeOf } from '../google-api/paging.js';
 import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
 import { maxEngines, maxRevisionsPerEngine } from '../limits.js';
 import type * as ProtoCheck from '../proto/proto-check.js';
@@ -184,10 +184,7 @@ export class ControlPlane {
     const size = pageSizeOf(query.get('pageSize') ?? undefined, listPages.default, listPages.max, 'pageSize');
     // An engine's spec may be megabytes (classMethods): the page is bounded by what it answers (google-api/paging.ts).
     const page = pageOf(all, size, query.get('pageToken') ?? undefined, `engines ${parent} ${filter}`, (one) => JSON.stringify(one).length);
-    return {
-      ...(page.items.length > 0 ? { reasoningEngines: page.items } : {}),
-      ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }),
-    };
+    return listAnswer('reasoningEngines', page.items, page.nextPageToken);
   }
 
   /**
@@ -290,10 +287,7 @@ export class ControlPlane {
     if (filter !== '') throw invalidArgument('agentgen dev does not filter runtime revisions: list them without a filter.');
     const size = pageSizeOf(query.get('pageSize') ?? undefined, listPages.default, listPages.max, 'pageSize');
     const page = pageOf(all, size, query.get('pageToken') ?? undefined, `revisions ${engineName}`, (one) => JSON.stringify(one).length);
-    return {
-      ...(page.items.length > 0 ? { reasoningEngineRuntimeRevisions: page.items } : {}),
-      ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }),
-    };
+    return listAnswer('reasoningEngineRuntimeRevisions', page.items, page.nextPageToken);
   }
 
   /** `GET {engine}/runtimeRevisions/{id}`. */

@@ -10,7 +10,7 @@
  */
 
 import { numericId, type Operations, typeUrl } from '../google-api/operations.js';
-import { pageOf, pageSizeOf } from '../google-api/paging.js';
+import { listAnswer, pageOf, pageSizeOf } from '../google-api/paging.js';
 import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
 import { updateMaskOf } from '../google-api/update-mask.js';
 import {
@@ -237,7 +237,7 @@ export class Memories {
       `memories ${filter ?? ''}`,
       (memory) => JSON.stringify(memoryJson(memory)).length,
     );
-    return { memories: page.items.map(memoryJson), ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }) };
+    return listAnswer('memories', page.items.map(memoryJson), page.nextPageToken);
   }
 
   /**
@@ -351,10 +351,11 @@ export class Memories {
     const size = pageSizeOf(params['pageSize'], retrievePages.default, retrievePages.max, 'simpleRetrievalParams.pageSize');
     const newestFirst = [...inScope].sort((a, b) => b.updateTime - a.updateTime);
     const page = pageOf(newestFirst, size, optionalString(params, 'pageToken', 'simpleRetrievalParams'), `retrieve ${scopeKey}`);
-    return {
-      retrievedMemories: page.items.map((memory) => ({ memory: memoryJson(memory) })),
-      ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }),
-    };
+    return listAnswer(
+      'retrievedMemories',
+      page.items.map((memory) => ({ memory: memoryJson(memory) })),
+      page.nextPageToken,
+    );
   }
 
   /** The facts one source gives, and the scope it implies when the request names none. */

@@ -10,7 +10,7 @@
  */
 
 import { numericId, type Operations, typeUrl } from '../google-api/operations.js';
-import { pageOf, pageSizeOf } from '../google-api/paging.js';
+import { listAnswer, pageOf, pageSizeOf } from '../google-api/paging.js';
 import { invalidArgument, notFound, ServiceError } from '../google-api/service-error.js';
 import { updateMaskOf } from '../google-api/update-mask.js';
 import { maxEventBytesPerSession, maxEventsPerSession } from '../limits.js';
@@ -176,7 +176,7 @@ export class Sessions {
       `sessions ${filter ?? ''}`,
       (session) => JSON.stringify(sessionJson(session)).length,
     );
-    return { sessions: page.items.map(sessionJson), ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }) };
+    return listAnswer('sessions', page.items.map(sessionJson), page.nextPageToken);
   }
 
   /**
@@ -256,7 +256,11 @@ export class Sessions {
     const matching = session.events.filter((event) => bounds.every(({ operator, ms }) => compare(event.timestampMs, operator, ms)));
     const size = pageSizeOf(call.query.get('pageSize') ?? undefined, eventPages.default, eventPages.max, 'pageSize');
     const page = pageOf(matching, size, call.query.get('pageToken') ?? undefined, `events ${id} ${filter ?? ''}`, (event) => event.bytes);
-    return { sessionEvents: page.items.map((event) => event.json), ...(page.nextPageToken === undefined ? {} : { nextPageToken: page.nextPageToken }) };
+    return listAnswer(
+      'sessionEvents',
+      page.items.map((event) => event.json),
+      page.nextPageToken,
+    );
   }
 
   #live(id: string, now: number): StoredSession {

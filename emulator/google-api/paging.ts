@@ -55,3 +55,12 @@ export function pageOf<T>(items: readonly T[], size: number, pageToken: string |
     nextPageToken: end < items.length ? Buffer.from(JSON.stringify({ o: end, q: query })).toString('base64url') : undefined,
   };
 }
+
+/**
+ * A list method's answer as the platform's ProtoJSON prints it: the page's items under `field`,
+ * left out when there are none (an empty repeated field is unset, so `{}` lists nothing), and the
+ * next page's token when there is one.
+ */
+export function listAnswer(field: string, items: readonly unknown[], nextPageToken: string | undefined): Record<string, unknown> {
+  return { ...(items.length > 0 ? { [field]: items } : {}), ...(nextPageToken === undefined ? {} : { nextPageToken }) };
+}

@@ -283,10 +283,11 @@ describe('Sessions and Memory Bank: client mistakes are 400 naming the field', (
     expect((await call('POST', `${services}/sessions?sessionId=proto`, { userId: 'proto-user', labels: { constructor: 'x' } })).status).toBe(200);
     const filter = (text: string): Promise<Answer> => call('GET', `${services}/sessions?filter=${encodeURIComponent(`user_id="proto-user" AND ${text}`)}`);
     expect((await filter('labels.constructor="x"')).body['sessions']).toHaveLength(1);
-    expect((await filter('labels.toString="x"')).body['sessions']).toHaveLength(0);
+    // Nothing matches: ProtoJSON leaves an empty repeated field out, so the page is `{}`.
+    expect((await filter('labels.toString="x"')).body).toEqual({});
     expect((await filter('labels.toString!="x"')).body['sessions']).toHaveLength(1);
     expect((await call('POST', `${services}/memories`, { fact: 'proto fact', scope: { constructor: 'c' } })).status).toBe(200);
     const memories = await call('GET', `${services}/memories?filter=${encodeURIComponent('scope.toString="c"')}`);
-    expect(memories.body['memories']).toEqual([]);
+    expect(memories.body).toEqual({});
   });
 });
