@@ -31,6 +31,7 @@ import { type DefaultKind, withoutDefaults } from '../proto/proto3-default.js';
 import { distanceFrom, factsOf } from './extraction.js';
 import { compare, parseFilter } from './filters.js';
 import { checkMetadataCopies, metadataMatches, optionalMetadata, parseFilterGroups } from './metadata-filters.js';
+import { readContent } from './session-event.js';
 import type { ServiceCall, Sessions } from './sessions.js';
 import { maskedExpiry, maskedFields } from './update-mask.js';
 
@@ -303,7 +304,7 @@ export class Memories {
     if (sources.length !== 1) {
       throw invalidArgument('Exactly one of vertexSessionSource, directContentsSource and directMemoriesSource must be set.');
     }
-    const { facts, defaultScope } = this.#factsFrom(sources[0] as string, fields, call.now);
+    const { facts, defaultScope } = this.#factsFrom(sources[0] as string, fields, call);
     const scope = checkScope(fields['scope'] ?? defaultScope, 'scope');
     const consolidate = optionalBoolean(fields, 'disableConsolidation', 'request') !== true;
     const metadata = optionalMetadata(fields, 'request');
@@ -359,7 +360,8 @@ export class Memories {
   }
 
   /** The facts one source gives, and the scope it implies when the request names none. */
-  #factsFrom(source: string, fields: JsonObject, now: number): { facts: string[]; defaultScope: Record<string, string> | undefined } {
+  #factsFrom(source: string, fields: JsonObject, call: ServiceCall): { facts: string[]; defaultScope: Record<string, string> | undefined } {
+    const { version, now } = call;
     if (source === 'directMemoriesSource') {
       const direct = messageFields(fields[source], ['directMemories'], source);
       const memories = optionalArray(direct, 'directMemories', source) ?? [];
@@ -374,7 +376,11 @@ export class Memories {
       const direct = messageFields(fields[source], ['events'], source);
       const events = optionalArray(direct, 'events', source) ?? [];
       if (events.length === 0) throw invalidArgument(`'${source}.events' must hold at least one event.`);
-      const contents = events.map((event, index) => messageFields(event, ['content'], `${source}.events[${index}]`)['content']);
+      const contents = events.map((event, index) => {
+        const content = messageFields(event, ['content'], `${source}.events[${index}]`)['content'];
+        // As an appended event's content: the platform parses it as a Content (session-event.ts).
+        return content === undefined || content === null ? undefined : readContent(version, content, `direct_contents_source.events[${index}].content`);
+      });
       return { facts: factsOf(contents), defaultScope: undefined };
     }
     const params = messageFields(fields[source], ['session', 'startTime', 'endTime'], source);

@@ -78,7 +78,14 @@ export function routeOf(method: string, tail: string, services: EngineServices):
     );
   }
   if (tail === '/memories') return verbs('memories', { POST: (call) => memories.create(call), GET: (call) => memories.list(call) });
-  if (tail === '/memories:generate') return verbs('memories:generate', { POST: (call) => memories.generate(call) });
+  if (tail === '/memories:generate') {
+    return verbs('memories:generate', {
+      POST: async (call) => {
+        await loadEventReader();
+        return memories.generate(call);
+      },
+    });
+  }
   if (tail === '/memories:retrieve') return verbs('memories:retrieve', { POST: (call) => memories.retrieve(call) });
   if (tail === '/memories:purge') return verbs('memories:purge', { POST: (call) => memories.purge(call) });
   if ((match = /^\/memories:(\w+)$/.exec(tail))) throw unserved(`memories:${match[1]}`);

@@ -19,7 +19,7 @@ import type * as ProtoCheck from '../proto/proto-check.js';
 
 let reader: typeof ProtoCheck | undefined;
 
-/** Loads the reader of the shipped protos; every append awaits it before `readEvent`. */
+/** Loads the reader of the shipped protos; every append, and every generate, awaits it before reading. */
 export async function loadEventReader(): Promise<void> {
   reader ??= await import('../proto/proto-check.js');
 }
@@ -28,4 +28,14 @@ export async function loadEventReader(): Promise<void> {
 export function readEvent(version: string, body: JsonObject): JsonObject {
   if (reader === undefined) throw new Error('a session event was read before loadEventReader() finished');
   return reader.checkMessage(reader.messageType(version === 'v1' ? 'v1' : 'v1beta1', 'SessionEvent'), body, 'event');
+}
+
+/**
+ * One event's `content` of a generate's `directContentsSource` (GenerateMemoriesRequest's
+ * DirectContentsSource.Event, whose `content` is content.proto's Content), read by the same rules as
+ * an appended event's: a known field by either spelling, an unknown name a 400 naming `where`.
+ */
+export function readContent(version: string, content: unknown, where: string): JsonObject {
+  if (reader === undefined) throw new Error('a content was read before loadEventReader() finished');
+  return reader.checkMessage(reader.messageType(version === 'v1' ? 'v1' : 'v1beta1', 'Content'), content, where);
 }

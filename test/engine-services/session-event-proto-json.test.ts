@@ -396,3 +396,42 @@ describe('a session event the platform refuses', () => {
     expect([listed.status, listed.body['sessionEvents'] ?? []]).toEqual([200, []]);
   });
 });
+
+/**
+ * A generate's `directContentsSource` (GenerateMemoriesRequest.DirectContentsSource.Event in
+ * memory_bank_service.proto, whose `content` is the same Content) is parsed by the same rules: a
+ * field by either spelling, an unknown name refused where it stands, nothing generated.
+ */
+describe("a generate's direct contents, read as the same Content", () => {
+  const generate = (content: unknown, user: string): Promise<JsonAnswer> =>
+    call('POST', `${base}/memories:generate`, { directContentsSource: { events: [{ content }] }, scope: { user_id: user } });
+  const facts = async (user: string): Promise<unknown[]> => {
+    const listed = await call('GET', `${base}/memories?filter=${encodeURIComponent(`scope.user_id="${user}"`)}`);
+    return ((listed.body['memories'] as Json[] | undefined) ?? []).map((memory) => memory['fact']);
+  };
+
+  it('takes a part sent by its proto names, as adk-python sends it', async () => {
+    const answer = await generate(
+      { role: 'user', parts: [{ text: 'I live in Lisbon.', thought: false }, { function_call: { name: 'f', args: {} } }] },
+      'direct-snake',
+    );
+    expect(answer.status).toBe(200);
+    expect(await facts('direct-snake')).toEqual(['I live in Lisbon.']);
+  });
+
+  it('refuses an unknown name inside a part, naming where it stands, and generates nothing', async () => {
+    const answer = await generate({ role: 'user', parts: [{ text: 'I live in Porto.', colour: 'red' }] }, 'direct-unknown');
+    expect(answer).toEqual({
+      status: 400,
+      body: {
+        error: {
+          code: 400,
+          status: 'INVALID_ARGUMENT',
+          message: 'Invalid JSON payload received. Unknown name "colour" at \'direct_contents_source.events[0].content.parts[0]\': Cannot find field.',
+          details: [],
+        },
+      },
+    });
+    expect(await facts('direct-unknown')).toEqual([]);
+  });
+});
