@@ -129,6 +129,20 @@ const presence = 'ProtoJSON: a message, a oneof member and an optional field are
 const structs = 'ProtoJSON: a Struct is the JSON object itself';
 const printed = 'ProtoJSON: the printer writes one form of each value';
 
+/** Fields beyond v1beta1's published protos that dev accepts (emulator/proto/sdk-only-fields.ts): sent, and listed, as they are. */
+const sdkOnlyContent = {
+  content: {
+    role: 'user',
+    parts: [
+      {
+        fileData: { mimeType: 'video/mp4', fileUri: 'gs://b/v.mp4' },
+        videoMetadata: { fps: 2, startOffset: '1s' },
+        mediaResolution: { level: 'MEDIA_RESOLUTION_LOW' },
+      },
+    ],
+  },
+  eventMetadata: { groundingMetadata: { groundingChunks: [{ web: { uri: 'https://example.com', domain: 'example.com' } }] } },
+};
 const stored: readonly Row[] = [
   // Names: adk-python's model_dump is snake_case, all the way down.
   [
@@ -292,32 +306,8 @@ const stored: readonly Row[] = [
   [
     "a Part's mediaResolution, a video's fps and a web chunk's domain, beyond v1beta1's published protos: accepted, kept as sent",
     "emulator/proto/sdk-only-fields.ts: v1's content.proto has Part.media_resolution and VideoMetadata.fps; genai's GroundingChunkWeb.domain is Vertex's",
-    {
-      content: {
-        role: 'user',
-        parts: [
-          {
-            fileData: { mimeType: 'video/mp4', fileUri: 'gs://b/v.mp4' },
-            videoMetadata: { fps: 2, startOffset: '1s' },
-            mediaResolution: { level: 'MEDIA_RESOLUTION_LOW' },
-          },
-        ],
-      },
-      eventMetadata: { groundingMetadata: { groundingChunks: [{ web: { uri: 'https://example.com', domain: 'example.com' } }] } },
-    },
-    {
-      content: {
-        role: 'user',
-        parts: [
-          {
-            fileData: { mimeType: 'video/mp4', fileUri: 'gs://b/v.mp4' },
-            videoMetadata: { fps: 2, startOffset: '1s' },
-            mediaResolution: { level: 'MEDIA_RESOLUTION_LOW' },
-          },
-        ],
-      },
-      eventMetadata: { groundingMetadata: { groundingChunks: [{ web: { uri: 'https://example.com', domain: 'example.com' } }] } },
-    },
+    sdkOnlyContent,
+    sdkOnlyContent,
     false,
   ],
 ];
