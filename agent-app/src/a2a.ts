@@ -28,7 +28,7 @@
  * `getUnansweredRequestEvent`).
  */
 import { createHash } from 'node:crypto';
-import type { A2APart, A2ATurn, A2ATurnUpdate } from '@agentgen/runtime/server';
+import type { A2AMessage, A2APart, A2ATurn, A2ATurnUpdate } from '@agentgen/runtime/server';
 import { startStreamQuery } from './conversation.js';
 import type { AppCore } from './core.js';
 import type { WireEvent } from './wire.js';
@@ -160,6 +160,16 @@ function unanswered(turn: A2ATurn): A2ATurnUpdate | undefined {
       { kind: 'text', text: `No function response for the call ${ids}: answer it with a data part (adk_type function_response) carrying its id and name.` },
     ],
   };
+}
+
+/**
+ * Whether `message` answers a long-running tool's call (a data part `adk_type: function_response`):
+ * it continues its task on any replica, since the call waits in the session, which every replica
+ * reads; the runner resumes from it there as here. The task's own record (its `awaiting`, which
+ * tells a partial answer) stays with the replica that ran it.
+ */
+export function answersCalls(message: A2AMessage): boolean {
+  return message.parts.some((part) => part.kind === 'data' && part.metadata?.[adkTypeKey] === 'function_response');
 }
 
 export async function startA2ATurn(core: AppCore, turn: A2ATurn): Promise<AsyncIterable<A2ATurnUpdate>> {

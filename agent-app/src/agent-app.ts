@@ -14,9 +14,9 @@
  * they need (the session database), so an unreachable database fails at start, not on a call.
  */
 
-import type { A2ATurn, A2ATurnUpdate } from '@agentgen/runtime/server';
+import type { A2AMessage, A2ATurn, A2ATurnUpdate } from '@agentgen/runtime/server';
 import { type BasePlugin, InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService } from '@google/adk';
-import { startA2ATurn } from './a2a.js';
+import { answersCalls, startA2ATurn } from './a2a.js';
 import type {
   AsyncDeleteArtifactInput,
   AsyncGetArtifactVersionInput,
@@ -111,7 +111,7 @@ export class AgentApp implements AgentHandlers {
     this.appName = options.appName ?? this.engineId ?? defaultAppName;
     this.#plan = planServices(options, this.#env);
     // Servers may call a handler detached from its object; every operation keeps its `this`.
-    for (const name of [...agentAppOperations, 'a2aTurn'] as const) {
+    for (const name of [...agentAppOperations, 'a2aTurn', 'a2aContinues'] as const) {
       Object.defineProperty(this, name, { value: this[name].bind(this), enumerable: false, writable: true, configurable: true });
     }
   }
@@ -264,6 +264,14 @@ export class AgentApp implements AgentHandlers {
   /** One A2A message as a turn: the A2A context is the session (a2a.ts). */
   a2aTurn(turn: A2ATurn): Promise<AsyncIterable<A2ATurnUpdate>> {
     return startA2ATurn(this.#core, turn);
+  }
+
+  /**
+   * Whether a message naming a task another replica ran continues it here: one that answers a
+   * long-running tool's call does, since the call waits in the session every replica reads (a2a.ts).
+   */
+  a2aContinues(message: A2AMessage): boolean {
+    return answersCalls(message);
   }
 }
 

@@ -14,56 +14,15 @@ import { randomUUID } from 'node:crypto';
 import type { AgentCard, Message, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { AgentApp } from '@agentgen/agent-app';
-import { BaseLlm, type BaseLlmConnection, LlmAgent, type LlmRequest, type LlmResponse, LongRunningFunctionTool } from '@google/adk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { type AgentServer, createAgentServer } from '../../examples/weather-agent/generated/server.js';
-
-/**
- * Answers from the request alone: "refund <n>" calls the long-running `ask_approval`; after the
- * tool's first answer, says it waits; after the caller's answer, reports it; anything else echoes.
- */
-class ApprovalModel extends BaseLlm {
-  constructor() {
-    super({ model: 'approval-script' });
-  }
-
-  override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
-    const last = request.contents.at(-1);
-    const response = last?.parts?.find((part) => part.functionResponse)?.functionResponse;
-    if (response !== undefined) {
-      const answer = response.response as Record<string, unknown>;
-      yield text(answer['status'] === 'pending' ? 'Waiting for a manager to approve.' : `Approval: ${JSON.stringify(answer)}`);
-      return;
-    }
-    const said = (last?.parts ?? []).map((part) => part.text ?? '').join(' ');
-    const refund = /^refund (\d+)$/.exec(said);
-    if (refund) yield { content: { role: 'model', parts: [{ functionCall: { name: 'ask_approval', args: { amount: Number(refund[1]) } } }] } };
-    else yield text(`You said: ${said}`);
-  }
-
-  override connect(_request: LlmRequest): Promise<BaseLlmConnection> {
-    return Promise.reject(new Error('no live mode'));
-  }
-}
-
-function text(value: string): LlmResponse {
-  return { content: { role: 'model', parts: [{ text: value }] } };
-}
-
-const askApproval = new LongRunningFunctionTool({
-  name: 'ask_approval',
-  description: 'Asks a manager to approve a refund.',
-  parameters: z.object({ amount: z.number() }),
-  execute: ({ amount }) => ({ status: 'pending', ticket: `T-${amount}` }),
-});
+import { approvalAgent } from './approval-agent.js';
 
 let server: AgentServer;
 let client: Client;
 
 beforeAll(async () => {
-  const agent = new LlmAgent({ name: 'refunds', description: 'Refunds.', instruction: 'Refund.', model: new ApprovalModel(), tools: [askApproval] });
-  server = createAgentServer(new AgentApp({ agent, env: {} }), { port: 0, host: '127.0.0.1', logger: false });
+  server = createAgentServer(new AgentApp({ agent: approvalAgent(), env: {} }), { port: 0, host: '127.0.0.1', logger: false });
   const { port } = await server.listen();
   const base = `http://127.0.0.1:${port}`;
   const card = (await (await fetch(`${base}/a2a/weather-agent/.well-known/agent-card.json`)).json()) as AgentCard;

@@ -106,7 +106,9 @@ export interface A2ARouteSettings {
 /** `handlers` has `a2aTurn`: the mount checked it when the server was built. */
 export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A2ARouteSettings): A2ARoute {
   const { base, cardPath, bodyLimit, logger, tracker, tracing } = settings;
-  const tasks = new TaskRegistry({ a2aTurn: handlers.a2aTurn.bind(handlers) }, (error) => log(logger, 'a2a: the agent failed during a turn', error));
+  const tasks = new TaskRegistry({ a2aTurn: handlers.a2aTurn.bind(handlers), ...continues(handlers) }, (error) =>
+    log(logger, 'a2a: the agent failed during a turn', error),
+  );
   const cards = new Map<string, string>();
   const card = (req: IncomingMessage): string => {
     const root = base ?? requestBase(req.headers.host, (req.socket as { encrypted?: boolean }).encrypted === true);
@@ -255,6 +257,12 @@ export function createA2ARoute(face: A2AFace, handlers: A2AHandlers, settings: A
       call.endStream();
     }
   }
+}
+
+/** The handlers' `a2aContinues`, bound, when they have one. */
+function continues(handlers: A2AHandlers): Pick<A2AHandlers, 'a2aContinues'> {
+  const method = handlers.a2aContinues;
+  return typeof method === 'function' ? { a2aContinues: method.bind(handlers) } : {};
 }
 
 function rpcError(error: unknown): RpcError {

@@ -250,7 +250,7 @@ export class TaskRegistry {
   #start(message: A2AMessage): TaskRecord {
     if (message.taskId !== undefined) {
       const record = this.#tasks.get(message.taskId);
-      if (record === undefined) throw new TaskNotFound();
+      if (record === undefined) return this.#takeOver(message, message.taskId);
       const state = record.task.status.state;
       if (record.turn !== undefined || (state !== 'input-required' && state !== 'auth-required')) throw new TaskNotAccepting();
       if (message.contextId !== undefined && message.contextId !== record.task.contextId) throw new TaskNotAccepting();
@@ -258,8 +258,21 @@ export class TaskRegistry {
       record.turn = newTurn();
       return record;
     }
-    const id = randomUUID();
-    const contextId = message.contextId ?? randomUUID();
+    return this.#add(randomUUID(), message.contextId ?? randomUUID(), message);
+  }
+
+  /**
+   * A message naming a task this instance does not hold: taken over under the task's id when the
+   * handler says the message continues it here (`a2aContinues`, a replica that did not run it),
+   * else task not found. Its history here starts with this message.
+   */
+  #takeOver(message: A2AMessage, id: string): TaskRecord {
+    const contextId = message.contextId;
+    if (contextId === undefined || this.#handlers.a2aContinues?.(message) !== true) throw new TaskNotFound();
+    return this.#add(id, contextId, message);
+  }
+
+  #add(id: string, contextId: string, message: A2AMessage): TaskRecord {
     const task: A2ATask = {
       kind: 'task',
       id,

@@ -126,6 +126,15 @@ export interface A2ATurn {
 /** The handler method a container with an A2A face needs beside its operations (AgentApp has it). */
 export interface A2AHandlers {
   a2aTurn(turn: A2ATurn): AsyncIterable<A2ATurnUpdate> | Promise<AsyncIterable<A2ATurnUpdate>>;
+  /**
+   * Optional. Whether `message`, which names a task this instance does not hold and the context it
+   * belongs to, continues that task here: on the platform another replica may have run the task
+   * (tasks are kept in each instance's memory), while the conversation is the session, which every
+   * replica reads. True takes the task over under its id, as a turn without `awaiting`; without
+   * this method, or false, the message is answered `-32001` (task not found), as A2A says.
+   * AgentApp answers true for a message that answers a long-running tool's call.
+   */
+  a2aContinues?(message: A2AMessage): boolean;
 }
 
 export interface A2ASkill {
