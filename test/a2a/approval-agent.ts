@@ -1,7 +1,10 @@
 /**
  * The agent of the A2A long-running-tool tests (long-running-tool.test.ts, replica-takeover.test.ts):
- * a deterministic model of the tests' own and ADK's LongRunningFunctionTool `ask_approval`.
+ * a deterministic model of the tests' own and ADK's LongRunningFunctionTool `ask_approval`, and
+ * the caller's messages to it.
  */
+import { randomUUID } from 'node:crypto';
+import type { Message } from '@a2a-js/sdk';
 import { BaseLlm, type BaseLlmConnection, LlmAgent, type LlmRequest, type LlmResponse, LongRunningFunctionTool } from '@google/adk';
 import { z } from 'zod';
 
@@ -47,4 +50,14 @@ const askApproval = new LongRunningFunctionTool({
 /** The refunds agent: the scripted model and the long-running tool. */
 export function approvalAgent(): LlmAgent {
   return new LlmAgent({ name: 'refunds', description: 'Refunds.', instruction: 'Refund.', model: new ApprovalModel(), tools: [askApproval] });
+}
+
+/** A user's message with `parts`, in a task or context when `ids` names them. */
+export function userMessage(parts: Message['parts'], ids: { taskId?: string; contextId?: string } = {}): Message {
+  return { kind: 'message', messageId: randomUUID(), role: 'user', parts, ...ids };
+}
+
+/** The caller's answer to the long-running `call` (its id and name): a data part `adk_type: function_response`. */
+export function functionResponse(call: Record<string, unknown>, response: Record<string, unknown>, ids: { taskId?: string; contextId?: string }): Message {
+  return userMessage([{ kind: 'data', data: { id: call['id'], name: call['name'], response }, metadata: { adk_type: 'function_response' } }], ids);
 }

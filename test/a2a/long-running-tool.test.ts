@@ -10,13 +10,12 @@
  * deterministic model of the test's own, the generated server of the weather example (its A2A
  * face) on loopback, and the official A2A SDK client (the 0.3 line ADK pins).
  */
-import { randomUUID } from 'node:crypto';
-import type { AgentCard, Message, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import type { AgentCard, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { AgentApp } from '@agentgen/agent-app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentServer, createAgentServer } from '../../examples/weather-agent/generated/server.js';
-import { approvalAgent } from './approval-agent.js';
+import { approvalAgent, functionResponse, userMessage } from './approval-agent.js';
 
 let server: AgentServer;
 let client: Client;
@@ -29,14 +28,6 @@ beforeAll(async () => {
   client = await new ClientFactory({ transports: [new JsonRpcTransportFactory()] }).createFromAgentCard(card);
 });
 afterAll(() => server?.close());
-
-const userMessage = (parts: Message['parts'], ids: { taskId?: string; contextId?: string } = {}): Message => ({
-  kind: 'message',
-  messageId: randomUUID(),
-  role: 'user',
-  parts,
-  ...ids,
-});
 
 describe('a long-running tool over A2A', () => {
   it('ends the streamed turn input-required with the call, and the function response in the same task resumes it to completed', async () => {
@@ -75,16 +66,7 @@ describe('a long-running tool over A2A', () => {
     });
     expect(JSON.stringify(nudge.artifacts ?? [])).not.toContain('You said');
     expect(call['id']).toEqual(expect.any(String));
-    const answer = userMessage(
-      [
-        {
-          kind: 'data',
-          data: { id: call['id'], name: call['name'], response: { approved: true, by: 'manager' } },
-          metadata: { adk_type: 'function_response' },
-        },
-      ],
-      { taskId: task.id, contextId: task.contextId },
-    );
+    const answer = functionResponse(call, { approved: true, by: 'manager' }, { taskId: task.id, contextId: task.contextId });
     const resumed = (await client.sendMessage({ message: answer })) as Task;
     expect(resumed).toMatchObject({ kind: 'task', id: task.id, status: { state: 'completed' } });
     const texts = resumed.artifacts!.flatMap((artifact) => artifact.parts).map((part) => (part.kind === 'text' ? part.text : ''));

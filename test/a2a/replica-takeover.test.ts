@@ -9,14 +9,13 @@
  * executor answers both with task not found (its tasks are in memory too; google/adk-python
  * `a2a/executor`, the A2A SDK's DefaultRequestHandler): where agentgen differs on purpose.
  */
-import { randomUUID } from 'node:crypto';
-import type { AgentCard, Message, Task } from '@a2a-js/sdk';
+import type { AgentCard, Task } from '@a2a-js/sdk';
 import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { AgentApp } from '@agentgen/agent-app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentServer, createAgentServer } from '../../examples/weather-agent/generated/server.js';
 import { type PostgresCluster, startPostgres } from '../helpers/postgres.js';
-import { approvalAgent } from './approval-agent.js';
+import { approvalAgent, functionResponse, userMessage } from './approval-agent.js';
 
 let pg: PostgresCluster;
 const servers: AgentServer[] = [];
@@ -40,14 +39,6 @@ afterAll(async () => {
   await pg?.stop();
 });
 
-const userMessage = (parts: Message['parts'], ids: { taskId?: string; contextId?: string } = {}): Message => ({
-  kind: 'message',
-  messageId: randomUUID(),
-  role: 'user',
-  parts,
-  ...ids,
-});
-
 describe("a long-running tool's answer on another replica", () => {
   it('resumes the task there from the shared session to completed, under the same task id', async () => {
     const [first, second] = clients as [Client, Client];
@@ -56,16 +47,7 @@ describe("a long-running tool's answer on another replica", () => {
     const call = (waiting.status.message!.parts[0] as { data: Record<string, unknown> }).data;
     expect(call).toMatchObject({ name: 'ask_approval', args: { amount: 12 } });
 
-    const answer = userMessage(
-      [
-        {
-          kind: 'data',
-          data: { id: call['id'], name: call['name'], response: { approved: true, by: 'manager' } },
-          metadata: { adk_type: 'function_response' },
-        },
-      ],
-      { taskId: waiting.id, contextId: waiting.contextId },
-    );
+    const answer = functionResponse(call, { approved: true, by: 'manager' }, { taskId: waiting.id, contextId: waiting.contextId });
     const resumed = (await second.sendMessage({ message: answer })) as Task;
     expect(resumed).toMatchObject({ kind: 'task', id: waiting.id, contextId: waiting.contextId, status: { state: 'completed' } });
     const texts = resumed.artifacts!.flatMap((artifact) => artifact.parts).map((part) => (part.kind === 'text' ? part.text : ''));
@@ -82,10 +64,7 @@ describe("a long-running tool's answer on another replica", () => {
     await expect(second.sendMessage({ message: nudge })).rejects.toThrow(/-32001|not found/i);
     // Without its context, not even a function response is taken over.
     const call = (waiting.status.message!.parts[0] as { data: Record<string, unknown> }).data;
-    const contextless = userMessage(
-      [{ kind: 'data', data: { id: call['id'], name: call['name'], response: { approved: false } }, metadata: { adk_type: 'function_response' } }],
-      { taskId: waiting.id },
-    );
+    const contextless = functionResponse(call, { approved: false }, { taskId: waiting.id });
     await expect(second.sendMessage({ message: contextless })).rejects.toThrow(/-32001|not found/i);
     // The replica that ran it still holds it, waiting.
     expect((await first.getTask({ id: waiting.id })).status.state).toBe('input-required');
