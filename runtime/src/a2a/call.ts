@@ -7,9 +7,10 @@
  * The line: the route, the JSON-RPC method when it is one the face knows (a name the caller made
  * up is never logged), the HTTP status, the latency and the face's own message (`ok`, or the error
  * it answered); the trace is the span's, else the caller's from `Google-Agent-Engine-Traceparent`.
- * The entry is made right after the answer's last byte, and the built-in JSON logger's line is
- * written in the same step (turn-end.ts): the platform throttles a container's CPU once a response
- * ends, so neither spans nor lines are left for later. A caller that leaves before its answer gets
+ * The answer ends through the turn end as the contract routes' answers do (turn-end.ts): the entry
+ * is made right after its last byte and the built-in JSON logger's line written in the same step;
+ * the platform throttles a container's CPU once a response ends, so neither spans nor lines are
+ * left for later. A caller that leaves before its answer gets
  * none and no line, as on the contract's routes.
  */
 
@@ -65,8 +66,7 @@ export class A2ACall {
       this.#log(status, failure?.message ?? message, failure?.error);
     };
     if (failure !== undefined) this.#span?.recordError(failure.error, failure.message);
-    if (this.#span === undefined) last();
-    else this.#span.endThen(status, last);
+    this.#end(status, last);
   }
 
   /** Ends a stream whose events have been written, once the call's spans have left, then logs it. */
@@ -77,11 +77,21 @@ export class A2ACall {
       res.end();
       this.#log(200, 'ok');
     };
-    if (this.#span === undefined) last();
-    else this.#span.endThen(200, last);
+    this.#end(200, last);
   }
 
-  /** A failure after the stream's first byte: the connection is dropped, the line says why. */
+  /**
+   * Runs `last` (the answer's last byte, then its entry) once the call's spans have left, as the
+   * turn end orders it for the contract's routes (turn-end.ts): at once, or with a busy turn's
+   * other answers, the JSON lines written right after it in the same step.
+   */
+  #end(status: number, last: () => void): void {
+    const answer = { logs: this.#logger !== undefined, endNow: last };
+    if (this.#span === undefined) turnEnd.end(answer);
+    else this.#span.endThen(status, () => turnEnd.end(answer));
+  }
+
+  /** A failure after the stream's first byte: the connection is dropped, the line (an error's, written at once) says why. */
   breakStream(failure: Failure): void {
     this.#span?.recordError(failure.error, failure.message);
     this.#res.destroy();
@@ -106,6 +116,5 @@ export class A2ACall {
     } catch {
       // A failing logger must not take the server down.
     }
-    if (turnEnd.pending) turnEnd.flush();
   }
 }
