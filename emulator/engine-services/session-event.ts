@@ -12,7 +12,7 @@
  *
  * protobufjs and the protos load on the first append, not when dev starts: a dev session without
  * the gRPC face (which loads them at its start anyway) and without sessions never pays for them
- * (about 0.15 s, once, measured on this 2-core machine).
+ * (a fraction of a second, once).
  */
 import type { JsonObject } from '../proto/fields.js';
 import type * as ProtoCheck from '../proto/proto-check.js';

@@ -283,7 +283,8 @@ describe('Sessions and Memory Bank: client mistakes are 400 naming the field', (
     expect((await call('POST', `${services}/sessions?sessionId=proto`, { userId: 'proto-user', labels: { constructor: 'x' } })).status).toBe(200);
     const filter = (text: string): Promise<Answer> => call('GET', `${services}/sessions?filter=${encodeURIComponent(`user_id="proto-user" AND ${text}`)}`);
     expect((await filter('labels.constructor="x"')).body['sessions']).toHaveLength(1);
-    // Nothing matches: ProtoJSON leaves an empty repeated field out, so the page is `{}`.
+    // Nothing matches: ProtoJSON leaves an empty repeated field out (protobuf.dev, "ProtoJSON Format":
+    // a field at its default, an empty list among them, is omitted), so the page is `{}`.
     expect((await filter('labels.toString="x"')).body).toEqual({});
     expect((await filter('labels.toString!="x"')).body['sessions']).toHaveLength(1);
     expect((await call('POST', `${services}/memories`, { fact: 'proto fact', scope: { constructor: 'c' } })).status).toBe(200);

@@ -17,8 +17,8 @@
  * container's CPU once a response has ended, so a line left for a timer may wait for the next
  * request to be written. An answer ended at once has its line written at once, with the lines
  * queued before it: a caller alone on its connection waits for neither the line nor a hop to the
- * turn's end (paired rounds, one connection, issue 48: a tenth more logged unary calls a second
- * than when a logged answer was always held to the turn's end). Held answers end first and their
+ * turn's end (issue 48: the server bench's logs-on row of one connection went from under its 0.9
+ * bar to over it; docs/performance.md, "Log lines"). Held answers end first and their
  * lines follow in one write: a write per line was a tenth of a small call's CPU with stdout on a
  * file. So that a busy server's lines keep sharing that write, an answer that logs is held even
  * when first in its turn when the turn before had more than one answer. The lines keep the order
