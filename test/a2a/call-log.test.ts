@@ -9,6 +9,8 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AgentCard, Message } from '@a2a-js/sdk';
+import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mountA2A } from '../../runtime/src/server/a2a-mount.js';
 import { cloudLoggingLogger } from '../../runtime/src/server/log-format.js';
@@ -136,5 +138,25 @@ describe("the A2A face's log line per call", () => {
     // Neither the query nor a name the caller made up reaches the log.
     expect(JSON.stringify(line)).not.toMatch(/caller-secret|secret-token/);
     expect(atFinish.get(traceId)).toBe(true);
+  });
+
+  it('the official A2A client: its card read writes no line, its send and its stream one each', async () => {
+    const before = written.length;
+    const card = (await (await fetch(`${url}${mount}/.well-known/agent-card.json`)).json()) as AgentCard;
+    const client = await new ClientFactory({ transports: [new JsonRpcTransportFactory()] }).createFromAgentCard(card);
+    const user = (messageId: string): Message => ({ kind: 'message', messageId, role: 'user', parts: [{ kind: 'text', text: 'hi' }] });
+    await client.sendMessage({ message: user('sdk-send') });
+    for await (const _event of client.sendMessageStream({ message: user('sdk-stream') })) {
+      // read to the end
+    }
+    const lines = written
+      .slice(before)
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Line);
+    expect(lines.map((line) => [line.message, line.httpRequest.status, line['logging.googleapis.com/labels']?.operation])).toEqual([
+      ['ok', 200, 'message/send'],
+      ['ok', 200, 'message/stream'],
+    ]);
   });
 });

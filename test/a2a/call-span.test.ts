@@ -6,6 +6,9 @@
  * last byte, since the platform throttles the CPU once a response ends. With an SDK whose processor
  * batches for a minute and an exporter that takes 40 ms, through a real container on loopback.
  */
+
+import type { AgentCard, Message } from '@a2a-js/sdk';
+import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import type { AgentServer } from '@agentgen/runtime/server';
 import { createContainer } from '@agentgen/runtime/server';
 import { SpanKind, trace } from '@opentelemetry/api';
@@ -80,6 +83,31 @@ describe("the A2A face's server span", () => {
       expect(turn!.at).toBeLessThan(answer.at);
     });
   }
+
+  it('the official A2A client: its send and its stream each nest under a server span sent before the answer reached it', async () => {
+    // As the platform delivers a caller's context: in Google-Agent-Engine-Traceparent, on each request.
+    const fetchImpl: typeof fetch = (input, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set('google-agent-engine-traceparent', `00-${traceId}-${callerSpan}-01`);
+      return fetch(input, { ...init, headers });
+    };
+    const card = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as AgentCard;
+    const client = await new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl })] }).createFromAgentCard(card);
+    const user = (text: string): Message => ({ kind: 'message', messageId: text, role: 'user', parts: [{ kind: 'text', text }] });
+    await client.sendMessage({ message: user('sent') });
+    const sentAt = performance.now();
+    for await (const _event of client.sendMessageStream({ message: user('streamed') })) {
+      // read to the end
+    }
+    const streamedAt = performance.now();
+    const servers = exported.filter(({ span }) => span.kind === SpanKind.SERVER);
+    expect(servers.map(({ span }) => span.name)).toEqual(['message/send', 'message/stream']);
+    for (const server of servers) expect(server.span.parentSpanContext?.spanId).toBe(callerSpan);
+    const turns = exported.filter(({ span }) => span.name === 'model call');
+    expect(turns.map(({ span }) => span.parentSpanContext?.spanId)).toEqual(servers.map(({ span }) => span.spanContext().spanId));
+    expect(servers[0]!.at).toBeLessThan(sentAt);
+    expect(servers[1]!.at).toBeLessThan(streamedAt);
+  });
 
   it('a refused call has its span too, named after the route, and no card read makes one', async () => {
     const answer = await call('tasks/get', { id: 'nope' });
